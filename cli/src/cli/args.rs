@@ -1,0 +1,109 @@
+//! Command-line flags, defined once for parsing, `--help` and shell completions.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXAMPLES: &str = "\
+Examples:
+  ast-outline outline src/                      outline a tree (text)
+  ast-outline outline --format json app.py      one JSON object per file
+  ast-outline outline --depth 1 --no-private .  top-level public symbols only
+  ast-outline read app.py:Repo.find             the source of one symbol
+  ast-outline read app.py:195:Repo.find         ... by the id from the JSON output
+  ast-outline read app.py:120-180               a line range
+
+Lines are 1-based and inclusive. Symbol ids are PATH:START_LINE:QUALNAME.";
+
+/// Outline code by symbol and read one symbol back, for AI coding agents.
+#[derive(Debug, Parser)]
+#[command(name = "ast-outline", version, after_help = EXAMPLES, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Outline files and directories: every class, function, method, variable…
+    /// with its lines, signature and first doc line.
+    #[command(after_help = EXAMPLES)]
+    Outline(OutlineArgs),
+    /// Print the source of one symbol (by id or qualified name) or line range,
+    /// after a header line naming the file and the real lines.
+    #[command(after_help = EXAMPLES)]
+    Read(ReadArgs),
+    /// Print the JSON Schema of one line of `outline --format json`.
+    Schema,
+    /// Print a shell completion script.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Flags of `outline`.
+#[derive(Debug, Args)]
+pub struct OutlineArgs {
+    /// Files and directories to outline. Directories are walked recursively,
+    /// honouring .gitignore/.ignore and skipping hidden files.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format: `text` for reading, `json` for one JSON object per file
+    /// per line (JSON Lines, sorted by path).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Show symbols nested at most this deep (1 = top-level only).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub depth: Option<u32>,
+    /// Leave out first doc lines.
+    #[arg(long)]
+    pub no_docs: bool,
+    /// Leave out non-public symbols (Python: names starting with `_`, dunders kept).
+    #[arg(long)]
+    pub no_private: bool,
+    /// Extraction settings.
+    #[command(flatten)]
+    pub extraction: ExtractionArgs,
+    /// Also walk hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honour .gitignore, .ignore and git exclude files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Worker threads (default: one per CPU).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+}
+
+/// Flags that change what is extracted (and therefore the ids of blocks).
+#[derive(Debug, Args)]
+pub struct ExtractionArgs {
+    /// Split functions whose body is longer than N lines into control-flow
+    /// blocks (`if`, `for`, `try`, …) that can be read by id.
+    #[arg(long, value_name = "N", default_value_t = outline_core::blocks::DEFAULT_BLOCK_THRESHOLD)]
+    pub block_threshold: u32,
+}
+
+/// Flags of `read`.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// What to print: PATH:LINE:QUALNAME (a symbol id), PATH:QUALNAME (or a plain
+    /// name), PATH:LINE (the innermost symbol there) or PATH:START-END (lines).
+    #[arg(required = true, value_name = "TARGET")]
+    pub targets: Vec<String>,
+    /// Extraction settings.
+    #[command(flatten)]
+    pub extraction: ExtractionArgs,
+}
+
+/// Output formats of `outline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Compact text, one line per symbol.
+    Text,
+    /// JSON Lines: one object per file.
+    Json,
+}

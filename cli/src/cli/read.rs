@@ -1,0 +1,163 @@
+//! `ast-outline read TARGET...`: print one symbol or line range with a header.
+//!
+//! The header is one line, `==> PATH:START-END kind qualname <==`, naming the
+//! real lines printed (decorators and a preceding doc comment included). When
+//! an id's start line no longer matches because the file changed, the symbol is
+//! found again by its qualname and the header says it moved.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use outline_core::{
+    FileOutline, Language, LineIndex, OutlineOptions, Resolution, Selector, Symbol, SymbolKind,
+    resolve, split_target,
+};
+
+use super::args::ReadArgs;
+use super::{print_or_exit, report};
+use crate::{SourceText, outline_source_as};
+
+pub(super) fn run(args: &ReadArgs) -> ExitCode {
+    let options = OutlineOptions {
+        block_threshold: args.extraction.block_threshold,
+    };
+    let mut read_any = false;
+    for target in &args.targets {
+        match read_target(target, &options) {
+            Ok(text) => {
+                print_or_exit(&text);
+                read_any = true;
+            }
+            Err(message) => report(message),
+        }
+    }
+    if read_any {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The header and text for `target`, or a message saying why there is none.
+fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String> {
+    let Some((path, selector)) = split_target(target, |p| Path::new(p).is_file()) else {
+        return Err(if Path::new(target).is_file() {
+            format!(
+                "{target}: say what to read: {target}:QUALNAME, {target}:LINE:QUALNAME \
+                 or {target}:START-END"
+            )
+        } else {
+            format!(
+                "{target}: no such file, or no :QUALNAME / :LINE:QUALNAME / :START-END after it"
+            )
+        });
+    };
+    let source = SourceText::read(Path::new(path)).map_err(|e| e.to_string())?;
+    let display = crate::walk::display_path(Path::new(path));
+    let index = LineIndex::new(source.text_without_bom());
+
+    if let Selector::Lines { start, end } = selector {
+        return lines(&display, &index, start, end, None);
+    }
+    let language = Language::from_path(&display).ok_or_else(|| {
+        format!("{display}: not a language ast-outline knows; only START-END ranges can be read")
+    })?;
+    let outline = outline_source_as(&display, language, &source.text, options)
+        .map_err(|e| format!("{e}; only START-END ranges can be read"))?;
+    match resolve(&outline, &selector) {
+        Resolution::Found(symbol) => symbol_text(&display, &index, symbol, None),
+        Resolution::Moved { symbol, from_line } => {
+            symbol_text(&display, &index, symbol, Some(from_line))
+        }
+        Resolution::Lines { start, end } => lines(&display, &index, start, end, None),
+        Resolution::Ambiguous(candidates) => Err(ambiguous(target, &candidates)),
+        Resolution::NotFound { suggestions } => Err(not_found(target, &outline, &suggestions)),
+    }
+}
+
+fn symbol_text(
+    path: &str,
+    index: &LineIndex<'_>,
+    symbol: &Symbol,
+    moved_from: Option<u32>,
+) -> Result<String, String> {
+    let start = symbol.doc_start_line.unwrap_or(symbol.start_line);
+    let mut label = describe(symbol);
+    if let Some(from_line) = moved_from {
+        label.push_str(&format!(
+            " (moved: the id said line {from_line}; the file changed since it was issued)"
+        ));
+    }
+    lines(path, index, start, symbol.end_line, Some(&label))
+}
+
+fn describe(symbol: &Symbol) -> String {
+    if symbol.kind == SymbolKind::Block {
+        let owner = if symbol.qualname.is_empty() {
+            "module level".to_owned()
+        } else {
+            symbol.qualname.clone()
+        };
+        format!("block `{}` in {owner}", symbol.name)
+    } else {
+        format!("{} {}", symbol.kind.as_str(), symbol.qualname)
+    }
+}
+
+fn lines(
+    path: &str,
+    index: &LineIndex<'_>,
+    start: u32,
+    end: u32,
+    label: Option<&str>,
+) -> Result<String, String> {
+    let line_count = index.line_count();
+    let end = end.min(line_count);
+    let text = index
+        .lines_text(start, end)
+        .ok_or_else(|| format!("{path}: has {line_count} lines; nothing at line {start}"))?;
+    let mut out = match label {
+        Some(label) => format!("==> {path}:{start}-{end} {label} <==\n"),
+        None => format!("==> {path}:{start}-{end} <==\n"),
+    };
+    out.push_str(text);
+    if !text.ends_with(['\n', '\r']) {
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn ambiguous(target: &str, candidates: &[&Symbol]) -> String {
+    let mut message = format!(
+        "{target}: {} symbols match; read one by its id:",
+        candidates.len()
+    );
+    for symbol in candidates {
+        message.push_str(&format!("\n  {}  {}", symbol.id, summary(symbol)));
+    }
+    message
+}
+
+fn not_found(target: &str, outline: &FileOutline, suggestions: &[&Symbol]) -> String {
+    let mut message = format!("{target}: no such symbol in {}", outline.path);
+    if suggestions.is_empty() {
+        message.push_str(&format!(
+            "; list its symbols with `ast-outline outline {}`",
+            outline.path
+        ));
+    } else {
+        message.push_str("; did you mean:");
+        for symbol in suggestions {
+            message.push_str(&format!("\n  {}  {}", symbol.id, summary(symbol)));
+        }
+    }
+    message
+}
+
+fn summary(symbol: &Symbol) -> String {
+    let lines = format!("L{}-{}", symbol.start_line, symbol.end_line);
+    match &symbol.signature {
+        Some(signature) => format!("{lines} {signature}"),
+        None => format!("{lines} {}", describe(symbol)),
+    }
+}

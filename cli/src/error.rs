@@ -1,0 +1,68 @@
+//! Errors of the library entry points.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use outline_core::Language;
+
+/// Why a file could not be outlined.
+#[derive(Debug)]
+pub enum Error {
+    /// The file name has no extension ast-outline knows.
+    UnknownLanguage {
+        /// The path as given.
+        path: String,
+    },
+    /// The language is known but its adapter is not implemented yet.
+    Unsupported {
+        /// The path as given.
+        path: String,
+        /// The language its extension names.
+        language: Language,
+    },
+    /// The file could not be read.
+    Io {
+        /// The path as given.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The file holds NUL bytes, so it is not source text.
+    Binary {
+        /// The path as given.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownLanguage { path } => {
+                write!(
+                    f,
+                    "{path}: not a language ast-outline knows (supported extensions: {})",
+                    crate::supported_extensions().join(", ")
+                )
+            }
+            Error::Unsupported { path, language } => write!(
+                f,
+                "{path}: {language} outlines are not implemented yet (only python is)"
+            ),
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Binary { path } => write!(
+                f,
+                "{}: looks binary (contains NUL bytes); not outlined",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

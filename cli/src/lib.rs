@@ -1,0 +1,179 @@
+//! # ast-outline
+//!
+//! Outline source files — every class, function, method, constant… with exact
+//! 1-based inclusive line ranges, nesting and signatures — and read one symbol
+//! back by its id. This crate is both the `ast-outline` command-line tool and
+//! the library entry point: it picks the language from the file name and runs
+//! the right adapter.
+//!
+//! ```
+//! use ast_outline::{outline_source, OutlineOptions, SymbolKind};
+//!
+//! let source = "\
+//! class Depot:
+//!     @staticmethod
+//!     async def ping(host: str, port: int = 8080) -> bool:
+//!         \"\"\"Check that the depot answers.\"\"\"
+//!         return True
+//! ";
+//! let outline = outline_source("depot.py", source, &OutlineOptions::default())?;
+//! let ping = &outline.symbols[0].children[0];
+//! assert_eq!(ping.kind, SymbolKind::Method);
+//! assert_eq!((ping.start_line, ping.end_line), (2, 5));
+//! assert_eq!(ping.id, "depot.py:2:Depot.ping");
+//! assert_eq!(ping.signature.as_deref(), Some("async def ping(host: str, port: int = 8080) -> bool"));
+//! assert_eq!(ping.doc.as_deref(), Some("Check that the depot answers."));
+//! # Ok::<(), ast_outline::Error>(())
+//! ```
+//!
+//! [`outline_file`] does the same for a file on disk (decoding invalid UTF-8
+//! lossily, with a warning diagnostic).
+//!
+//! Architecture: the model and renderers live in `outline-core` (no parser, no
+//! I/O); each `lang-*` crate maps one parser's tree to that model (no I/O); this
+//! crate is the edge, where files are read, directories walked and the command
+//! line parsed.
+
+pub mod cli;
+mod error;
+mod source_file;
+pub mod walk;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+pub use error::Error;
+pub use outline_core::{
+    self, Diagnostic, FileOutline, Filter, Language, Modifier, Outline, OutlineOptions, Parameter,
+    ParameterKind, Resolution, Selector, Severity, Symbol, SymbolKind, TextOptions, json_line,
+    render_text, resolve,
+};
+pub use source_file::SourceText;
+
+/// The adapter for `language`, or `None` when that language is not supported yet.
+pub fn adapter(language: Language) -> Option<&'static (dyn Outline + Sync)> {
+    match language {
+        Language::Python => Some(&lang_python::PythonOutline),
+        Language::Typescript
+        | Language::Tsx
+        | Language::Javascript
+        | Language::Jsx
+        | Language::Rust => None,
+    }
+}
+
+/// Whether files of `language` can be outlined.
+pub fn is_supported(language: Language) -> bool {
+    adapter(language).is_some()
+}
+
+/// The file extensions (with the dot) of the supported languages.
+pub fn supported_extensions() -> Vec<String> {
+    Language::ALL
+        .iter()
+        .filter(|l| is_supported(**l))
+        .flat_map(|l| l.extensions().iter().map(|e| format!(".{e}")))
+        .collect()
+}
+
+/// Outlines `source`, choosing the language from `path`'s extension. `path` is
+/// used for the language and the symbol ids only; nothing is read from disk.
+///
+/// # Errors
+/// [`Error::UnknownLanguage`] when the extension is not one ast-outline knows,
+/// [`Error::Unsupported`] when the language is known but not implemented yet.
+pub fn outline_source(
+    path: &str,
+    source: &str,
+    options: &OutlineOptions,
+) -> Result<FileOutline, Error> {
+    let language = Language::from_path(path).ok_or_else(|| Error::UnknownLanguage {
+        path: path.to_owned(),
+    })?;
+    outline_source_as(path, language, source, options)
+}
+
+/// Outlines `source` as `language`; `path` is used for the symbol ids only.
+///
+/// An adapter never panics by design; should one do so anyway, the panic is
+/// caught and reported as an error diagnostic of an empty, partial outline.
+///
+/// # Errors
+/// [`Error::Unsupported`] when the language is not implemented yet.
+pub fn outline_source_as(
+    path: &str,
+    language: Language,
+    source: &str,
+    options: &OutlineOptions,
+) -> Result<FileOutline, Error> {
+    let adapter = adapter(language).ok_or_else(|| Error::Unsupported {
+        path: path.to_owned(),
+        language,
+    })?;
+    let outlined = catch_unwind(AssertUnwindSafe(|| {
+        adapter.outline(path, language, source, options)
+    }));
+    Ok(outlined.unwrap_or_else(|_| {
+        let mut outline = outline_core::finish(
+            path,
+            language,
+            outline_core::strip_bom(source),
+            outline_core::Extracted::default(),
+        );
+        outline.partial = true;
+        outline.diagnostics.push(Diagnostic {
+            line: 1,
+            column: 1,
+            severity: Severity::Error,
+            message: "internal error in the language adapter; no symbols were extracted \
+                      (please report this file)"
+                .to_owned(),
+        });
+        outline
+    }))
+}
+
+/// Reads and outlines the file at `path`. The ids use `path` as given (with `\`
+/// turned into `/`).
+///
+/// # Errors
+/// [`Error::UnknownLanguage`], [`Error::Unsupported`], [`Error::Io`] when the file
+/// cannot be read, [`Error::Binary`] when it holds NUL bytes.
+pub fn outline_file(
+    path: impl AsRef<Path>,
+    options: &OutlineOptions,
+) -> Result<FileOutline, Error> {
+    let path = path.as_ref();
+    let display = walk::display_path(path);
+    let language = Language::from_path(&display).ok_or_else(|| Error::UnknownLanguage {
+        path: display.clone(),
+    })?;
+    if !is_supported(language) {
+        return Err(Error::Unsupported {
+            path: display,
+            language,
+        });
+    }
+    let source = SourceText::read(path)?;
+    source.outline(&display, language, options)
+}
+
+impl SourceText {
+    /// Outlines this text as `language`, adding the decoding warning (if any) to
+    /// the diagnostics.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the language is not implemented yet.
+    pub fn outline(
+        &self,
+        path: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> Result<FileOutline, Error> {
+        let mut outline = outline_source_as(path, language, &self.text, options)?;
+        if let Some(warning) = self.decoding_warning() {
+            outline.diagnostics.insert(0, warning);
+        }
+        Ok(outline)
+    }
+}

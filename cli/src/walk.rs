@@ -1,0 +1,192 @@
+//! Turning command-line paths into the sorted list of files to outline.
+//!
+//! Directories are walked with the `ignore` crate, as ripgrep walks them:
+//! `.gitignore`, `.ignore` and git's exclude files are honoured (also outside a
+//! git repository), hidden files and directories are skipped, symbolic links
+//! are not followed. Walked files of unknown or not-yet-supported languages are
+//! skipped silently; a file named explicitly is always taken (and reported if it
+//! cannot be outlined).
+
+use std::path::{Path, PathBuf};
+
+use outline_core::Language;
+
+/// How to walk directories.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Also walk hidden files and directories.
+    pub hidden: bool,
+    /// Do not honour `.gitignore`/`.ignore`/exclude files.
+    pub no_ignore: bool,
+}
+
+/// One file to outline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    /// Where to read it.
+    pub path: PathBuf,
+    /// How to name it in the output and in ids (see [`display_path`]).
+    pub display: String,
+    /// Its language, from the extension; `None` for an explicitly named file
+    /// of unknown language.
+    pub language: Option<Language>,
+    /// Whether it was named on the command line (rather than found by walking).
+    pub explicit: bool,
+}
+
+/// What the walk found: files sorted by display path (no duplicates), and the
+/// problems met on the way (each a one-line message).
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// Files to outline, sorted by [`FileEntry::display`].
+    pub files: Vec<FileEntry>,
+    /// Paths that do not exist, unreadable directories, walk errors.
+    pub problems: Vec<String>,
+}
+
+/// Collects the files under `paths`.
+pub fn collect_files(paths: &[PathBuf], options: WalkOptions) -> Walked {
+    let mut walked = Walked::default();
+    for path in paths {
+        match std::fs::metadata(path) {
+            Err(error) => walked.problems.push(format!("{}: {error}", path.display())),
+            Ok(meta) if meta.is_dir() => walk_directory(path, options, &mut walked),
+            Ok(_) => {
+                let display = display_path(path);
+                walked.files.push(FileEntry {
+                    path: path.clone(),
+                    language: Language::from_path(&display),
+                    display,
+                    explicit: true,
+                });
+            }
+        }
+    }
+    walked.files.sort_by(|a, b| a.display.cmp(&b.display));
+    walked.files.dedup_by(|a, b| a.display == b.display);
+    walked
+}
+
+fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
+    let honour_ignores = !options.no_ignore;
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(!options.hidden)
+        .ignore(honour_ignores)
+        .git_ignore(honour_ignores)
+        .git_global(honour_ignores)
+        .git_exclude(honour_ignores)
+        .parents(honour_ignores)
+        .require_git(false)
+        .follow_links(false)
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                walked.problems.push(error.to_string());
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let display = display_path(entry.path());
+        let Some(language) = Language::from_path(&display) else {
+            continue;
+        };
+        if !crate::is_supported(language) {
+            continue;
+        }
+        walked.files.push(FileEntry {
+            path: entry.into_path(),
+            display,
+            language: Some(language),
+            explicit: false,
+        });
+    }
+}
+
+/// The path as shown in output and ids: as given, with `\` turned into `/` and
+/// a leading `./` dropped (so `ast-outline outline .` prints `src/a.py`).
+pub fn display_path(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut rest = text.as_str();
+    while let Some(stripped) = rest.strip_prefix("./") {
+        rest = stripped.trim_start_matches('/');
+    }
+    if rest.is_empty() {
+        ".".to_owned()
+    } else {
+        rest.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_paths() {
+        assert_eq!(display_path(Path::new("./src/a.py")), "src/a.py");
+        assert_eq!(display_path(Path::new(".//src/a.py")), "src/a.py");
+        assert_eq!(display_path(Path::new("/abs/a.py")), "/abs/a.py");
+        assert_eq!(display_path(Path::new("a\\b.py")), "a/b.py");
+        assert_eq!(display_path(Path::new("./")), ".");
+    }
+
+    #[test]
+    fn walks_sorted_honouring_ignore_files_and_hidden() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for (name, text) in [
+            ("b.py", "x = 1\n"),
+            ("a/z.py", "y = 2\n"),
+            ("a/notes.txt", "not code\n"),
+            ("build/gen.py", "z = 3\n"),
+            (".hidden/h.py", "h = 4\n"),
+            (".gitignore", "build/\n"),
+        ] {
+            let path = root.join(name);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+        let walked = collect_files(&[root.to_owned()], WalkOptions::default());
+        let root_display = display_path(root);
+        let names: Vec<String> = walked
+            .files
+            .iter()
+            .map(|f| f.display.trim_start_matches(&root_display).to_owned())
+            .collect();
+        assert_eq!(names, ["/a/z.py", "/b.py"]);
+        assert!(walked.problems.is_empty(), "{:?}", walked.problems);
+
+        let everything = collect_files(
+            &[root.to_owned()],
+            WalkOptions {
+                hidden: true,
+                no_ignore: true,
+            },
+        );
+        assert_eq!(everything.files.len(), 4);
+    }
+
+    #[test]
+    fn missing_paths_are_problems_and_named_files_are_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let named = dir.path().join("README.md");
+        std::fs::write(&named, "# hi\n").expect("write");
+        let walked = collect_files(
+            &[named.clone(), dir.path().join("missing.py")],
+            WalkOptions::default(),
+        );
+        assert_eq!(walked.files.len(), 1);
+        assert!(walked.files[0].explicit);
+        assert_eq!(walked.files[0].language, None);
+        assert_eq!(walked.problems.len(), 1);
+        assert!(
+            walked.problems[0].contains("missing.py"),
+            "{:?}",
+            walked.problems
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! One-line text for the outline: joining tokens, truncating, doc first lines.
+//!
+//! Everything an outline prints must be a single line (names, signatures,
+//! decorators) and bounded in size (a minified file must not echo its 50 KB line).
+
+use std::ops::Range;
+
+/// Longest decorator text kept, in characters.
+pub const MAX_DECORATOR_CHARS: usize = 200;
+/// Longest annotation, base or return type text kept, in characters.
+pub const MAX_TYPE_CHARS: usize = 160;
+/// Longest default or value text kept, in characters.
+pub const MAX_VALUE_CHARS: usize = 80;
+/// Longest doc first line kept, in characters.
+pub const MAX_DOC_CHARS: usize = 240;
+/// Longest block name (control-flow header) kept, in characters.
+pub const MAX_BLOCK_NAME_CHARS: usize = 60;
+/// Longest signature kept, in characters.
+pub const MAX_SIGNATURE_CHARS: usize = 400;
+
+/// `text` cut to at most `max_chars` characters; a cut text ends with `…`.
+pub fn truncate(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_owned(),
+        Some(_) => {
+            let keep = max_chars.saturating_sub(1);
+            let end = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
+            let mut cut = text[..end].trim_end().to_owned();
+            cut.push('…');
+            cut
+        }
+    }
+}
+
+/// Joins the source text of `tokens` (byte ranges into `source`, in order, with
+/// comments and non-logical newlines already left out) into one line:
+/// - tokens that touch in the source touch in the output;
+/// - any other gap becomes one space, except a gap holding a line break right
+///   after an opening bracket or right before a closing one, which vanishes
+///   (together with a trailing comma before that closing bracket);
+/// - a line end inside a token (a triple-quoted string) is written `\n`.
+///
+/// Ranges that are out of bounds or not on character boundaries are skipped.
+pub fn join_tokens(source: &str, tokens: impl IntoIterator<Item = Range<usize>>) -> String {
+    let mut out = String::new();
+    let mut previous: Option<Range<usize>> = None;
+    for range in tokens {
+        let Some(token) = source.get(range.clone()) else {
+            continue;
+        };
+        if let Some(prev) = &previous {
+            let gap = source.get(prev.end..range.start).unwrap_or(" ");
+            if !gap.is_empty() {
+                let broken = gap.contains(['\n', '\r']);
+                let after_open = out.ends_with(['(', '[', '{']);
+                let before_close = token.starts_with([')', ']', '}']);
+                if broken && before_close && out.ends_with(',') {
+                    out.pop();
+                } else if !(broken && (after_open || before_close)) {
+                    out.push(' ');
+                }
+            }
+        }
+        push_one_line(&mut out, token);
+        previous = Some(range);
+    }
+    out
+}
+
+/// Collapses every run of whitespace (line ends included) into one space and trims.
+pub fn collapse_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+fn push_one_line(out: &mut String, token: &str) {
+    if !token.contains(['\n', '\r']) {
+        out.push_str(token);
+        return;
+    }
+    let mut chars = token.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("\\n");
+            }
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The first line of a docstring as `inspect.cleandoc` would give it: the first
+/// line that is not blank, trimmed, truncated to [`MAX_DOC_CHARS`]. `None` when the
+/// docstring is blank.
+pub fn doc_first_line(doc: &str) -> Option<String> {
+    doc.split(['\n', '\r'])
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(|line| truncate(line, MAX_DOC_CHARS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges_of(source: &str, words: &[&str]) -> Vec<Range<usize>> {
+        let mut from = 0;
+        words
+            .iter()
+            .map(|w| {
+                let start = from + source[from..].find(w).expect("token in source");
+                from = start + w.len();
+                start..from
+            })
+            .collect()
+    }
+
+    #[test]
+    fn joins_multi_line_call_onto_one_line() {
+        let source = "retry(\n    times=3,\n    on=(A, B),\n)";
+        let tokens = [
+            "retry", "(", "times", "=", "3", ",", "on", "=", "(", "A", ",", "B", ")", ",", ")",
+        ];
+        let joined = join_tokens(source, ranges_of(source, &tokens));
+        assert_eq!(joined, "retry(times=3, on=(A, B))");
+    }
+
+    #[test]
+    fn keeps_spaces_where_the_source_has_them() {
+        let source = "x: int = 1";
+        let joined = join_tokens(source, ranges_of(source, &["x", ":", "int", "=", "1"]));
+        assert_eq!(joined, "x: int = 1");
+    }
+
+    #[test]
+    fn line_ends_inside_tokens_become_escapes() {
+        let source = "f(\"\"\"a\nb\"\"\")";
+        let joined = join_tokens(
+            source,
+            ranges_of(source, &["f", "(", "\"\"\"a\nb\"\"\"", ")"]),
+        );
+        assert_eq!(joined, "f(\"\"\"a\\nb\"\"\")");
+    }
+
+    #[test]
+    fn truncates_by_characters() {
+        assert_eq!(truncate("abcdef", 10), "abcdef");
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("合計合計合計", 3), "合計…");
+    }
+
+    #[test]
+    fn doc_first_line_skips_blank_lines() {
+        assert_eq!(
+            doc_first_line("\n    Read a file.\n\n    More.").as_deref(),
+            Some("Read a file.")
+        );
+        assert_eq!(doc_first_line("  \n\t\n"), None);
+    }
+
+    #[test]
+    fn collapses_whitespace() {
+        assert_eq!(collapse_whitespace("  a \n\t b  "), "a b");
+    }
+}

@@ -1,0 +1,1 @@
+//! Golden-file regression suite and integration tests (see `tests/*.rs`).
