@@ -13,7 +13,8 @@ use ruff_python_ast::{self as ast, Expr};
 use crate::source::Source;
 
 /// The parameters of `parameters`, in order. With `receiver`, the first
-/// positional parameter is the method's receiver (`self`/`cls`).
+/// parameter, when it is positional-or-keyword, is the method's receiver
+/// (`self`/`cls`).
 pub(crate) fn parameters(
     source: &Source<'_>,
     parameters: &ast::Parameters,
@@ -53,7 +54,12 @@ pub(crate) fn parameters(
             .iter()
             .map(|p| with_default(p, ParameterKind::PositionalOrKeyword)),
     );
-    if receiver && let Some(first) = out.first_mut() {
+    // A receiver declared positional-only (`def m(self, /)`) keeps that kind, so
+    // the `/` can be put back in the signature.
+    if receiver
+        && let Some(first) = out.first_mut()
+        && first.kind == ParameterKind::PositionalOrKeyword
+    {
         first.kind = ParameterKind::SelfParam;
     }
     out.extend(

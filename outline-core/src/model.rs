@@ -48,28 +48,35 @@ pub struct FileOutline {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Symbol {
     /// Stable id `PATH:START_LINE:QUALNAME` (see [`crate::id`]).
+    #[schemars(regex(pattern = r"^.+:[1-9][0-9]*:[^\r\n]*$"))]
     pub id: String,
     /// The name as written in the source; always a single line. For a
     /// [`SymbolKind::Block`] it is the block's header (`for item in batch`),
     /// whitespace-normalised and truncated.
+    #[schemars(regex(pattern = r"^[^\r\n]*$"))]
     pub name: String,
     /// Qualified name: the names of the enclosing named symbols joined with `.`,
     /// following Python's `__qualname__` without `<locals>`. Blocks add nothing;
     /// a block's own qualname is that of the symbol enclosing it (empty at module
     /// level).
+    #[schemars(regex(pattern = r"^[^\r\n]*$"))]
     pub qualname: String,
     /// What the symbol is.
     pub kind: SymbolKind,
     /// First line (1-based): the first decorator/attribute line if any, else the
     /// line where the definition begins. A preceding doc comment is not included
     /// (see `doc_start_line`).
+    #[schemars(range(min = 1))]
     pub start_line: u32,
     /// Last line (1-based, inclusive): the line of the definition's last token.
     /// Comment lines after the last statement are not included.
+    #[schemars(range(min = 1))]
     pub end_line: u32,
     /// Line (1-based) of the name token.
+    #[schemars(range(min = 1))]
     pub name_line: u32,
     /// Column (1-based, in characters) of the name token's first character.
+    #[schemars(range(min = 1))]
     pub name_column: u32,
     /// First line of a doc comment that precedes the symbol (`///`, `/** */`),
     /// when there is one. Python docstrings are inside the body and do not set it.
@@ -353,8 +360,10 @@ pub enum TypeParameterKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Import {
     /// First line of the statement (1-based).
+    #[schemars(range(min = 1))]
     pub line: u32,
     /// Last line of the statement (1-based, inclusive).
+    #[schemars(range(min = 1))]
     pub end_line: u32,
     /// The module: `a.b` for `import a.b` and `from a.b import c`; absent for
     /// `from . import x`.
@@ -385,12 +394,15 @@ pub struct ImportedName {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Diagnostic {
     /// Line (1-based).
+    #[schemars(range(min = 1))]
     pub line: u32,
     /// Column (1-based, in characters).
+    #[schemars(range(min = 1))]
     pub column: u32,
     /// How serious it is.
     pub severity: Severity,
     /// Human-readable message, one line.
+    #[schemars(regex(pattern = r"^[^\r\n]*$"))]
     pub message: String,
 }
 
