@@ -1,11 +1,13 @@
 //! Trimming an outline for display: nesting depth, non-public symbols, docs.
 
-use crate::model::{FileOutline, Symbol};
+use crate::model::{FileOutline, Symbol, SymbolKind};
 
 /// What to keep of an outline. The default keeps everything.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Filter {
-    /// Keep symbols nested at most this deep (1 = top-level only); `None` keeps all.
+    /// Keep symbols nested at most this deep (1 = top-level only); `None` keeps
+    /// all. Blocks do not add a level: the definitions inside a module-level
+    /// `if __name__ == "__main__":` block are top-level.
     pub max_depth: Option<usize>,
     /// Keep the first doc lines.
     pub docs: bool,
@@ -52,7 +54,13 @@ impl Filter {
             if !self.docs {
                 symbol.doc = None;
             }
-            self.apply_to(&mut symbol.children, depth + 1);
+            // Blocks are transparent: what a block holds is as deep as the block.
+            let child_depth = if symbol.kind == SymbolKind::Block {
+                depth
+            } else {
+                depth + 1
+            };
+            self.apply_to(&mut symbol.children, child_depth);
         }
     }
 }
@@ -60,8 +68,8 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Language;
     use crate::outline::{Extracted, finish};
-    use crate::{Language, SymbolKind};
 
     fn outline() -> FileOutline {
         let mut class = Symbol::new("C", SymbolKind::Class, 1, 9);
@@ -106,6 +114,26 @@ mod tests {
         .apply(&mut public);
         assert_eq!(names(&public), ["C", "C.run", "C.run.inner"]);
         assert_eq!(public.symbols[0].doc, None);
+
+        let mut block = Symbol::new("if __name__ == \"__main__\"", SymbolKind::Block, 10, 12);
+        block
+            .children
+            .push(Symbol::new("main", SymbolKind::Function, 11, 12));
+        let mut with_block = outline();
+        with_block.symbols.push(block);
+        Filter {
+            max_depth: Some(1),
+            ..Filter::default()
+        }
+        .apply(&mut with_block);
+        let names: Vec<String> = with_block
+            .symbols
+            .iter()
+            .flat_map(|s| {
+                std::iter::once(s.name.clone()).chain(s.children.iter().map(|c| c.name.clone()))
+            })
+            .collect();
+        assert_eq!(names, ["C", "if __name__ == \"__main__\"", "main"]);
 
         let mut all = outline();
         Filter::default().apply(&mut all);

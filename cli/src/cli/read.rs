@@ -3,7 +3,8 @@
 //! The header is one line, `==> PATH:START-END kind qualname <==`, naming the
 //! real lines printed (decorators and a preceding doc comment included). When
 //! an id's start line no longer matches because the file changed, the symbol is
-//! found again by its qualname and the header says it moved.
+//! found again by its qualname and the header says it moved. A block's id is
+//! found whatever `--block-threshold` it was issued under.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -62,9 +63,34 @@ fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String>
     let language = Language::from_path(&display).ok_or_else(|| {
         format!("{display}: not a language ast-outline knows; only START-END ranges can be read")
     })?;
-    let outline = outline_source_as(&display, language, &source.text, options)
-        .map_err(|e| format!("{e}; only START-END ranges can be read"))?;
-    match resolve(&outline, &selector) {
+    let outline_with = |options: &OutlineOptions| {
+        outline_source_as(&display, language, &source.text, options)
+            .map_err(|e| format!("{e}; only START-END ranges can be read"))
+    };
+    let outline = outline_with(options)?;
+    let resolution = resolve(&outline, &selector);
+    // A block's id was issued under some --block-threshold; when it does not
+    // match exactly under this one, look for that exact block with every
+    // control-flow statement split out before calling it moved.
+    let finest;
+    let resolution = match (&selector, &resolution) {
+        (Selector::Id { .. }, Resolution::Found(_)) | (_, Resolution::Lines { .. }) => resolution,
+        (Selector::Id { .. }, _) => {
+            finest = outline_with(&OutlineOptions { block_threshold: 1 })?;
+            match resolve(&finest, &selector) {
+                Resolution::Found(block) if block.kind == SymbolKind::Block => {
+                    Resolution::Found(block)
+                }
+                _ => resolution,
+            }
+        }
+        (Selector::Line(line), Resolution::NotFound { .. }) => {
+            let label = "(no symbol contains this line)";
+            return lines(&display, &index, *line, *line, Some(label));
+        }
+        _ => resolution,
+    };
+    match resolution {
         Resolution::Found(symbol) => symbol_text(&display, &index, symbol, None),
         Resolution::Moved { symbol, from_line } => {
             symbol_text(&display, &index, symbol, Some(from_line))

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Each symbol line starts with its indentation (two spaces per level), then
-//! `L<start>-<end>` (`L<line>` when it is one line), decorators, the signature
+//! `L<start>-<end>` (also when both are the same line), decorators, the signature
 //! and ` — ` with the first doc line. A file with syntax errors says so in its
 //! header and lists the first errors as `! L<line>:<column> <message>` lines.
 
@@ -118,11 +118,7 @@ fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize, options: &TextO
     for _ in 0..depth {
         out.push_str("  ");
     }
-    if symbol.start_line == symbol.end_line {
-        let _ = write!(out, "L{}", symbol.start_line);
-    } else {
-        let _ = write!(out, "L{}-{}", symbol.start_line, symbol.end_line);
-    }
+    let _ = write!(out, "L{}-{}", symbol.start_line, symbol.end_line);
     for decorator in &symbol.decorators {
         out.push(' ');
         if !decorator.starts_with(['@', '#']) {
@@ -217,7 +213,7 @@ mod tests {
              imports: json, .{models as m}\n\
              L3-12 class Repo(Base) — Stores orders.\n  \
              L5-12 @cached def find(self, key: int) -> Order\n    \
-             L7 (block) for row in rows\n"
+             L7-7 (block) for row in rows\n"
         );
     }
 }

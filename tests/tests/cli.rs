@@ -1,0 +1,1502 @@
+//! End-to-end tests of the `ast-outline` binary: it is built once with cargo,
+//! then run on temporary trees, and its exit status, standard output and
+//! standard error are checked against `CONTRACT.md` and the documented design.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+// ---------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------
+
+/// The `ast-outline` binary, built once per test run with the same cargo that
+/// runs the tests (so `CARGO_TARGET_DIR` and cargo config are honoured: the
+/// path is taken from cargo's own build messages).
+fn binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(build_binary)
+}
+
+fn build_binary() -> PathBuf {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let cargo = std::env::var_os("CARGO")
+        .or_else(|| option_env!("CARGO").map(Into::into))
+        .unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "-p",
+            "ast-outline",
+            "--bin",
+            "ast-outline",
+            "--message-format=json-render-diagnostics",
+        ])
+        .current_dir(&workspace)
+        .output()
+        .expect("run `cargo build -p ast-outline`");
+    assert!(
+        output.status.success(),
+        "`cargo build -p ast-outline` failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).expect("cargo prints UTF-8");
+    stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| {
+            message["reason"] == "compiler-artifact" && message["target"]["name"] == "ast-outline"
+        })
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .expect("cargo reported the ast-outline executable")
+}
+
+/// What one run of the binary did.
+struct Run {
+    /// The exit status; `None` if killed by a signal.
+    code: Option<i32>,
+    /// Standard output, byte-exact.
+    stdout: Vec<u8>,
+    /// Standard error.
+    stderr: String,
+    /// The command line, for failure messages.
+    command: String,
+}
+
+impl Run {
+    fn stdout(&self) -> &str {
+        std::str::from_utf8(&self.stdout).expect("stdout is UTF-8")
+    }
+
+    /// Asserts the exit status, showing everything the run printed otherwise.
+    fn expect_code(&self, code: i32) -> &Run {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "`{}` exited with {:?}, expected {code}\n--- stdout\n{}--- stderr\n{}",
+            self.command,
+            self.code,
+            String::from_utf8_lossy(&self.stdout),
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts exit status 0 and an empty standard error.
+    fn expect_clean_success(&self) -> &Run {
+        self.expect_code(0);
+        assert_eq!(self.stderr, "", "`{}` wrote to stderr", self.command);
+        self
+    }
+
+    /// Asserts a non-zero exit that is neither a usage error (2) nor a panic.
+    fn expect_failure(&self) -> &Run {
+        assert!(
+            matches!(self.code, Some(code) if code != 0 && code != 2 && code != 101),
+            "`{}` exited with {:?}, expected a failure status (not 0, 2 or 101)\n--- stdout\n{}--- stderr\n{}",
+            self.command,
+            self.code,
+            String::from_utf8_lossy(&self.stdout),
+            self.stderr
+        );
+        self.expect_no_panic()
+    }
+
+    fn expect_no_panic(&self) -> &Run {
+        assert!(
+            !self.stderr.contains("panicked") && !self.stderr.contains("internal error"),
+            "`{}` panicked:\n{}",
+            self.command,
+            self.stderr
+        );
+        self
+    }
+
+    /// The stdout as JSON Lines: exactly one object per line, every line
+    /// (including the last) ended by `\n`.
+    fn json_lines(&self) -> Vec<Value> {
+        let stdout = self.stdout();
+        if stdout.is_empty() {
+            return Vec::new();
+        }
+        assert!(
+            stdout.ends_with('\n'),
+            "`{}`: JSON Lines output must end with a newline:\n{stdout}",
+            self.command
+        );
+        stdout
+            .strip_suffix('\n')
+            .unwrap_or(stdout)
+            .split('\n')
+            .map(|line| {
+                let value: Value = serde_json::from_str(line).unwrap_or_else(|error| {
+                    panic!(
+                        "`{}`: not one JSON value per line ({error}):\n{line}",
+                        self.command
+                    )
+                });
+                assert!(value.is_object(), "not a JSON object: {line}");
+                value
+            })
+            .collect()
+    }
+}
+
+/// Runs the binary in `dir` with `args`.
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(binary())
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run ast-outline");
+    Run {
+        code: output.status.code(),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        command: format!("ast-outline {}", args.join(" ")),
+    }
+}
+
+/// A temporary directory holding `files` (path relative to it, contents).
+fn tree(files: &[(&str, &str)]) -> TempDir {
+    let dir = tempfile::tempdir().expect("create a temporary directory");
+    for (name, text) in files {
+        write(dir.path(), name, text.as_bytes());
+    }
+    dir
+}
+
+fn write(root: &Path, name: &str, bytes: &[u8]) {
+    let path = root.join(name);
+    std::fs::create_dir_all(path.parent().expect("a file has a parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write a test file");
+}
+
+/// Every symbol of a file object, depth first, as `(id, kind, start, end)`.
+fn spans(file: &Value) -> Vec<(String, String, u64, u64)> {
+    fn walk(symbols: &Value, out: &mut Vec<(String, String, u64, u64)>) {
+        for symbol in symbols.as_array().expect("symbols/children is an array") {
+            out.push((
+                symbol["id"].as_str().expect("id").to_owned(),
+                symbol["kind"].as_str().expect("kind").to_owned(),
+                symbol["start_line"].as_u64().expect("start_line"),
+                symbol["end_line"].as_u64().expect("end_line"),
+            ));
+            walk(&symbol["children"], out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&file["symbols"], &mut out);
+    out
+}
+
+/// Every symbol id of a file object, depth first.
+fn ids(file: &Value) -> Vec<String> {
+    spans(file).into_iter().map(|(id, ..)| id).collect()
+}
+
+fn span(id: &str, kind: &str, start: u64, end: u64) -> (String, String, u64, u64) {
+    (id.to_owned(), kind.to_owned(), start, end)
+}
+
+fn paths(files: &[Value]) -> Vec<&str> {
+    files
+        .iter()
+        .map(|f| f["path"].as_str().expect("path is a string"))
+        .collect()
+}
+
+/// Whether `value` (or anything inside it) has an object key `key`.
+fn has_key(value: &Value, key: &str) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key(key) || map.values().any(|v| has_key(v, key)),
+        Value::Array(items) => items.iter().any(|v| has_key(v, key)),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------
+
+/// A module with a class, a private method, a property with its setter, a
+/// nested function and a private function.
+const GREETER: &str = r#""""Module doc."""
+import os
+
+
+class Greeter:
+    """Says hello."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def _secret(self):
+        return 1
+
+    @property
+    def title(self):
+        return self.name
+
+    @title.setter
+    def title(self, value):
+        self.name = value
+
+
+def helper(x: int) -> int:
+    """Double it."""
+    def inner():
+        return x
+    return inner() * 2
+
+
+def _hidden():
+    def visible_name():
+        pass
+"#;
+
+/// The outline of [`GREETER`] as text, when the file is named `a.py`.
+const GREETER_TEXT: &str = "\
+a.py (python, 32 lines) — Module doc.
+imports: os
+L5-20 class Greeter — Says hello.
+  L8-9 def __init__(self, name)
+  L11-12 def _secret(self)
+  L14-16 @property def title(self)
+  L18-20 @title.setter def title(self, value)
+L23-27 def helper(x: int) -> int — Double it.
+  L25-26 def inner()
+L30-32 def _hidden()
+  L31-32 def visible_name()
+";
+
+/// Every symbol of [`GREETER`] under `path`, depth first.
+fn greeter_spans(path: &str) -> Vec<(String, String, u64, u64)> {
+    vec![
+        span(&format!("{path}:5:Greeter"), "class", 5, 20),
+        span(&format!("{path}:8:Greeter.__init__"), "method", 8, 9),
+        span(&format!("{path}:11:Greeter._secret"), "method", 11, 12),
+        span(&format!("{path}:14:Greeter.title"), "method", 14, 16),
+        span(&format!("{path}:18:Greeter.title"), "method", 18, 20),
+        span(&format!("{path}:23:helper"), "function", 23, 27),
+        span(&format!("{path}:25:helper.inner"), "function", 25, 26),
+        span(&format!("{path}:30:_hidden"), "function", 30, 32),
+        span(
+            &format!("{path}:31:_hidden.visible_name"),
+            "function",
+            31,
+            32,
+        ),
+    ]
+}
+
+/// Case 14 of `../shared/cases`: line 8 is over-indented.
+const BROKEN: &str = "\
+def before(a):
+    return a + 1
+
+
+class Parser:
+    def feed(self, chunk):
+        self.buf = chunk
+            self.extra = True
+        return self.buf
+
+    def close(self):
+        return None
+
+
+def after(b):
+    \"\"\"Still here after the bad line.\"\"\"
+    return b * 2
+";
+
+/// A 14-line function whose body (lines 2-14) is 13 lines long, with three
+/// control-flow statements.
+const PROCESS: &str = "\
+def process(items):
+    total = 0
+    for item in items:
+        total += item
+        total -= 1
+    if total > 10:
+        total = 10
+    else:
+        total = 0
+    try:
+        total = 1 / total
+    except ZeroDivisionError:
+        total = 0
+    return total
+";
+
+/// A walked project: Python files at several depths, ignored and hidden ones,
+/// and files of languages ast-outline does not know (C, JSON, Markdown, …).
+/// Files of languages it knows but may not outline yet (`.ts`, `.rs`) are
+/// left out, so the expected lists hold whatever adapters exist.
+fn project() -> TempDir {
+    let dir = tree(&[
+        ("proj/z.py", "Z = 1\n"),
+        ("proj/m/n.py", "def n():\n    pass\n"),
+        ("proj/m.py", "class M:\n    pass\n"),
+        ("proj/a.py", GREETER),
+        ("proj/stub.pyi", "def s() -> int: ...\n"),
+        ("proj/build/gen.py", "GENERATED = 1\n"),
+        ("proj/skipped.py", "S = 1\n"),
+        ("proj/.gitignore", "build/\n"),
+        ("proj/.ignore", "skipped.py\n"),
+        ("proj/.hidden/h.py", "H = 1\n"),
+        ("proj/.dot.py", "D = 1\n"),
+        ("proj/README.md", "# Project\n"),
+        ("proj/notes.txt", "not code\n"),
+        ("proj/Makefile", "all:\n\ttrue\n"),
+        ("proj/native/main.c", "int main(void) { return 0; }\n"),
+        ("proj/data/config.json", "{\"a\": 1}\n"),
+    ]);
+    // Make it a git repository, so `.gitignore` applies as it does for ripgrep.
+    std::fs::create_dir_all(dir.path().join("proj/.git")).expect("mkdir .git");
+    dir
+}
+
+// ---------------------------------------------------------------------------
+// outline --format json: walking, order, paths
+// ---------------------------------------------------------------------------
+
+#[test]
+fn json_walk_gives_one_object_per_file_sorted_by_path() {
+    let dir = project();
+    let out = run(dir.path(), &["outline", "proj", "--format", "json"]);
+    // Non-Python files, ignored and hidden ones are skipped silently.
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(
+        paths(&files),
+        [
+            "proj/a.py",
+            "proj/m.py",
+            "proj/m/n.py",
+            "proj/stub.pyi",
+            "proj/z.py"
+        ]
+    );
+    for file in &files {
+        assert_eq!(file["language"], "python");
+        assert_eq!(file["partial"], false);
+        assert_eq!(file["diagnostics"], Value::Array(vec![]));
+    }
+    assert_eq!(files[0]["line_count"], 32);
+    assert_eq!(spans(&files[0]), greeter_spans("proj/a.py"));
+    assert_eq!(ids(&files[1]), ["proj/m.py:1:M"]);
+    assert_eq!(ids(&files[2]), ["proj/m/n.py:1:n"]);
+    assert_eq!(ids(&files[3]), ["proj/stub.pyi:1:s"]);
+    assert_eq!(spans(&files[4]), [span("proj/z.py:1:Z", "constant", 1, 1)]);
+
+    // The same with a trailing slash or a leading `./`.
+    for given in ["proj/", "./proj"] {
+        let again = run(dir.path(), &["outline", given, "--format", "json"]);
+        again.expect_clean_success();
+        assert_eq!(again.stdout, out.stdout, "given as `{given}`");
+    }
+}
+
+#[test]
+fn json_walk_of_dot_gives_paths_relative_to_it() {
+    let dir = project();
+    let out = run(
+        &dir.path().join("proj"),
+        &["outline", ".", "--format", "json"],
+    );
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(
+        paths(&files),
+        ["a.py", "m.py", "m/n.py", "stub.pyi", "z.py"]
+    );
+    assert_eq!(spans(&files[0]), greeter_spans("a.py"));
+    assert_eq!(ids(&files[2]), ["m/n.py:1:n"]);
+}
+
+#[test]
+fn json_walk_of_a_subdirectory_names_paths_as_given() {
+    let dir = project();
+    let out = run(
+        &dir.path().join("proj/m"),
+        &["outline", "..", "--format", "json"],
+    );
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(
+        paths(&files),
+        ["../a.py", "../m.py", "../m/n.py", "../stub.pyi", "../z.py"]
+    );
+    assert_eq!(ids(&files[2]), ["../m/n.py:1:n"]);
+}
+
+#[test]
+fn json_order_is_by_path_across_all_arguments() {
+    let dir = project();
+    let out = run(
+        dir.path(),
+        &[
+            "outline",
+            "--format",
+            "json",
+            "proj/z.py",
+            "proj/m",
+            "proj/a.py",
+        ],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        paths(&out.json_lines()),
+        ["proj/a.py", "proj/m/n.py", "proj/z.py"]
+    );
+}
+
+#[test]
+fn hidden_and_no_ignore_flags_widen_the_walk() {
+    let dir = project();
+    let out = run(
+        dir.path(),
+        &["outline", "proj", "--format", "json", "--hidden"],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        paths(&out.json_lines()),
+        [
+            "proj/.dot.py",
+            "proj/.hidden/h.py",
+            "proj/a.py",
+            "proj/m.py",
+            "proj/m/n.py",
+            "proj/stub.pyi",
+            "proj/z.py"
+        ]
+    );
+
+    let out = run(
+        dir.path(),
+        &["outline", "proj", "--format", "json", "--no-ignore"],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        paths(&out.json_lines()),
+        [
+            "proj/a.py",
+            "proj/build/gen.py",
+            "proj/m.py",
+            "proj/m/n.py",
+            "proj/skipped.py",
+            "proj/stub.pyi",
+            "proj/z.py"
+        ]
+    );
+}
+
+#[test]
+fn explicitly_named_file_of_unknown_language_is_a_clear_error() {
+    let dir = project();
+    let out = run(dir.path(), &["outline", "proj/README.md"]);
+    out.expect_failure();
+    assert_eq!(out.stdout(), "");
+    let first = out.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("ast-outline: proj/README.md: not a language ast-outline knows"),
+        "stderr:\n{}",
+        out.stderr
+    );
+    assert!(
+        first.contains(".py"),
+        "lists the supported extensions: {first}"
+    );
+
+    // Next to a file that can be read: reported, and the exit status is 0.
+    let out = run(
+        dir.path(),
+        &["outline", "--format", "json", "proj/README.md", "proj/z.py"],
+    );
+    out.expect_code(0).expect_no_panic();
+    assert_eq!(paths(&out.json_lines()), ["proj/z.py"]);
+    assert!(
+        out.stderr
+            .starts_with("ast-outline: proj/README.md: not a language ast-outline knows"),
+        "stderr:\n{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn nothing_readable_is_a_failure_and_missing_files_are_reported() {
+    let dir = project();
+    let out = run(dir.path(), &["outline", "proj/missing.py"]);
+    out.expect_failure();
+    assert_eq!(out.stdout(), "");
+    assert!(
+        out.stderr.starts_with("ast-outline: proj/missing.py: "),
+        "stderr:\n{}",
+        out.stderr
+    );
+
+    let out = run(
+        dir.path(),
+        &["outline", "proj/missing.py", "proj/README.md"],
+    );
+    out.expect_failure();
+    assert!(out.stderr.contains("proj/missing.py"), "{}", out.stderr);
+    assert!(out.stderr.contains("proj/README.md"), "{}", out.stderr);
+
+    // A directory holding no Python file at all.
+    write(dir.path(), "docs/guide.md", b"# Guide\n");
+    let out = run(dir.path(), &["outline", "docs"]);
+    out.expect_failure();
+    assert_eq!(out.stdout(), "");
+    assert!(out.stderr.contains("docs"), "{}", out.stderr);
+
+    // One missing path next to a readable one: outlined, reported, status 0.
+    let out = run(
+        dir.path(),
+        &[
+            "outline",
+            "--format",
+            "json",
+            "proj/missing.py",
+            "proj/z.py",
+        ],
+    );
+    out.expect_code(0);
+    assert_eq!(paths(&out.json_lines()), ["proj/z.py"]);
+    assert!(out.stderr.contains("proj/missing.py"), "{}", out.stderr);
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let dir = project();
+    for args in [
+        &["outline"][..],
+        &["outline", "--depth", "0", "proj"],
+        &["outline", "--depth", "x", "proj"],
+        &["outline", "--format", "yaml", "proj"],
+        &["outline", "--block-threshold", "many", "proj"],
+        &["outline", "--no-such-flag", "proj"],
+        &["read"],
+        &["completions"],
+        &["completions", "no-such-shell"],
+        &["no-such-command"],
+        &[],
+    ] {
+        let out = run(dir.path(), args);
+        out.expect_code(2);
+        assert_eq!(out.stdout(), "", "`{}`", out.command);
+        assert!(!out.stderr.is_empty(), "`{}` says why", out.command);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Syntax errors
+// ---------------------------------------------------------------------------
+
+#[test]
+fn syntax_error_gives_partial_outline_with_diagnostics_and_exit_0() {
+    let dir = tree(&[("broken.py", BROKEN)]);
+    let out = run(dir.path(), &["outline", "--format", "json", "broken.py"]);
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(files.len(), 1);
+    let file = &files[0];
+    assert_eq!(file["partial"], true);
+    assert_eq!(file["line_count"], 17);
+    let diagnostics = file["diagnostics"].as_array().expect("diagnostics array");
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let diagnostic = &diagnostics[0];
+    assert_eq!(diagnostic["line"], 8);
+    assert_eq!(diagnostic["column"], 1);
+    assert_eq!(diagnostic["severity"], "error");
+    let message = diagnostic["message"].as_str().expect("message");
+    assert!(message.to_lowercase().contains("indent"), "{message}");
+    assert_eq!(
+        spans(file),
+        [
+            span("broken.py:1:before", "function", 1, 2),
+            span("broken.py:5:Parser", "class", 5, 12),
+            span("broken.py:6:Parser.feed", "method", 6, 9),
+            span("broken.py:11:Parser.close", "method", 11, 12),
+            span("broken.py:15:after", "function", 15, 17),
+        ]
+    );
+    assert_eq!(
+        file["symbols"][2]["doc"], "Still here after the bad line.",
+        "symbols after the error keep their docs"
+    );
+
+    let out = run(dir.path(), &["outline", "broken.py"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        format!(
+            "broken.py (python, 17 lines; partial outline: 1 syntax error)\n\
+             ! L8:1 error: {message}\n\
+             L1-2 def before(a)\n\
+             L5-12 class Parser\n  \
+             L6-9 def feed(self, chunk)\n  \
+             L11-12 def close(self)\n\
+             L15-17 def after(b) — Still here after the bad line.\n"
+        )
+    );
+
+    // A symbol after the error can be read back by its id.
+    let out = run(dir.path(), &["read", "broken.py:11:Parser.close"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> broken.py:11-12 method Parser.close <==\n    def close(self):\n        return None\n"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Filters and blocks
+// ---------------------------------------------------------------------------
+
+#[test]
+fn depth_1_keeps_top_level_symbols_only() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let out = run(
+        dir.path(),
+        &["outline", "--format", "json", "--depth", "1", "a.py"],
+    );
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(
+        spans(&files[0]),
+        [
+            span("a.py:5:Greeter", "class", 5, 20),
+            span("a.py:23:helper", "function", 23, 27),
+            span("a.py:30:_hidden", "function", 30, 32),
+        ]
+    );
+
+    let out = run(dir.path(), &["outline", "--depth", "1", "a.py"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "a.py (python, 32 lines) — Module doc.\n\
+         imports: os\n\
+         L5-20 class Greeter — Says hello.\n\
+         L23-27 def helper(x: int) -> int — Double it.\n\
+         L30-32 def _hidden()\n"
+    );
+
+    let out = run(
+        dir.path(),
+        &["outline", "--format", "json", "--depth", "2", "a.py"],
+    );
+    out.expect_clean_success();
+    assert_eq!(spans(&out.json_lines()[0]), greeter_spans("a.py"));
+}
+
+#[test]
+fn no_private_drops_underscore_names_and_what_they_hold_but_keeps_dunders() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let out = run(
+        dir.path(),
+        &["outline", "--format", "json", "--no-private", "a.py"],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        ids(&out.json_lines()[0]),
+        [
+            "a.py:5:Greeter",
+            "a.py:8:Greeter.__init__",
+            "a.py:14:Greeter.title",
+            "a.py:18:Greeter.title",
+            "a.py:23:helper",
+            "a.py:25:helper.inner",
+        ]
+    );
+
+    let out = run(
+        dir.path(),
+        &["outline", "--no-private", "--depth", "1", "a.py"],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "a.py (python, 32 lines) — Module doc.\n\
+         imports: os\n\
+         L5-20 class Greeter — Says hello.\n\
+         L23-27 def helper(x: int) -> int — Double it.\n"
+    );
+}
+
+#[test]
+fn no_docs_drops_every_doc() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let with_docs = run(dir.path(), &["outline", "--format", "json", "a.py"]);
+    with_docs.expect_clean_success();
+    let file = &with_docs.json_lines()[0];
+    assert_eq!(file["doc"], "Module doc.");
+    assert_eq!(file["symbols"][0]["doc"], "Says hello.");
+    assert_eq!(file["symbols"][1]["doc"], "Double it.");
+
+    let out = run(
+        dir.path(),
+        &["outline", "--format", "json", "--no-docs", "a.py"],
+    );
+    out.expect_clean_success();
+    let file = &out.json_lines()[0];
+    assert!(!has_key(file, "doc"), "a doc is left: {file}");
+    assert_eq!(spans(file), greeter_spans("a.py"));
+
+    let out = run(dir.path(), &["outline", "--no-docs", "a.py"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "a.py (python, 32 lines)\n\
+         imports: os\n\
+         L5-20 class Greeter\n  \
+         L8-9 def __init__(self, name)\n  \
+         L11-12 def _secret(self)\n  \
+         L14-16 @property def title(self)\n  \
+         L18-20 @title.setter def title(self, value)\n\
+         L23-27 def helper(x: int) -> int\n  \
+         L25-26 def inner()\n\
+         L30-32 def _hidden()\n  \
+         L31-32 def visible_name()\n"
+    );
+}
+
+#[test]
+fn block_threshold_splits_long_bodies_into_readable_blocks() {
+    let dir = tree(&[("long.py", PROCESS)]);
+
+    // The body is 13 lines: not split at 13 (nor by default), split at 12.
+    for args in [
+        &["outline", "--format", "json", "long.py"][..],
+        &[
+            "outline",
+            "--format",
+            "json",
+            "--block-threshold",
+            "13",
+            "long.py",
+        ],
+    ] {
+        let out = run(dir.path(), args);
+        out.expect_clean_success();
+        assert_eq!(
+            spans(&out.json_lines()[0]),
+            [span("long.py:1:process", "function", 1, 14)],
+            "`{}`",
+            out.command
+        );
+    }
+
+    let out = run(
+        dir.path(),
+        &[
+            "outline",
+            "--format",
+            "json",
+            "--block-threshold",
+            "12",
+            "long.py",
+        ],
+    );
+    out.expect_clean_success();
+    let file = &out.json_lines()[0];
+    assert_eq!(
+        spans(file),
+        [
+            span("long.py:1:process", "function", 1, 14),
+            span("long.py:3:process", "block", 3, 5),
+            span("long.py:6:process", "block", 6, 9),
+            span("long.py:10:process", "block", 10, 13),
+        ]
+    );
+    let blocks = file["symbols"][0]["children"].as_array().expect("children");
+    let names: Vec<&str> = blocks
+        .iter()
+        .map(|b| b["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, ["for item in items", "if total > 10", "try"]);
+    for block in blocks {
+        assert_eq!(
+            block["qualname"], "process",
+            "a block adds nothing to a qualname"
+        );
+    }
+
+    let out = run(
+        dir.path(),
+        &["outline", "--block-threshold", "12", "long.py"],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "long.py (python, 14 lines)\n\
+         L1-14 def process(items)\n  \
+         L3-5 (block) for item in items\n  \
+         L6-9 (block) if total > 10\n  \
+         L10-13 (block) try\n"
+    );
+
+    // A block id reads back with the same threshold.
+    let out = run(
+        dir.path(),
+        &["read", "--block-threshold", "12", "long.py:6:process"],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> long.py:6-9 block `if total > 10` in process <==\n    \
+         if total > 10:\n        \
+         total = 10\n    \
+         else:\n        \
+         total = 0\n"
+    );
+}
+
+#[test]
+fn a_block_id_reads_back_without_its_threshold_and_lines_outside_symbols_read_alone() {
+    let dir = tree(&[(
+        "long.py",
+        "def process(items):\n    total = 0\n    for item in items:\n        total += item\n        total *= 2\n    if total > 10:\n        total = 10\n    else:\n        total = 0\n    try:\n        print(total)\n    except OSError:\n        pass\n    return total\n\nimport os\n",
+    )]);
+    // The id was issued with --block-threshold 12; read without it, the exact
+    // block is still found (not reported as the function having moved).
+    let out = run(dir.path(), &["read", "long.py:6:process"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> long.py:6-9 block `if total > 10` in process <==\n    \
+         if total > 10:\n        \
+         total = 10\n    \
+         else:\n        \
+         total = 0\n"
+    );
+    // A line that no symbol contains is printed alone, saying so.
+    let out = run(dir.path(), &["read", "long.py:16"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> long.py:16-16 (no symbol contains this line) <==\nimport os\n"
+    );
+}
+
+#[test]
+fn depth_does_not_count_blocks() {
+    let dir = tree(&[(
+        "app.py",
+        "def helper():\n    def inner():\n        pass\n\n\nif __name__ == \"__main__\":\n    def main():\n        helper()\n",
+    )]);
+    let out = run(dir.path(), &["outline", "--depth", "1", "app.py"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "app.py (python, 8 lines)\n\
+         L1-3 def helper()\n\
+         L6-8 (block) if __name__ == \"__main__\"\n  \
+         L7-8 def main()\n"
+    );
+}
+
+#[test]
+fn generated_function_longer_than_the_default_threshold_gets_blocks() {
+    // def big(flag):        line 1
+    //     if flag:          line 2
+    //         v0 = 0        lines 3..=122
+    //     for i in ...:     line 123
+    //         def step():   lines 124-125, inside the block
+    //     return flag       line 126
+    let mut source = String::from("def big(flag):\n    if flag:\n");
+    for i in 0..120 {
+        source.push_str(&format!("        v{i} = {i}\n"));
+    }
+    source.push_str("    for i in range(3):\n        def step():\n            return i\n");
+    source.push_str("    return flag\n");
+    let dir = tree(&[("gen.py", &source)]);
+
+    let out = run(dir.path(), &["outline", "--format", "json", "gen.py"]);
+    out.expect_clean_success();
+    let file = &out.json_lines()[0];
+    assert_eq!(file["line_count"], 126);
+    assert_eq!(
+        spans(file),
+        [
+            span("gen.py:1:big", "function", 1, 126),
+            span("gen.py:2:big", "block", 2, 122),
+            span("gen.py:123:big", "block", 123, 125),
+            span("gen.py:124:big.step", "function", 124, 125),
+        ]
+    );
+
+    let out = run(dir.path(), &["read", "gen.py:123:big"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> gen.py:123-125 block `for i in range(3)` in big <==\n    \
+         for i in range(3):\n        \
+         def step():\n            \
+         return i\n"
+    );
+    let out = run(dir.path(), &["read", "gen.py:big.step"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> gen.py:124-125 function big.step <==\n        def step():\n            return i\n"
+    );
+
+    // With a higher threshold the same function is not split.
+    let out = run(
+        dir.path(),
+        &[
+            "outline",
+            "--format",
+            "json",
+            "--block-threshold",
+            "200",
+            "gen.py",
+        ],
+    );
+    out.expect_clean_success();
+    assert_eq!(
+        ids(&out.json_lines()[0]),
+        ["gen.py:1:big", "gen.py:124:big.step"]
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Text format
+// ---------------------------------------------------------------------------
+
+#[test]
+fn text_format_has_a_header_per_file_line_ranges_and_indentation() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let out = run(dir.path(), &["outline", "a.py"]);
+    out.expect_clean_success();
+    assert_eq!(out.stdout(), GREETER_TEXT);
+
+    // `--format text` is the default.
+    let explicit = run(dir.path(), &["outline", "--format", "text", "a.py"]);
+    explicit.expect_clean_success();
+    assert_eq!(explicit.stdout, out.stdout);
+}
+
+#[test]
+fn text_format_separates_files_with_a_blank_line() {
+    let dir = project();
+    let out = run(&dir.path().join("proj"), &["outline", "."]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        format!(
+            "{GREETER_TEXT}\n\
+             m.py (python, 2 lines)\n\
+             L1-2 class M\n\
+             \n\
+             m/n.py (python, 2 lines)\n\
+             L1-2 def n()\n\
+             \n\
+             stub.pyi (python, 1 line)\n\
+             L1-1 def s() -> int\n\
+             \n\
+             z.py (python, 1 line)\n\
+             L1-1 Z = 1\n"
+        )
+    );
+}
+
+// ---------------------------------------------------------------------------
+// read
+// ---------------------------------------------------------------------------
+
+#[test]
+fn read_by_id_qualname_range_and_line() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let helper = "==> a.py:23-27 function helper <==\n\
+                  def helper(x: int) -> int:\n    \
+                  \"\"\"Double it.\"\"\"\n    \
+                  def inner():\n        \
+                  return x\n    \
+                  return inner() * 2\n";
+
+    // By the id from the JSON output.
+    let json = run(dir.path(), &["outline", "--format", "json", "a.py"]);
+    let file = &json.json_lines()[0];
+    assert_eq!(file["symbols"][1]["id"], "a.py:23:helper");
+    let out = run(dir.path(), &["read", "a.py:23:helper"]);
+    out.expect_clean_success();
+    assert_eq!(out.stdout(), helper);
+
+    // By qualified name, and by a plain name.
+    let out = run(dir.path(), &["read", "a.py:helper"]);
+    out.expect_clean_success();
+    assert_eq!(out.stdout(), helper);
+    let out = run(dir.path(), &["read", "a.py:helper.inner"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> a.py:25-26 function helper.inner <==\n    def inner():\n        return x\n"
+    );
+
+    // Decorators are part of the symbol.
+    let out = run(dir.path(), &["read", "a.py:14:Greeter.title"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> a.py:14-16 method Greeter.title <==\n    \
+         @property\n    \
+         def title(self):\n        \
+         return self.name\n"
+    );
+    let out = run(dir.path(), &["read", "a.py:18:Greeter.title"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> a.py:18-20 method Greeter.title <==\n    \
+         @title.setter\n    \
+         def title(self, value):\n        \
+         self.name = value\n"
+    );
+
+    // A line range, 1-based and inclusive.
+    let out = run(dir.path(), &["read", "a.py:1-2"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> a.py:1-2 <==\n\"\"\"Module doc.\"\"\"\nimport os\n"
+    );
+    let out = run(dir.path(), &["read", "a.py:9-9"]);
+    out.expect_clean_success();
+    assert_eq!(out.stdout(), "==> a.py:9-9 <==\n        self.name = name\n");
+
+    // A line: the innermost symbol holding it.
+    let out = run(dir.path(), &["read", "a.py:26"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> a.py:25-26 function helper.inner <==\n    def inner():\n        return x\n"
+    );
+    let out = run(dir.path(), &["read", "a.py:15"]);
+    out.expect_clean_success();
+    assert!(
+        out.stdout()
+            .starts_with("==> a.py:14-16 method Greeter.title <==\n"),
+        "{}",
+        out.stdout()
+    );
+
+    // Several targets at once, each with its header, in order.
+    let out = run(dir.path(), &["read", "a.py:9-9", "a.py:1-1"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> a.py:9-9 <==\n        self.name = name\n==> a.py:1-1 <==\n\"\"\"Module doc.\"\"\"\n"
+    );
+}
+
+#[test]
+fn read_of_a_range_past_the_end_is_clamped_or_refused() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let out = run(dir.path(), &["read", "a.py:31-99"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> a.py:31-32 <==\n    def visible_name():\n        pass\n"
+    );
+    let out = run(dir.path(), &["read", "a.py:40-50"]);
+    out.expect_failure();
+    assert_eq!(out.stdout(), "");
+    assert!(out.stderr.contains("a.py"), "{}", out.stderr);
+}
+
+#[test]
+fn read_preserves_crlf_byte_exact() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "crlf.py",
+        b"import os\r\n\r\n@dec\r\ndef f(a):\r\n    return a\r\n\r\nclass K:\r\n    pass\r\n",
+    );
+    let out = run(dir.path(), &["outline", "--format", "json", "crlf.py"]);
+    out.expect_clean_success();
+    let file = &out.json_lines()[0];
+    assert_eq!(file["line_count"], 8);
+    assert_eq!(
+        spans(file),
+        [
+            span("crlf.py:3:f", "function", 3, 5),
+            span("crlf.py:7:K", "class", 7, 8),
+        ]
+    );
+
+    let expected: &[u8] = b"==> crlf.py:3-5 function f <==\n@dec\r\ndef f(a):\r\n    return a\r\n";
+    for target in ["crlf.py:3:f", "crlf.py:f", "crlf.py:4"] {
+        let out = run(dir.path(), &["read", target]);
+        out.expect_clean_success();
+        assert_eq!(
+            out.stdout,
+            expected,
+            "`{}` printed {:?}",
+            out.command,
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let out = run(dir.path(), &["read", "crlf.py:7-8"]);
+    out.expect_clean_success();
+    assert_eq!(out.stdout, b"==> crlf.py:7-8 <==\nclass K:\r\n    pass\r\n");
+}
+
+#[test]
+fn lone_cr_ends_lines_and_a_bom_is_not_part_of_line_1() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "cr.py", b"a = 1\rdef f():\r    pass\r");
+    write(dir.path(), "bom.py", b"\xef\xbb\xbfdef g():\n    pass\n");
+
+    let out = run(
+        dir.path(),
+        &["outline", "--format", "json", "bom.py", "cr.py"],
+    );
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(paths(&files), ["bom.py", "cr.py"]);
+    assert_eq!(files[0]["line_count"], 2);
+    assert_eq!(spans(&files[0]), [span("bom.py:1:g", "function", 1, 2)]);
+    assert_eq!(files[0]["symbols"][0]["name_column"], 5);
+    assert_eq!(files[1]["line_count"], 3);
+    assert_eq!(
+        spans(&files[1]),
+        [
+            span("cr.py:1:a", "variable", 1, 1),
+            span("cr.py:2:f", "function", 2, 3),
+        ]
+    );
+
+    let out = run(dir.path(), &["read", "cr.py:f"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout,
+        b"==> cr.py:2-3 function f <==\ndef f():\r    pass\r"
+    );
+    let out = run(dir.path(), &["read", "bom.py:g"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> bom.py:1-2 function g <==\ndef g():\n    pass\n"
+    );
+}
+
+#[test]
+fn ambiguous_qualname_lists_every_candidate_id() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let out = run(dir.path(), &["read", "a.py:Greeter.title"]);
+    out.expect_failure();
+    assert_eq!(out.stdout(), "");
+    assert!(out.stderr.contains("a.py:Greeter.title"), "{}", out.stderr);
+    let listed: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|word| word.starts_with("a.py:") && word.matches(':').count() == 2)
+        .collect();
+    assert_eq!(
+        listed,
+        ["a.py:14:Greeter.title", "a.py:18:Greeter.title"],
+        "stderr:\n{}",
+        out.stderr
+    );
+
+    // A plain name that matches both is ambiguous too.
+    let out = run(dir.path(), &["read", "a.py:title"]);
+    out.expect_failure();
+    assert!(
+        out.stderr.contains("a.py:14:Greeter.title"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("a.py:18:Greeter.title"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn unknown_name_fails_with_suggestions() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let out = run(dir.path(), &["read", "a.py:hlper"]);
+    out.expect_failure();
+    assert_eq!(out.stdout(), "");
+    assert!(
+        out.stderr.starts_with("ast-outline: a.py:hlper: "),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("a.py:23:helper"),
+        "suggests helper:\n{}",
+        out.stderr
+    );
+
+    let out = run(dir.path(), &["read", "a.py:Greeter.titel"]);
+    out.expect_failure();
+    assert!(
+        out.stderr.contains("a.py:14:Greeter.title"),
+        "suggests title:\n{}",
+        out.stderr
+    );
+
+    // Nothing close: still a failure that says where to look.
+    let out = run(dir.path(), &["read", "a.py:zzzzzzzzzzzz"]);
+    out.expect_failure();
+    assert!(out.stderr.contains("a.py"), "{}", out.stderr);
+
+    // One good target and one bad: the good one is printed, status 0.
+    let out = run(dir.path(), &["read", "a.py:9-9", "a.py:hlper"]);
+    out.expect_code(0);
+    assert_eq!(out.stdout(), "==> a.py:9-9 <==\n        self.name = name\n");
+    assert!(out.stderr.contains("a.py:hlper"), "{}", out.stderr);
+}
+
+#[test]
+fn read_of_missing_file_or_bare_path_fails() {
+    let dir = tree(&[("a.py", GREETER)]);
+    for target in ["missing.py:f", "a.py", "missing.py:1-2"] {
+        let out = run(dir.path(), &["read", target]);
+        out.expect_failure();
+        assert_eq!(out.stdout(), "", "`{}`", out.command);
+        assert!(
+            out.stderr.contains(target),
+            "`{}`: {}",
+            out.command,
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn reading_an_old_id_after_the_symbol_moved_prints_it_at_its_new_lines() {
+    let dir = tree(&[("a.py", GREETER)]);
+    let json = run(dir.path(), &["outline", "--format", "json", "a.py"]);
+    let id = json.json_lines()[0]["symbols"][1]["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    assert_eq!(id, "a.py:23:helper");
+
+    // Three lines inserted above: helper moves from 23-27 to 26-30.
+    write(
+        dir.path(),
+        "a.py",
+        format!("# one\n# two\n# three\n{GREETER}").as_bytes(),
+    );
+    let out = run(dir.path(), &["read", &id]);
+    out.expect_clean_success();
+    let stdout = out.stdout();
+    let (header, body) = stdout.split_once('\n').expect("a header line");
+    assert!(header.starts_with("==> a.py:26-30 "), "header: {header}");
+    assert!(header.ends_with(" <=="), "header: {header}");
+    assert!(
+        header.contains("moved"),
+        "the header says it moved: {header}"
+    );
+    assert!(header.contains("23"), "and from where: {header}");
+    assert_eq!(
+        body,
+        "def helper(x: int) -> int:\n    \
+         \"\"\"Double it.\"\"\"\n    \
+         def inner():\n        \
+         return x\n    \
+         return inner() * 2\n"
+    );
+
+    // The new id reads without a note.
+    let out = run(dir.path(), &["read", "a.py:26:helper"]);
+    out.expect_clean_success();
+    assert!(
+        out.stdout()
+            .starts_with("==> a.py:26-30 function helper <==\n"),
+        "{}",
+        out.stdout()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Awkward input
+// ---------------------------------------------------------------------------
+
+#[test]
+fn invalid_utf8_is_outlined_with_a_warning() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "bad.py",
+        b"x = 1\ny = '\xff'\ndef g():\n    pass\n",
+    );
+    let out = run(dir.path(), &["outline", "--format", "json", "bad.py"]);
+    out.expect_clean_success();
+    let file = &out.json_lines()[0];
+    assert_eq!(file["partial"], false);
+    assert_eq!(
+        spans(file),
+        [
+            span("bad.py:1:x", "variable", 1, 1),
+            span("bad.py:2:y", "variable", 2, 2),
+            span("bad.py:3:g", "function", 3, 4),
+        ]
+    );
+    let diagnostics = file["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["line"], 2);
+    assert_eq!(diagnostics[0]["column"], 6);
+    assert_eq!(diagnostics[0]["severity"], "warning");
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .expect("message")
+            .contains("UTF-8"),
+        "{diagnostics:?}"
+    );
+
+    // The same file walked, in text.
+    let out = run(dir.path(), &["outline", "."]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "bad.py (python, 4 lines)\n\
+         ! L2:6 warning: file is not valid UTF-8; invalid bytes were replaced by U+FFFD\n\
+         L1-1 x = 1\n\
+         L2-2 y = '\u{fffd}'\n\
+         L3-4 def g()\n"
+    );
+
+    // And `read` still reads it.
+    let out = run(dir.path(), &["read", "bad.py:g"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> bad.py:3-4 function g <==\ndef g():\n    pass\n"
+    );
+}
+
+#[test]
+fn file_with_nul_bytes_is_skipped_with_a_note_when_walked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "src/ok.py", b"B = 1\n");
+    write(dir.path(), "src/z.py", b"a = 1\x00\n");
+    let out = run(dir.path(), &["outline", "--format", "json", "src"]);
+    out.expect_code(0).expect_no_panic();
+    assert_eq!(paths(&out.json_lines()), ["src/ok.py"]);
+    let notes: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(notes.len(), 1, "stderr:\n{}", out.stderr);
+    assert!(
+        notes[0].starts_with("ast-outline: src/z.py: ") && notes[0].contains("NUL"),
+        "stderr:\n{}",
+        out.stderr
+    );
+
+    // Named on its own, nothing could be read: a failure, not a crash.
+    let out = run(dir.path(), &["outline", "src/z.py"]);
+    out.expect_failure();
+    assert_eq!(out.stdout(), "");
+    assert!(out.stderr.contains("src/z.py"), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------
+// schema, completions, help
+// ---------------------------------------------------------------------------
+
+#[test]
+fn schema_is_json_that_every_outline_line_satisfies() {
+    let dir = project();
+    write(dir.path(), "proj/broken.py", BROKEN.as_bytes());
+    write(dir.path(), "proj/bad.py", b"y = '\xff'\n");
+    write(dir.path(), "proj/long.py", PROCESS.as_bytes());
+
+    let out = run(dir.path(), &["schema"]);
+    out.expect_clean_success();
+    let schema: Value = serde_json::from_str(out.stdout()).expect("schema is valid JSON");
+    assert_eq!(schema["type"], "object", "{schema}");
+    for key in ["path", "language", "line_count", "symbols", "diagnostics"] {
+        assert!(
+            schema["properties"].get(key).is_some(),
+            "schema describes `{key}`"
+        );
+    }
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+
+    let out = run(
+        dir.path(),
+        &[
+            "outline",
+            "--format",
+            "json",
+            "--block-threshold",
+            "5",
+            "proj",
+        ],
+    );
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(files.len(), 8);
+    for file in &files {
+        let errors: Vec<String> = validator
+            .iter_errors(file)
+            .map(|error| format!("{} at {}", error, error.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", file["path"]);
+    }
+}
+
+#[test]
+fn completions_and_help() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(dir.path(), &["completions", shell]);
+        out.expect_clean_success();
+        assert!(
+            out.stdout().contains("ast-outline"),
+            "{shell} completion script"
+        );
+    }
+    let bash = run(dir.path(), &["completions", "bash"]);
+    for word in ["outline", "read", "--format", "--block-threshold"] {
+        assert!(bash.stdout().contains(word), "bash completes `{word}`");
+    }
+
+    for args in [
+        &["--help"][..],
+        &["outline", "--help"],
+        &["read", "--help"],
+        &["help", "outline"],
+    ] {
+        let out = run(dir.path(), args);
+        out.expect_clean_success();
+        let help = out.stdout();
+        assert!(help.contains("Examples:"), "`{}`:\n{help}", out.command);
+        assert!(
+            help.contains("ast-outline read app.py:195:Repo.find"),
+            "`{}`:\n{help}",
+            out.command
+        );
+    }
+    let out = run(dir.path(), &["outline", "--help"]);
+    for flag in [
+        "--format",
+        "--depth",
+        "--no-docs",
+        "--no-private",
+        "--block-threshold",
+        "--hidden",
+        "--no-ignore",
+    ] {
+        assert!(out.stdout().contains(flag), "outline --help lists {flag}");
+    }
+
+    let out = run(dir.path(), &["--version"]);
+    out.expect_clean_success();
+    assert!(out.stdout().starts_with("ast-outline "), "{}", out.stdout());
+}
