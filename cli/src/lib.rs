@@ -26,8 +26,9 @@
 //! # Ok::<(), ast_outline::Error>(())
 //! ```
 //!
-//! [`outline_file`] does the same for a file on disk (decoding invalid UTF-8
-//! lossily, with a warning diagnostic).
+//! [`outline_file`] does the same for a file on disk (UTF-8, or the encoding a
+//! Python file declares per PEP 263; invalid bytes are replaced, with a warning
+//! diagnostic).
 //!
 //! Architecture: the model and renderers live in `outline-core` (no parser, no
 //! I/O); each `lang-*` crate maps one parser's tree to that model (no I/O); this
@@ -154,13 +155,13 @@ pub fn outline_file(
             language,
         });
     }
-    let source = SourceText::read(path)?;
+    let source = SourceText::read(path, Some(language))?;
     source.outline(&display, language, options)
 }
 
 impl SourceText {
-    /// Outlines this text as `language`, adding the decoding warning (if any) to
-    /// the diagnostics.
+    /// Outlines this text as `language`, putting the decoding notes (if any)
+    /// before the parser's diagnostics.
     ///
     /// # Errors
     /// [`Error::Unsupported`] when the language is not implemented yet.
@@ -171,8 +172,9 @@ impl SourceText {
         options: &OutlineOptions,
     ) -> Result<FileOutline, Error> {
         let mut outline = outline_source_as(path, language, &self.text, options)?;
-        if let Some(warning) = self.decoding_warning() {
-            outline.diagnostics.insert(0, warning);
+        if !self.notes.is_empty() {
+            let parsed = std::mem::take(&mut outline.diagnostics);
+            outline.diagnostics = self.notes.iter().cloned().chain(parsed).collect();
         }
         Ok(outline)
     }

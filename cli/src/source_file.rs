@@ -1,27 +1,36 @@
 //! Reading a source file from disk into text.
+//!
+//! Files are UTF-8, except Python files with a PEP 263 declaration naming
+//! another encoding (`# -*- coding: latin-1 -*-`), which are decoded with it as
+//! CPython does (encodings as the WHATWG Encoding Standard names them, through
+//! `encoding_rs`). Invalid bytes are replaced by U+FFFD and reported as a
+//! warning diagnostic located at the first of them; the line structure is kept.
 
 use std::path::Path;
 
-use outline_core::{Diagnostic, LineIndex, Severity, strip_bom};
+use outline_core::{Diagnostic, Language, LineIndex, Severity, strip_bom};
 
 use crate::error::Error;
 
 /// The text of a file as read from disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SourceText {
-    /// The file's text; invalid UTF-8 sequences replaced by U+FFFD.
+    /// The file's text; bytes invalid in its encoding replaced by U+FFFD.
     pub text: String,
-    /// Byte offset of the first invalid UTF-8 sequence, when there was one.
-    pub first_invalid_byte: Option<usize>,
+    /// The encoding the bytes were decoded with (`UTF-8`, `windows-1252`, …).
+    pub encoding: &'static str,
+    /// Warnings about decoding, to put before the parser's diagnostics.
+    pub notes: Vec<Diagnostic>,
 }
 
 impl SourceText {
-    /// Reads the file at `path`.
+    /// Reads the file at `path`; `language` (if known) decides whether a PEP 263
+    /// declaration is honoured.
     ///
     /// # Errors
     /// [`Error::Io`] when it cannot be read, [`Error::Binary`] when it contains a
     /// NUL byte (no source file of a supported language can).
-    pub fn read(path: &Path) -> Result<SourceText, Error> {
+    pub fn read(path: &Path, language: Option<Language>) -> Result<SourceText, Error> {
         let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.to_owned(),
             source,
@@ -31,23 +40,53 @@ impl SourceText {
                 path: path.to_owned(),
             });
         }
-        Ok(SourceText::from_bytes(bytes))
+        Ok(SourceText::from_bytes(bytes, language))
     }
 
-    /// Decodes `bytes` as UTF-8, lossily.
-    pub fn from_bytes(bytes: Vec<u8>) -> SourceText {
-        match String::from_utf8(bytes) {
-            Ok(text) => SourceText {
-                text,
-                first_invalid_byte: None,
-            },
-            Err(error) => {
-                let first_invalid_byte = error.utf8_error().valid_up_to();
-                SourceText {
-                    text: String::from_utf8_lossy(error.as_bytes()).into_owned(),
-                    first_invalid_byte: Some(first_invalid_byte),
+    /// Decodes `bytes` (see the module docs).
+    pub fn from_bytes(bytes: Vec<u8>, language: Option<Language>) -> SourceText {
+        let declared = match language {
+            Some(Language::Python) => lang_python::declared_encoding(&bytes).map(str::to_owned),
+            _ => None,
+        };
+        let mut notes = Vec::new();
+        if let Some(label) = declared {
+            match encoding_for_label(&label) {
+                Some(encoding) if encoding != encoding_rs::UTF_8 => {
+                    let (text, had_errors) = encoding.decode_without_bom_handling(&bytes);
+                    let text = text.into_owned();
+                    if had_errors {
+                        notes.push(replaced_bytes_warning(&text, encoding.name()));
+                    }
+                    return SourceText {
+                        text,
+                        encoding: encoding.name(),
+                        notes,
+                    };
                 }
+                Some(_) => {}
+                None => notes.push(Diagnostic {
+                    line: 1,
+                    column: 1,
+                    severity: Severity::Warning,
+                    message: format!(
+                        "unknown encoding `{label}` declared (PEP 263); the file was read as UTF-8"
+                    ),
+                }),
             }
+        }
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => {
+                let text = String::from_utf8_lossy(error.as_bytes()).into_owned();
+                notes.push(replaced_bytes_warning(&text, "UTF-8"));
+                text
+            }
+        };
+        SourceText {
+            text,
+            encoding: encoding_rs::UTF_8.name(),
+            notes,
         }
     }
 
@@ -55,21 +94,29 @@ impl SourceText {
     pub fn text_without_bom(&self) -> &str {
         strip_bom(&self.text)
     }
+}
 
-    /// A warning saying the file was decoded lossily, located at the first
-    /// invalid byte, or `None` when the file was valid UTF-8.
-    pub fn decoding_warning(&self) -> Option<Diagnostic> {
-        let offset = self.first_invalid_byte?;
-        // Up to the first invalid byte the decoded text equals the file's bytes.
-        let text = self.text_without_bom();
-        let offset = offset.saturating_sub(self.text.len() - text.len());
-        let index = LineIndex::new(text);
-        Some(Diagnostic {
-            line: index.line(offset),
-            column: index.column(offset),
-            severity: Severity::Warning,
-            message: "file is not valid UTF-8; invalid bytes were replaced by U+FFFD".to_owned(),
-        })
+/// The `encoding_rs` encoding for a Python codec name: WHATWG labels, and
+/// Python's spellings of them (`latin-1`, `iso_8859_15`, `utf_8`).
+fn encoding_for_label(label: &str) -> Option<&'static encoding_rs::Encoding> {
+    let lower = label.to_ascii_lowercase();
+    let dashed = lower.replace('_', "-");
+    let bare = dashed.replace('-', "");
+    [lower, dashed, bare]
+        .iter()
+        .find_map(|candidate| encoding_rs::Encoding::for_label(candidate.as_bytes()))
+}
+
+/// A warning located at the first U+FFFD that decoding put in `text`.
+fn replaced_bytes_warning(text: &str, encoding: &str) -> Diagnostic {
+    let body = strip_bom(text);
+    let offset = body.find('\u{fffd}').unwrap_or(0);
+    let index = LineIndex::new(body);
+    Diagnostic {
+        line: index.line(offset),
+        column: index.column(offset),
+        severity: Severity::Warning,
+        message: format!("file is not valid {encoding}; invalid bytes were replaced by U+FFFD"),
     }
 }
 
@@ -79,16 +126,52 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_decoded_lossily_with_a_located_warning() {
-        let source = SourceText::from_bytes(b"x = 1\ny = '\xff'\n".to_vec());
+        let source = SourceText::from_bytes(b"x = 1\ny = '\xff'\n".to_vec(), None);
         assert_eq!(source.text, "x = 1\ny = '\u{fffd}'\n");
-        let warning = source.decoding_warning().expect("warning");
+        let [warning] = source.notes.as_slice() else {
+            panic!("one warning expected: {:?}", source.notes);
+        };
         assert_eq!((warning.line, warning.column), (2, 6));
         assert_eq!(warning.severity, Severity::Warning);
     }
 
     #[test]
     fn valid_utf8_has_no_warning() {
-        let source = SourceText::from_bytes("é = 1\n".as_bytes().to_vec());
-        assert_eq!(source.decoding_warning(), None);
+        let source = SourceText::from_bytes("é = 1\n".as_bytes().to_vec(), Some(Language::Python));
+        assert_eq!(source.notes, []);
+        assert_eq!(source.encoding, "UTF-8");
+    }
+
+    #[test]
+    fn python_coding_declarations_are_honoured() {
+        let latin1 = b"# -*- coding: latin-1 -*-\ndef caf\xe9():\n    pass\n".to_vec();
+        let source = SourceText::from_bytes(latin1.clone(), Some(Language::Python));
+        assert_eq!(
+            source.text,
+            "# -*- coding: latin-1 -*-\ndef café():\n    pass\n"
+        );
+        assert_eq!(source.encoding, "windows-1252");
+        assert_eq!(source.notes, []);
+        // Only Python has PEP 263.
+        let other = SourceText::from_bytes(latin1, None);
+        assert_eq!(other.encoding, "UTF-8");
+        assert_eq!(other.notes.len(), 1);
+
+        let koi8 = b"# coding: koi8-r\n\xf0\xd2\xc9\xd7\xc5\xd4 = 1\n".to_vec();
+        let source = SourceText::from_bytes(koi8, Some(Language::Python));
+        assert_eq!(source.text, "# coding: koi8-r\nПривет = 1\n");
+    }
+
+    #[test]
+    fn unknown_declared_encodings_are_reported() {
+        let source =
+            SourceText::from_bytes(b"# coding: uft-8\nx = 1\n".to_vec(), Some(Language::Python));
+        assert_eq!(source.text, "# coding: uft-8\nx = 1\n");
+        assert_eq!(source.notes.len(), 1);
+        assert!(
+            source.notes[0].message.contains("uft-8"),
+            "{:?}",
+            source.notes
+        );
     }
 }

@@ -25,6 +25,7 @@
 //! it does no I/O.
 
 mod docstring;
+mod encoding;
 mod imports;
 mod signature;
 mod source;
@@ -34,6 +35,7 @@ use outline_core::{Diagnostic, Extracted, Language, Outline, OutlineOptions, Sev
 use ruff_python_ast::PythonVersion;
 use ruff_python_parser::{Mode, ParseOptions, parse_unchecked};
 
+pub use crate::encoding::declared_encoding;
 use crate::source::Source;
 use crate::symbols::Walker;
 

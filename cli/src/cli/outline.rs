@@ -115,7 +115,7 @@ fn render_file(
     let language = file.language.ok_or_else(|| Error::UnknownLanguage {
         path: file.display.clone(),
     })?;
-    let source = SourceText::read(&file.path)?;
+    let source = SourceText::read(&file.path, Some(language))?;
     let mut outline = source.outline(&file.display, language, options)?;
     filter.apply(&mut outline);
     Ok(match format {

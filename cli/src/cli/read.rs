@@ -53,7 +53,8 @@ fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String>
             )
         });
     };
-    let source = SourceText::read(Path::new(path)).map_err(|e| e.to_string())?;
+    let source =
+        SourceText::read(Path::new(path), Language::from_path(path)).map_err(|e| e.to_string())?;
     let display = crate::walk::display_path(Path::new(path));
     let index = LineIndex::new(source.text_without_bom());
 
