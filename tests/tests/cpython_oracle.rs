@@ -28,9 +28,11 @@
 //! directory instead of the standard library (to probe other code; the
 //! allow-lists are meant for the standard library).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -74,7 +76,7 @@ enum Ours {
 #[test]
 fn outline_agrees_with_cpython_ast_on_the_standard_library() {
     let started = Instant::now();
-    let stdlib = stdlib_dir();
+    let stdlib = common::stdlib_dir();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("oracle/python_ast.py");
 
     let mut child = Command::new("python3")
@@ -87,7 +89,7 @@ fn outline_agrees_with_cpython_ast_on_the_standard_library() {
     let mut child_stdout = child.stdout.take().expect("piped stdout");
     let mut child_stderr = child.stderr.take().expect("piped stderr");
 
-    let files = python_files(&stdlib);
+    let files = common::python_files(&stdlib);
     let next = AtomicUsize::new(0);
     let (oracle_text, oracle_errors, ours) = std::thread::scope(|scope| {
         // Drain the oracle's pipes while our side works, so it never blocks.
@@ -145,68 +147,6 @@ fn outline_agrees_with_cpython_ast_on_the_standard_library() {
         "the outline disagrees with CPython's ast:\n- {}\n(see the report above)",
         report.failures.join("\n- ")
     );
-}
-
-/// The standard library directory of `python3` (or `ORACLE_PYTHON_DIR`).
-fn stdlib_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("ORACLE_PYTHON_DIR") {
-        let dir = PathBuf::from(dir);
-        assert!(
-            dir.is_dir(),
-            "ORACLE_PYTHON_DIR {} is not a directory",
-            dir.display()
-        );
-        return dir;
-    }
-    let output = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "this test needs `python3` on PATH (CPython's ast is the oracle), \
-                 but it cannot be run: {e}"
-            )
-        });
-    assert!(
-        output.status.success(),
-        "python3 could not report its stdlib directory: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let dir = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-    assert!(dir.is_dir(), "stdlib directory {} not found", dir.display());
-    dir
-}
-
-/// Every `*.py` file below `root`, as (relative path with `/`, path), walked
-/// like the oracle's `os.walk`: symlinked directories are not entered, and only
-/// `root/site-packages` is skipped.
-fn python_files(root: &Path) -> Vec<(String, PathBuf)> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-            .map(|entry| entry.expect("directory entry").path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                let symlink = path.symlink_metadata().is_ok_and(|m| m.is_symlink());
-                let skipped = dir == root && path.file_name() == Some("site-packages".as_ref());
-                if !symlink && !skipped {
-                    walk(root, &path, out);
-                }
-            } else if path.to_string_lossy().ends_with(".py") {
-                let relative = path.strip_prefix(root).expect("below root");
-                let relative = relative.to_string_lossy().replace('\\', "/");
-                out.push((relative, path));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, root, &mut out);
-    out
 }
 
 fn outline(path: &Path) -> Ours {

@@ -3,6 +3,10 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::Value;
 
 use ast_outline::{FileOutline, OutlineOptions, SourceText};
 use outline_core::Language;
@@ -46,4 +50,108 @@ pub fn all_fixtures() -> Vec<PathBuf> {
         .collect();
     paths.sort();
     paths
+}
+
+/// The Python standard library directory of the `python3` on `PATH`, or
+/// `ORACLE_PYTHON_DIR` when set. Panics (the tests need it) when neither works.
+pub fn stdlib_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("ORACLE_PYTHON_DIR") {
+        let dir = PathBuf::from(dir);
+        assert!(
+            dir.is_dir(),
+            "ORACLE_PYTHON_DIR {} is not a directory",
+            dir.display()
+        );
+        return dir;
+    }
+    let output = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "this test needs `python3` on PATH (CPython's ast is the oracle), \
+                 but it cannot be run: {e}"
+            )
+        });
+    assert!(
+        output.status.success(),
+        "python3 could not report its stdlib directory: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dir = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    assert!(dir.is_dir(), "stdlib directory {} not found", dir.display());
+    dir
+}
+
+/// Every `*.py` file below `root`, as (relative path with `/`, path), walked
+/// like the oracle's `os.walk`: symlinked directories are not entered, and only
+/// `root/site-packages` is skipped.
+pub fn python_files(root: &Path) -> Vec<(String, PathBuf)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                let symlink = path.symlink_metadata().is_ok_and(|m| m.is_symlink());
+                let skipped = dir == root && path.file_name() == Some("site-packages".as_ref());
+                if !symlink && !skipped {
+                    walk(root, &path, out);
+                }
+            } else if path.to_string_lossy().ends_with(".py") {
+                let relative = path.strip_prefix(root).expect("below root");
+                let relative = relative.to_string_lossy().replace('\\', "/");
+                out.push((relative, path));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// The `ast-outline` binary, built once per test run with the same cargo that
+/// runs the tests (so `CARGO_TARGET_DIR` and cargo config are honoured: the
+/// path is taken from cargo's own build messages).
+pub fn binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(build_binary)
+}
+
+fn build_binary() -> PathBuf {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let cargo = std::env::var_os("CARGO")
+        .or_else(|| option_env!("CARGO").map(Into::into))
+        .unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "-p",
+            "ast-outline",
+            "--bin",
+            "ast-outline",
+            "--message-format=json-render-diagnostics",
+        ])
+        .current_dir(&workspace)
+        .output()
+        .expect("run `cargo build -p ast-outline`");
+    assert!(
+        output.status.success(),
+        "`cargo build -p ast-outline` failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).expect("cargo prints UTF-8");
+    stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| {
+            message["reason"] == "compiler-artifact" && message["target"]["name"] == "ast-outline"
+        })
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .expect("cargo reported the ast-outline executable")
 }
