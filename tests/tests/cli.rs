@@ -256,25 +256,10 @@ fn greeter_spans(path: &str) -> Vec<(String, String, u64, u64)> {
 }
 
 /// Case 14 of `../shared/cases`: line 8 is over-indented.
-const BROKEN: &str = "\
-def before(a):
-    return a + 1
-
-
-class Parser:
-    def feed(self, chunk):
-        self.buf = chunk
-            self.extra = True
-        return self.buf
-
-    def close(self):
-        return None
-
-
-def after(b):
-    \"\"\"Still here after the bad line.\"\"\"
-    return b * 2
-";
+fn broken() -> String {
+    let path = common::tests_dir().join("fixtures/python/14-py-indentation-error-midfile.py");
+    std::fs::read_to_string(path).expect("case 14 fixture")
+}
 
 /// A 14-line function whose body (lines 2-14) is 13 lines long, with three
 /// control-flow statements.
@@ -562,7 +547,7 @@ fn usage_errors_exit_with_2() {
 
 #[test]
 fn syntax_error_gives_partial_outline_with_diagnostics_and_exit_0() {
-    let dir = tree(&[("broken.py", BROKEN)]);
+    let dir = tree(&[("broken.py", &broken())]);
     let out = run(dir.path(), &["outline", "--format", "json", "broken.py"]);
     out.expect_clean_success();
     let files = out.json_lines();
@@ -1373,7 +1358,7 @@ fn file_with_nul_bytes_is_skipped_with_a_note_when_walked() {
 #[test]
 fn schema_is_json_that_every_outline_line_satisfies() {
     let dir = project();
-    write(dir.path(), "proj/broken.py", BROKEN.as_bytes());
+    write(dir.path(), "proj/broken.py", broken().as_bytes());
     write(dir.path(), "proj/bad.py", b"y = '\xff'\n");
     write(dir.path(), "proj/long.py", PROCESS.as_bytes());
 
