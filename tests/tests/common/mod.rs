@@ -4,9 +4,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
-
-use serde_json::Value;
 
 use ast_outline::{FileOutline, OutlineOptions, SourceText};
 use outline_core::Language;
@@ -113,45 +110,4 @@ pub fn python_files(root: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     walk(root, root, &mut out);
     out
-}
-
-/// The `ast-outline` binary, built once per test run with the same cargo that
-/// runs the tests (so `CARGO_TARGET_DIR` and cargo config are honoured: the
-/// path is taken from cargo's own build messages).
-pub fn binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(build_binary)
-}
-
-fn build_binary() -> PathBuf {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let cargo = std::env::var_os("CARGO")
-        .or_else(|| option_env!("CARGO").map(Into::into))
-        .unwrap_or_else(|| "cargo".into());
-    let output = Command::new(cargo)
-        .args([
-            "build",
-            "-p",
-            "ast-outline",
-            "--bin",
-            "ast-outline",
-            "--message-format=json-render-diagnostics",
-        ])
-        .current_dir(&workspace)
-        .output()
-        .expect("run `cargo build -p ast-outline`");
-    assert!(
-        output.status.success(),
-        "`cargo build -p ast-outline` failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8(output.stdout).expect("cargo prints UTF-8");
-    stdout
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| {
-            message["reason"] == "compiler-artifact" && message["target"]["name"] == "ast-outline"
-        })
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo reported the ast-outline executable")
 }

@@ -1,11 +1,9 @@
-//! End-to-end tests of the `ast-outline` binary: it is built once with cargo,
-//! then run on temporary trees, and its exit status, standard output and
-//! standard error are checked against `CONTRACT.md` and the documented design.
+//! End-to-end tests of the `ast-outline` binary (built by cargo for these
+//! tests): it is run on temporary trees, and its exit status, standard output
+//! and standard error are checked against `CONTRACT.md` and the documented
+//! design.
 
-mod common;
-
-use common::binary;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -14,6 +12,11 @@ use tempfile::TempDir;
 // ---------------------------------------------------------------------------
 // Harness
 // ---------------------------------------------------------------------------
+
+/// The `ast-outline` binary cargo built for these tests.
+fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_ast-outline"))
+}
 
 /// What one run of the binary did.
 struct Run {
@@ -257,7 +260,8 @@ fn greeter_spans(path: &str) -> Vec<(String, String, u64, u64)> {
 
 /// Case 14 of `../shared/cases`: line 8 is over-indented.
 fn broken() -> String {
-    let path = common::tests_dir().join("fixtures/python/14-py-indentation-error-midfile.py");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/python/14-py-indentation-error-midfile.py");
     std::fs::read_to_string(path).expect("case 14 fixture")
 }
 
@@ -1445,4 +1449,53 @@ fn completions_and_help() {
     let out = run(dir.path(), &["--version"]);
     out.expect_clean_success();
     assert!(out.stdout().starts_with("ast-outline "), "{}", out.stdout());
+}
+
+/// The Python standard library directory of the `python3` on `PATH`.
+fn stdlib_dir() -> PathBuf {
+    let output = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('stdlib'))",
+        ])
+        .output()
+        .expect("this test needs python3 on PATH to find the standard library");
+    assert!(output.status.success(), "python3 failed");
+    PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
+}
+
+#[test]
+fn read_prints_exact_lines_for_ids_from_the_standard_library() {
+    let stdlib = stdlib_dir();
+    let mut checked = 0;
+    for relative in [
+        "json/decoder.py",
+        "functools.py",
+        "asyncio/locks.py",
+        "dataclasses.py",
+    ] {
+        let path = stdlib.join(relative);
+        let outline = ast_outline::outline_file(&path, &ast_outline::OutlineOptions::default())
+            .expect("outline a stdlib file");
+        let text = std::fs::read_to_string(&path).expect("read a stdlib file");
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mut symbols = Vec::new();
+        outline.walk(|s| symbols.push(s));
+        // Every 5th symbol keeps the run short and still varied.
+        for symbol in symbols.iter().step_by(5) {
+            let out = run(Path::new("/"), &["read", &symbol.id]);
+            out.expect_code(0);
+            let (header, body) = out.stdout().split_once('\n').expect("a header line");
+            let range = format!(":{}-{} ", symbol.start_line, symbol.end_line);
+            assert!(
+                header.starts_with("==> ") && header.contains(&range),
+                "{header}"
+            );
+            let expected: String =
+                lines[symbol.start_line as usize - 1..symbol.end_line as usize].concat();
+            assert_eq!(body, expected, "{}", symbol.id);
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "only {checked} reads");
 }
