@@ -27,6 +27,12 @@ pub enum Error {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// The path names something that is not a regular file (a FIFO, a socket,
+    /// a device): reading it could block or never end, so it is not read.
+    NotRegularFile {
+        /// The path as given.
+        path: PathBuf,
+    },
     /// The file holds NUL bytes, so it is not source text.
     Binary {
         /// The path as given.
@@ -49,6 +55,11 @@ impl fmt::Display for Error {
                 "{path}: {language} outlines are not implemented yet (only python is)"
             ),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::NotRegularFile { path } => write!(
+                f,
+                "{}: not a regular file (a FIFO, socket or device); not read",
+                path.display()
+            ),
             Error::Binary { path } => write!(
                 f,
                 "{}: looks binary (contains NUL bytes); not outlined",

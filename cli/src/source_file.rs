@@ -28,13 +28,20 @@ impl SourceText {
     /// declaration is honoured.
     ///
     /// # Errors
-    /// [`Error::Io`] when it cannot be read, [`Error::Binary`] when it contains a
-    /// NUL byte (no source file of a supported language can).
+    /// [`Error::Io`] when it cannot be read, [`Error::NotRegularFile`] for a FIFO,
+    /// socket or device, [`Error::Binary`] when it contains a NUL byte (no source
+    /// file of a supported language can).
     pub fn read(path: &Path, language: Option<Language>) -> Result<SourceText, Error> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        let io_error = |source| Error::Io {
             path: path.to_owned(),
             source,
-        })?;
+        };
+        if !std::fs::metadata(path).map_err(io_error)?.is_file() {
+            return Err(Error::NotRegularFile {
+                path: path.to_owned(),
+            });
+        }
+        let bytes = std::fs::read(path).map_err(io_error)?;
         if bytes.contains(&0) {
             return Err(Error::Binary {
                 path: path.to_owned(),

@@ -51,6 +51,10 @@ pub fn collect_files(paths: &[PathBuf], options: WalkOptions) -> Walked {
         match std::fs::metadata(path) {
             Err(error) => walked.problems.push(format!("{}: {error}", path.display())),
             Ok(meta) if meta.is_dir() => walk_directory(path, options, &mut walked),
+            Ok(meta) if !meta.is_file() => walked.problems.push(format!(
+                "{}: not a regular file (a FIFO, socket or device); not read",
+                path.display()
+            )),
             Ok(_) => {
                 let display = display_path(path);
                 walked.files.push(FileEntry {

@@ -1129,7 +1129,9 @@ fn lone_cr_ends_lines_and_a_bom_is_not_part_of_line_1() {
     out.expect_clean_success();
     assert_eq!(
         out.stdout,
-        b"==> cr.py:2-3 function f <==\ndef f():\r    pass\r"
+        // The lines are exact; the output always ends with `\n` so a terminal or
+        // a line-based reader is not left on an open line.
+        b"==> cr.py:2-3 function f <==\ndef f():\r    pass\r\n"
     );
     let out = run(dir.path(), &["read", "bom.py:g"]);
     out.expect_clean_success();

@@ -65,6 +65,27 @@ impl<'a> Source<'a> {
         truncate(&text, max_chars)
     }
 
+    /// 1-based line of the last token (comments, line ends and indentation
+    /// left out) that ends at or before byte `offset`.
+    pub fn last_token_line_before(&self, offset: usize) -> Option<u32> {
+        let before = self
+            .tokens
+            .partition_point(|t| t.end().to_usize() <= offset);
+        self.tokens[..before]
+            .iter()
+            .rev()
+            .find(|t| {
+                let kind = t.kind();
+                !kind.is_trivia()
+                    && !kind.is_any_newline()
+                    && !matches!(kind, TokenKind::Indent | TokenKind::Dedent)
+            })
+            .map(|t| {
+                self.index
+                    .end_line(t.start().to_usize(), t.end().to_usize())
+            })
+    }
+
     /// Tokens lying wholly inside `range`, with their byte ranges. Never panics,
     /// unlike `Tokens::in_range`, when `range` cuts through a token.
     fn tokens_in(

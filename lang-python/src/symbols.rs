@@ -39,30 +39,86 @@ pub(crate) struct Walker<'s, 'a> {
     pub options: &'s OutlineOptions,
 }
 
+/// Statements the parser put inside a body although their indentation says
+/// they come after it. That only happens when it recovers from an indentation
+/// error (a dedent to no enclosing level, tabs mixed with spaces): a `def` at
+/// column 0 after a broken method would otherwise become a member of the class
+/// above it. Such statements are placed in the nearest enclosing body whose
+/// header is less indented, and the definitions they escaped end before them.
+type Escaped<'m> = Vec<&'m Stmt>;
+
 impl Walker<'_, '_> {
     /// Symbols of the module body.
     pub fn module(&self, body: &[Stmt]) -> Vec<Symbol> {
         let mut out = Vec::new();
-        self.body(body, Scope::Module, true, &mut out);
+        // Nothing escapes the module: it has no header.
+        let _ = self.body(body, Scope::Module, true, None, &mut out);
         out
     }
 
-    /// Symbols of `body` in `scope`; with `split`, control-flow statements become
-    /// blocks instead of being looked through.
-    fn body(&self, body: &[Stmt], scope: Scope, split: bool, out: &mut Vec<Symbol>) {
+    /// Symbols of `body` in `scope`, whose header is indented `header_indent`
+    /// columns; with `split`, control-flow statements become blocks instead of
+    /// being looked through. Returns the statements that escape this body.
+    fn body<'m>(
+        &self,
+        body: &'m [Stmt],
+        scope: Scope,
+        split: bool,
+        header_indent: Option<u32>,
+        out: &mut Vec<Symbol>,
+    ) -> Escaped<'m> {
+        let mut escaped = Vec::new();
         for stmt in body {
-            self.statement(stmt, scope, split, out);
+            self.place(stmt, scope, split, header_indent, out, &mut escaped);
+        }
+        escaped
+    }
+
+    /// Outlines `stmt` into `out`, or, when it is not indented deeper than the
+    /// header of the body it was parsed in, hands it to the enclosing body.
+    fn place<'m>(
+        &self,
+        stmt: &'m Stmt,
+        scope: Scope,
+        split: bool,
+        header_indent: Option<u32>,
+        out: &mut Vec<Symbol>,
+        escaped: &mut Escaped<'m>,
+    ) {
+        if let (Some(header), Some(indent)) = (header_indent, self.indent(stmt))
+            && indent <= header
+        {
+            escaped.push(stmt);
+            return;
+        }
+        for inner in self.statement(stmt, scope, split, out) {
+            self.place(inner, scope, split, header_indent, out, escaped);
         }
     }
 
-    fn statement(&self, stmt: &Stmt, scope: Scope, split: bool, out: &mut Vec<Symbol>) {
+    fn statement<'m>(
+        &self,
+        stmt: &'m Stmt,
+        scope: Scope,
+        split: bool,
+        out: &mut Vec<Symbol>,
+    ) -> Escaped<'m> {
         match stmt {
-            Stmt::FunctionDef(f) => out.push(self.function(f, scope)),
-            Stmt::ClassDef(c) => out.push(self.class(c)),
+            Stmt::FunctionDef(f) => {
+                let (symbol, escaped) = self.function(f, stmt, scope);
+                out.push(symbol);
+                escaped
+            }
+            Stmt::ClassDef(c) => {
+                let (symbol, escaped) = self.class(c, stmt);
+                out.push(symbol);
+                escaped
+            }
             Stmt::Assign(a) if scope != Scope::Function => {
                 for target in &a.targets {
                     self.assignment_targets(target, stmt, None, Some(&a.value), scope, out);
                 }
+                Vec::new()
             }
             Stmt::AnnAssign(a) if scope != Scope::Function => {
                 self.assignment_targets(
@@ -73,24 +129,38 @@ impl Walker<'_, '_> {
                     scope,
                     out,
                 );
+                Vec::new()
             }
-            Stmt::TypeAlias(t) if scope != Scope::Function => out.push(self.type_alias(t)),
+            Stmt::TypeAlias(t) if scope != Scope::Function => {
+                out.push(self.type_alias(t));
+                Vec::new()
+            }
             _ => {
                 let Some(bodies) = nested_bodies(stmt) else {
-                    return;
+                    return Vec::new();
                 };
                 if split && scope != Scope::Class {
-                    out.push(self.block(stmt, scope, &bodies));
+                    let (block, escaped) = self.block(stmt, scope, &bodies);
+                    out.push(block);
+                    escaped
                 } else {
+                    let indent = self.indent(stmt);
+                    let mut escaped = Vec::new();
                     for body in bodies {
-                        self.body(body, scope, false, out);
+                        escaped.extend(self.body(body, scope, false, indent, out));
                     }
+                    escaped
                 }
             }
         }
     }
 
-    fn block(&self, stmt: &Stmt, scope: Scope, bodies: &[&[Stmt]]) -> Symbol {
+    fn block<'m>(
+        &self,
+        stmt: &'m Stmt,
+        scope: Scope,
+        bodies: &[&'m [Stmt]],
+    ) -> (Symbol, Escaped<'m>) {
         let source = self.source;
         let start_line = source.start_line(stmt);
         let end_line = source.end_line(stmt);
@@ -102,10 +172,44 @@ impl Walker<'_, '_> {
         );
         block.name_column = source.start_column(stmt);
         let split = splits_body(start_line, end_line, self.options.block_threshold);
+        let indent = self.indent(stmt);
+        let mut escaped = Vec::new();
         for body in bodies {
-            self.body(body, scope, split, &mut block.children);
+            escaped.extend(self.body(body, scope, split, indent, &mut block.children));
         }
-        block
+        self.end_before_escaped(&mut block, &escaped);
+        (block, escaped)
+    }
+
+    /// Indentation of `stmt` (its first decorator, if any) in columns as
+    /// CPython's tokenizer counts them (a tab advances to the next multiple of
+    /// 8, a form feed resets to 0), or `None` when something else precedes it
+    /// on its line (`class A: x = 1`).
+    fn indent(&self, stmt: &Stmt) -> Option<u32> {
+        let offset = statement_start(stmt);
+        let index = &self.source.index;
+        let line_start = index.line_span(index.line(offset))?.start;
+        let prefix = self.source.text.get(line_start..offset)?;
+        let mut width = 0u32;
+        for c in prefix.chars() {
+            width = match c {
+                ' ' => width + 1,
+                '\t' => (width / 8 + 1) * 8,
+                '\x0c' => 0,
+                _ => return None,
+            };
+        }
+        Some(width)
+    }
+
+    /// A definition whose body had statements escape it ends at the last token
+    /// before the first of them.
+    fn end_before_escaped(&self, symbol: &mut Symbol, escaped: &[&Stmt]) {
+        if let Some(first) = escaped.first()
+            && let Some(end) = self.source.last_token_line_before(statement_start(first))
+        {
+            symbol.end_line = end.clamp(symbol.name_line, symbol.end_line);
+        }
     }
 
     fn block_header(&self, stmt: &Stmt) -> String {
@@ -135,7 +239,12 @@ impl Walker<'_, '_> {
         }
     }
 
-    fn function(&self, f: &ast::StmtFunctionDef, scope: Scope) -> Symbol {
+    fn function<'m>(
+        &self,
+        f: &'m ast::StmtFunctionDef,
+        stmt: &Stmt,
+        scope: Scope,
+    ) -> (Symbol, Escaped<'m>) {
         let source = self.source;
         let kind = if scope == Scope::Class {
             SymbolKind::Method
@@ -198,11 +307,19 @@ impl Walker<'_, '_> {
                 self.options.block_threshold,
             )
         });
-        self.body(&f.body, Scope::Function, split, &mut symbol.children);
-        symbol
+        let indent = self.indent(stmt);
+        let escaped = self.body(
+            &f.body,
+            Scope::Function,
+            split,
+            indent,
+            &mut symbol.children,
+        );
+        self.end_before_escaped(&mut symbol, &escaped);
+        (symbol, escaped)
     }
 
-    fn class(&self, c: &ast::StmtClassDef) -> Symbol {
+    fn class<'m>(&self, c: &'m ast::StmtClassDef, stmt: &Stmt) -> (Symbol, Escaped<'m>) {
         let source = self.source;
         let start_line = self.start_line_with_decorators(c, &c.decorator_list);
         let mut symbol = Symbol::new(
@@ -243,8 +360,10 @@ impl Walker<'_, '_> {
         }
         symbol.signature = Some(truncate(&signature, MAX_SIGNATURE_CHARS));
         symbol.doc = docstring_first_line(&c.body);
-        self.body(&c.body, Scope::Class, false, &mut symbol.children);
-        symbol
+        let indent = self.indent(stmt);
+        let escaped = self.body(&c.body, Scope::Class, false, indent, &mut symbol.children);
+        self.end_before_escaped(&mut symbol, &escaped);
+        (symbol, escaped)
     }
 
     fn type_alias(&self, t: &ast::StmtTypeAlias) -> Symbol {
@@ -374,6 +493,23 @@ impl Walker<'_, '_> {
             .map(|d| self.source.one_line(&d.expression, MAX_DECORATOR_CHARS))
             .collect()
     }
+}
+
+/// Byte offset where `stmt` starts: its first decorator for a decorated
+/// definition.
+fn statement_start(stmt: &Stmt) -> usize {
+    let decorators = match stmt {
+        Stmt::FunctionDef(f) => &f.decorator_list[..],
+        Stmt::ClassDef(c) => &c.decorator_list[..],
+        _ => &[],
+    };
+    decorators
+        .iter()
+        .map(|d| d.start())
+        .chain([stmt.start()])
+        .min()
+        .unwrap_or(stmt.start())
+        .to_usize()
 }
 
 /// The statement lists nested in a compound statement, in source order, or

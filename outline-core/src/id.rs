@@ -40,65 +40,158 @@ pub enum Selector {
 }
 
 impl Selector {
-    /// Parses the part of a target after `PATH:`. Returns `None` for an empty
-    /// string or a malformed range (`0-3`, `9-2`).
+    /// Parses the part of a target after `PATH:`.
     ///
     /// ```
-    /// use outline_core::Selector;
-    /// assert_eq!(Selector::parse("12-30"), Some(Selector::Lines { start: 12, end: 30 }));
+    /// use outline_core::{Selector, SelectorError};
+    /// assert_eq!(Selector::parse("12-30"), Ok(Selector::Lines { start: 12, end: 30 }));
     /// assert_eq!(
     ///     Selector::parse("195:Repo.find"),
-    ///     Some(Selector::Id { line: 195, qualname: "Repo.find".into() })
+    ///     Ok(Selector::Id { line: 195, qualname: "Repo.find".into() })
     /// );
-    /// assert_eq!(Selector::parse("Repo.find"), Some(Selector::Qualname("Repo.find".into())));
+    /// assert_eq!(Selector::parse("Repo.find"), Ok(Selector::Qualname("Repo.find".into())));
+    /// assert_eq!(Selector::parse("9-2"), Err(SelectorError::Reversed { start: 9, end: 2 }));
     /// ```
-    pub fn parse(text: &str) -> Option<Selector> {
+    ///
+    /// # Errors
+    /// A [`SelectorError`] saying what is wrong: nothing given, line 0, a
+    /// reversed range, a number too large, or digits and dashes that form no
+    /// line or range.
+    pub fn parse(text: &str) -> Result<Selector, SelectorError> {
         if text.is_empty() {
-            return None;
-        }
-        if let Some((start, end)) = text.split_once('-')
-            && let (Some(start), Some(end)) = (parse_line(start), parse_line(end))
-        {
-            return (start >= 1 && start <= end).then_some(Selector::Lines { start, end });
-        }
-        if let Some(line) = parse_line(text) {
-            return (line >= 1).then_some(Selector::Line(line));
+            return Err(SelectorError::Empty);
         }
         if let Some((line, qualname)) = text.split_once(':')
-            && let Some(line) = parse_line(line)
+            && is_digits(line)
         {
-            return Some(Selector::Id {
-                line,
+            return Ok(Selector::Id {
+                line: parse_line(line)?,
                 qualname: qualname.to_owned(),
             });
         }
-        Some(Selector::Qualname(text.to_owned()))
+        if is_digits(text) {
+            return Ok(Selector::Line(parse_line(text)?));
+        }
+        if let Some((start, end)) = text.split_once('-')
+            && is_digits(start)
+            && is_digits(end)
+        {
+            let (start, end) = (parse_line(start)?, parse_line(end)?);
+            if start > end {
+                return Err(SelectorError::Reversed { start, end });
+            }
+            return Ok(Selector::Lines { start, end });
+        }
+        // No name in any supported language is made of digits, `+` and `-`.
+        if text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+')
+        {
+            return Err(SelectorError::NotALine(text.to_owned()));
+        }
+        Ok(Selector::Qualname(text.to_owned()))
     }
 }
 
-fn parse_line(text: &str) -> Option<u32> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+/// Why the part of a target after `PATH:` is not a [`Selector`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SelectorError {
+    /// Nothing after `PATH:`.
+    Empty,
+    /// Line 0: lines are 1-based.
+    ZeroLine,
+    /// `START-END` with `START > END`.
+    Reversed {
+        /// First line given.
+        start: u32,
+        /// Last line given.
+        end: u32,
+    },
+    /// A line number that does not fit in 32 bits.
+    TooLarge(String),
+    /// Digits, `+` and `-` that are neither `LINE` nor `START-END`.
+    NotALine(String),
+}
+
+impl std::fmt::Display for SelectorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SelectorError::Empty => {
+                f.write_str("nothing after the path: add :QUALNAME, :LINE:QUALNAME or :START-END")
+            }
+            SelectorError::ZeroLine => f.write_str("line 0: lines are 1-based"),
+            SelectorError::Reversed { start, end } => {
+                write!(
+                    f,
+                    "range {start}-{end} is reversed: START must not be after END"
+                )
+            }
+            SelectorError::TooLarge(text) => write!(f, "line number {text} is too large"),
+            SelectorError::NotALine(text) => write!(
+                f,
+                "`{text}` is not a line or a range: write LINE or START-END (1-based)"
+            ),
+        }
     }
-    text.parse().ok()
+}
+
+impl std::error::Error for SelectorError {}
+
+fn is_digits(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn parse_line(digits: &str) -> Result<u32, SelectorError> {
+    match digits.parse::<u32>() {
+        Ok(0) => Err(SelectorError::ZeroLine),
+        Ok(line) => Ok(line),
+        Err(_) => Err(SelectorError::TooLarge(digits.to_owned())),
+    }
+}
+
+/// Why a target `PATH:SELECTOR` could not be split.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetError {
+    /// No prefix of the target ending before a `:` is a file.
+    NoFile,
+    /// `path` is a file, but what follows it is not a selector.
+    Selector {
+        /// The file part.
+        path: String,
+        /// What is wrong with the rest.
+        error: SelectorError,
+    },
 }
 
 /// Splits a target `PATH:SELECTOR` at the first `:` whose left side
 /// `is_file` accepts and whose right side parses as a [`Selector`]. Paths may
 /// themselves hold `:`, and Rust qualnames hold `::`, so every `:` is tried from
 /// the left.
+///
+/// # Errors
+/// [`TargetError::Selector`] when a file was found but what follows it is
+/// malformed (the first such file), else [`TargetError::NoFile`].
 pub fn split_target(
     target: &str,
     mut is_file: impl FnMut(&str) -> bool,
-) -> Option<(&str, Selector)> {
-    target
-        .match_indices(':')
-        .map(|(i, _)| (&target[..i], &target[i + 1..]))
-        .filter(|(path, _)| !path.is_empty())
-        .find_map(|(path, rest)| {
-            let selector = Selector::parse(rest)?;
-            is_file(path).then_some((path, selector))
-        })
+) -> Result<(&str, Selector), TargetError> {
+    let mut malformed = None;
+    for (i, _) in target.match_indices(':') {
+        let (path, rest) = (&target[..i], &target[i + 1..]);
+        if path.is_empty() || !is_file(path) {
+            continue;
+        }
+        match Selector::parse(rest) {
+            Ok(selector) => return Ok((path, selector)),
+            Err(error) => {
+                malformed.get_or_insert(TargetError::Selector {
+                    path: path.to_owned(),
+                    error,
+                });
+            }
+        }
+    }
+    Err(malformed.unwrap_or(TargetError::NoFile))
 }
 
 /// The outcome of looking a selector up in an outline.
@@ -139,7 +232,7 @@ pub fn resolve<'a>(outline: &'a FileOutline, selector: &Selector) -> Resolution<
             start: *start,
             end: *end,
         },
-        Selector::Line(line) => innermost_at(&all, *line).map_or_else(
+        Selector::Line(line) => innermost_at(&outline.symbols, *line).map_or_else(
             || Resolution::NotFound {
                 suggestions: Vec::new(),
             },
@@ -150,14 +243,20 @@ pub fn resolve<'a>(outline: &'a FileOutline, selector: &Selector) -> Resolution<
     }
 }
 
-fn innermost_at<'a>(all: &[&'a Symbol], line: u32) -> Option<&'a Symbol> {
-    // Depth-first order visits parents before children, so the last symbol that
-    // contains the line is the innermost one.
-    all.iter()
-        .rev()
+/// The deepest symbol whose lines contain `line`; among several equally deep
+/// (one-line `x = 0; y = 0`), the first in source order.
+fn innermost_at(symbols: &[Symbol], line: u32) -> Option<&Symbol> {
+    let mut current = symbols
+        .iter()
+        .find(|s| s.start_line <= line && line <= s.end_line)?;
+    while let Some(child) = current
+        .children
+        .iter()
         .find(|s| s.start_line <= line && line <= s.end_line)
-        .copied()
-        .filter(|_| line >= 1)
+    {
+        current = child;
+    }
+    Some(current)
 }
 
 fn resolve_id<'a>(all: &[&'a Symbol], line: u32, qualname: &str) -> Resolution<'a> {
@@ -330,9 +429,37 @@ mod tests {
     fn lines_and_ranges() {
         check("15", &["found r.py:10:Repo.find"]);
         check("5-9", &["lines 5-9"]);
-        assert_eq!(Selector::parse("0-3"), None);
-        assert_eq!(Selector::parse("9-2"), None);
-        assert_eq!(Selector::parse(""), None);
+    }
+
+    #[test]
+    fn malformed_selectors_say_what_is_wrong() {
+        assert_eq!(Selector::parse("0-3"), Err(SelectorError::ZeroLine));
+        assert_eq!(Selector::parse("0"), Err(SelectorError::ZeroLine));
+        assert_eq!(Selector::parse("0:f"), Err(SelectorError::ZeroLine));
+        assert_eq!(
+            Selector::parse("9-2"),
+            Err(SelectorError::Reversed { start: 9, end: 2 })
+        );
+        assert_eq!(Selector::parse(""), Err(SelectorError::Empty));
+        let huge = "99999999999999999999";
+        assert_eq!(
+            Selector::parse(huge),
+            Err(SelectorError::TooLarge(huge.into()))
+        );
+        for text in ["-3", "3-", "+3", "1--2", "-"] {
+            assert_eq!(
+                Selector::parse(text),
+                Err(SelectorError::NotALine(text.into())),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            Selector::parse("12:"),
+            Ok(Selector::Id {
+                line: 12,
+                qualname: String::new()
+            })
+        );
     }
 
     #[test]
@@ -341,7 +468,7 @@ mod tests {
         let is_file = |p: &str| files.contains(&p);
         assert_eq!(
             split_target("src/a.rs:7:impl fmt::Display for A.fmt", is_file),
-            Some((
+            Ok((
                 "src/a.rs",
                 Selector::Id {
                     line: 7,
@@ -351,8 +478,18 @@ mod tests {
         );
         assert_eq!(
             split_target("we:ird.py:3-4", is_file),
-            Some(("we:ird.py", Selector::Lines { start: 3, end: 4 }))
+            Ok(("we:ird.py", Selector::Lines { start: 3, end: 4 }))
         );
-        assert_eq!(split_target("missing.py:f", is_file), None);
+        assert_eq!(
+            split_target("missing.py:f", is_file),
+            Err(TargetError::NoFile)
+        );
+        assert_eq!(
+            split_target("src/a.rs:5-2", is_file),
+            Err(TargetError::Selector {
+                path: "src/a.rs".into(),
+                error: SelectorError::Reversed { start: 5, end: 2 }
+            })
+        );
     }
 }

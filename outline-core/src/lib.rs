@@ -35,7 +35,7 @@ pub mod schema;
 pub mod text;
 
 pub use filter::Filter;
-pub use id::{Resolution, Selector, resolve, split_target, symbol_id};
+pub use id::{Resolution, Selector, SelectorError, TargetError, resolve, split_target, symbol_id};
 pub use language::Language;
 pub use line_index::{BOM, LineIndex, strip_bom};
 pub use model::{

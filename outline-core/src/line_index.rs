@@ -23,7 +23,15 @@ pub struct LineIndex<'a> {
     /// ends with a line end, the last entry equals `text.len()` (an empty line
     /// that is not counted).
     line_starts: Vec<usize>,
+    /// For a text that is not all ASCII: the number of characters before each
+    /// [`CHAR_BLOCK`]-byte block, so a column costs at most one block's scan
+    /// however long the line (minified code). Empty for ASCII text, where a
+    /// column is a byte difference.
+    chars_before_block: Vec<usize>,
 }
+
+/// Bytes per block of [`LineIndex::chars_before_block`].
+const CHAR_BLOCK: usize = 256;
 
 impl<'a> LineIndex<'a> {
     /// Indexes `text` (which should already have its BOM stripped).
@@ -44,7 +52,43 @@ impl<'a> LineIndex<'a> {
             }
             i += 1;
         }
-        LineIndex { text, line_starts }
+        let chars_before_block = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut total = 0;
+            bytes
+                .chunks(CHAR_BLOCK)
+                .map(|block| {
+                    let before = total;
+                    total += count_chars(block);
+                    before
+                })
+                .collect()
+        };
+        LineIndex {
+            text,
+            line_starts,
+            chars_before_block,
+        }
+    }
+
+    /// Characters in `text[..offset]` (`offset` at most the text length).
+    fn chars_before(&self, offset: usize) -> usize {
+        if self.chars_before_block.is_empty() {
+            return offset;
+        }
+        let block = offset / CHAR_BLOCK;
+        let block_start = block * CHAR_BLOCK;
+        let in_block = self
+            .text
+            .as_bytes()
+            .get(block_start..offset)
+            .unwrap_or_default();
+        self.chars_before_block
+            .get(block)
+            .copied()
+            .unwrap_or_default()
+            + count_chars(in_block)
     }
 
     /// The indexed text.
@@ -92,10 +136,7 @@ impl<'a> LineIndex<'a> {
         let offset = offset.min(self.text.len());
         let line = self.line(offset) as usize;
         let start = self.line_starts[line - 1].min(offset);
-        let prefix = self.text.as_bytes().get(start..offset).unwrap_or_default();
-        // Count UTF-8 lead bytes: each character has exactly one.
-        let chars = prefix.iter().filter(|&&b| (b & 0xC0) != 0x80).count();
-        to_u32(chars + 1)
+        to_u32(self.chars_before(offset) - self.chars_before(start) + 1)
     }
 
     /// Byte range of line `line` (1-based) including its line end, or `None` when
@@ -133,6 +174,12 @@ impl<'a> LineIndex<'a> {
         let text = self.text.get(span)?;
         Some(text.trim_end_matches(['\n', '\r']))
     }
+}
+
+/// Characters in UTF-8 `bytes` (cut anywhere): the bytes that are not
+/// continuation bytes, since each character has exactly one such lead byte.
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
 fn to_u32(value: usize) -> u32 {
@@ -184,6 +231,17 @@ mod tests {
         let sigma = text.find('σ').expect("sigma");
         assert_eq!(index.column(sigma), 6);
         assert_eq!(index.column(2), 1);
+    }
+
+    #[test]
+    fn columns_on_long_non_ascii_lines_match_a_plain_count() {
+        let text = format!("é\n{}x", "aé合🚀".repeat(300));
+        let index = LineIndex::new(&text);
+        for (offset, _) in text.char_indices() {
+            let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            let expected = text[line_start..offset].chars().count() + 1;
+            assert_eq!(index.column(offset) as usize, expected, "offset {offset}");
+        }
     }
 
     #[test]

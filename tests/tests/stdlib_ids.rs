@@ -48,7 +48,7 @@ fn every_id_of_the_standard_library_resolves_to_its_symbol() {
         outline.walk(|s| symbols.push(s));
         for symbol in symbols {
             checked += 1;
-            let Some((path, selector)) = split_target(&symbol.id, |p| p == outline.path) else {
+            let Ok((path, selector)) = split_target(&symbol.id, |p| p == outline.path) else {
                 failures.push(format!("{}: id does not split", symbol.id));
                 continue;
             };

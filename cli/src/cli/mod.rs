@@ -46,32 +46,46 @@ fn run(cli: Cli) -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Completions { shell } => {
-            let mut command = Cli::command();
-            clap_complete::generate(shell, &mut command, "ast-outline", &mut std::io::stdout());
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "ast-outline", &mut script);
+            print_or_exit(&String::from_utf8_lossy(&script));
             ExitCode::SUCCESS
         }
     }
 }
 
-/// The thread pool that parses files, with large stacks.
-fn parser_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+/// Most worker threads started, whatever `--threads` asks for.
+const MAX_THREADS: usize = 256;
+
+/// The thread pool that parses `files` files, with large stacks: `threads`
+/// workers (default one per CPU), never more than there are files.
+fn parser_pool(
+    threads: Option<u32>,
+    files: usize,
+) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
     let mut builder = rayon::ThreadPoolBuilder::new().stack_size(PARSER_STACK_BYTES);
     if let Some(threads) = threads {
-        builder = builder.num_threads(threads as usize);
+        let threads = (threads as usize).min(files).clamp(1, MAX_THREADS);
+        builder = builder.num_threads(threads);
     }
     builder.build()
 }
 
-/// Writes `text` to standard output; when the reader has gone away (a closed
-/// pipe), exits quietly as other command-line tools do.
+/// Writes `text` to standard output. When the reader has gone away (a closed
+/// pipe, as with `| head`), exits quietly with status 0 as other command-line
+/// tools do; any other write error (a full disk) is reported, with status 1.
 fn print_or_exit(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    if stdout
+    match stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-        .is_err()
     {
-        std::process::exit(0);
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(error) => {
+            report(format!("cannot write the output: {error}"));
+            std::process::exit(1);
+        }
     }
 }
 

@@ -26,14 +26,18 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         report(problem);
     }
     let mut files = Vec::with_capacity(walked.files.len());
+    let mut rejected = 0;
     for file in walked.files {
         match check_language(&file) {
             Ok(()) => files.push(file),
-            Err(error) => report(error),
+            Err(error) => {
+                report(error);
+                rejected += 1;
+            }
         }
     }
     if files.is_empty() {
-        if walked.problems.is_empty() {
+        if walked.problems.is_empty() && rejected == 0 {
             report(format!(
                 "nothing to outline in {}: no files of a supported language \
                  ({}) were found",
@@ -52,7 +56,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         docs: !args.no_docs,
         private: !args.no_private,
     };
-    let pool = match super::parser_pool(args.threads) {
+    let pool = match super::parser_pool(args.threads, files.len()) {
         Ok(pool) => pool,
         Err(error) => {
             report(format!("cannot start worker threads: {error}"));

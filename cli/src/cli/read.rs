@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use outline_core::{
     FileOutline, Language, LineIndex, OutlineOptions, Resolution, Selector, Symbol, SymbolKind,
-    resolve, split_target,
+    TargetError, resolve, split_target,
 };
 
 use super::args::ReadArgs;
@@ -41,17 +41,10 @@ pub(super) fn run(args: &ReadArgs) -> ExitCode {
 
 /// The header and text for `target`, or a message saying why there is none.
 fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String> {
-    let Some((path, selector)) = split_target(target, |p| Path::new(p).is_file()) else {
-        return Err(if Path::new(target).is_file() {
-            format!(
-                "{target}: say what to read: {target}:QUALNAME, {target}:LINE:QUALNAME \
-                 or {target}:START-END"
-            )
-        } else {
-            format!(
-                "{target}: no such file, or no :QUALNAME / :LINE:QUALNAME / :START-END after it"
-            )
-        });
+    let (path, selector) = match split_target(target, |p| Path::new(p).is_file()) {
+        Ok(split) => split,
+        Err(TargetError::Selector { error, .. }) => return Err(format!("{target}: {error}")),
+        Err(TargetError::NoFile) => return Err(no_file(target)),
     };
     let source =
         SourceText::read(Path::new(path), Language::from_path(path)).map_err(|e| e.to_string())?;
@@ -102,6 +95,28 @@ fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String>
     }
 }
 
+/// Why no file was found in `target`: the whole target is a file with nothing
+/// after it, a prefix names something that is not a regular file, or nothing
+/// exists.
+fn no_file(target: &str) -> String {
+    if Path::new(target).is_file() {
+        return format!(
+            "{target}: say what to read: {target}:QUALNAME, {target}:LINE:QUALNAME \
+             or {target}:START-END"
+        );
+    }
+    let not_regular = std::iter::once(target.len())
+        .chain(target.match_indices(':').map(|(i, _)| i))
+        .map(|i| &target[..i])
+        .find(|p| !p.is_empty() && Path::new(p).exists() && !Path::new(p).is_file());
+    match not_regular {
+        Some(path) => format!("{path}: not a regular file; only files can be read"),
+        None => format!(
+            "{target}: no such file (write PATH:QUALNAME, PATH:LINE:QUALNAME or PATH:START-END)"
+        ),
+    }
+}
+
 fn symbol_text(
     path: &str,
     index: &LineIndex<'_>,
@@ -148,7 +163,8 @@ fn lines(
         None => format!("==> {path}:{start}-{end} <==\n"),
     };
     out.push_str(text);
-    if !text.ends_with(['\n', '\r']) {
+    // End with a newline even after a last line without one, or a lone `\r`.
+    if !text.ends_with('\n') {
         out.push('\n');
     }
     Ok(out)
@@ -181,10 +197,21 @@ fn not_found(target: &str, outline: &FileOutline, suggestions: &[&Symbol]) -> St
     message
 }
 
+/// `L13-17 @celsius.setter def celsius(self, value: float) -> None`: enough to
+/// tell same-named candidates apart.
 fn summary(symbol: &Symbol) -> String {
-    let lines = format!("L{}-{}", symbol.start_line, symbol.end_line);
-    match &symbol.signature {
-        Some(signature) => format!("{lines} {signature}"),
-        None => format!("{lines} {}", describe(symbol)),
+    let mut line = format!("L{}-{}", symbol.start_line, symbol.end_line);
+    for decorator in &symbol.decorators {
+        line.push(' ');
+        if !decorator.starts_with(['@', '#']) {
+            line.push('@');
+        }
+        line.push_str(&outline_core::text::truncate(decorator, 60));
     }
+    line.push(' ');
+    match &symbol.signature {
+        Some(signature) => line.push_str(signature),
+        None => line.push_str(&describe(symbol)),
+    }
+    line
 }
