@@ -57,8 +57,31 @@ impl SourceText {
             _ => None,
         };
         let mut notes = Vec::new();
+        let has_bom = bytes.starts_with(b"\xef\xbb\xbf");
         if let Some(label) = declared {
+            let warning = |message: String| Diagnostic {
+                line: 1,
+                column: 1,
+                severity: Severity::Warning,
+                message,
+            };
             match encoding_for_label(&label) {
+                // A UTF-8 byte-order mark wins over a declaration (CPython
+                // rejects the pair; reading UTF-8 keeps the outline useful).
+                Some(encoding) if encoding != encoding_rs::UTF_8 && has_bom => {
+                    notes.push(warning(format!(
+                        "the file starts with a UTF-8 byte-order mark but declares `{label}` \
+                         (PEP 263); it was read as UTF-8"
+                    )));
+                }
+                // A declaration can only be read in an ASCII-compatible encoding;
+                // `utf-16` and the like cannot be what the file really uses.
+                Some(encoding) if !encoding.is_ascii_compatible() => {
+                    notes.push(warning(format!(
+                        "the declared encoding `{label}` (PEP 263) is not ASCII-compatible; \
+                         the file was read as UTF-8"
+                    )));
+                }
                 Some(encoding) if encoding != encoding_rs::UTF_8 => {
                     let (text, had_errors) = encoding.decode_without_bom_handling(&bytes);
                     let text = text.into_owned();
@@ -72,14 +95,9 @@ impl SourceText {
                     };
                 }
                 Some(_) => {}
-                None => notes.push(Diagnostic {
-                    line: 1,
-                    column: 1,
-                    severity: Severity::Warning,
-                    message: format!(
-                        "unknown encoding `{label}` declared (PEP 263); the file was read as UTF-8"
-                    ),
-                }),
+                None => notes.push(warning(format!(
+                    "unknown encoding `{label}` declared (PEP 263); the file was read as UTF-8"
+                ))),
             }
         }
         let text = match String::from_utf8(bytes) {
@@ -167,6 +185,24 @@ mod tests {
         let koi8 = b"# coding: koi8-r\n\xf0\xd2\xc9\xd7\xc5\xd4 = 1\n".to_vec();
         let source = SourceText::from_bytes(koi8, Some(Language::Python));
         assert_eq!(source.text, "# coding: koi8-r\nПривет = 1\n");
+    }
+
+    #[test]
+    fn a_bom_wins_and_non_ascii_compatible_declarations_are_ignored() {
+        let bom_latin1 = b"\xef\xbb\xbf# coding: latin-1\ndef caf\xc3\xa9(): pass\n".to_vec();
+        let source = SourceText::from_bytes(bom_latin1, Some(Language::Python));
+        assert!(
+            source.text.ends_with("def café(): pass\n"),
+            "{:?}",
+            source.text
+        );
+        assert_eq!(source.notes.len(), 1);
+        assert!(source.notes[0].message.contains("byte-order mark"));
+
+        let utf16 = b"# coding: utf-16\ndef h(): pass\n".to_vec();
+        let source = SourceText::from_bytes(utf16, Some(Language::Python));
+        assert_eq!(source.text, "# coding: utf-16\ndef h(): pass\n");
+        assert!(source.notes[0].message.contains("not ASCII-compatible"));
     }
 
     #[test]

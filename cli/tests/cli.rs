@@ -1501,3 +1501,112 @@ fn read_prints_exact_lines_for_ids_from_the_standard_library() {
     }
     assert!(checked > 40, "only {checked} reads");
 }
+
+#[test]
+fn fifos_are_refused_not_read() {
+    let dir = tree(&[("ok.py", "def fine():\n    pass\n")]);
+    let fifo = dir.path().join("pipe.py");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    // Named next to a good file: the good one is outlined, the FIFO refused.
+    let out = run(dir.path(), &["outline", "pipe.py", "ok.py"]);
+    out.expect_code(0);
+    assert_eq!(out.stdout(), "ok.py (python, 2 lines)\nL1-2 def fine()\n");
+    assert_eq!(
+        out.stderr,
+        "ast-outline: pipe.py: not a regular file (a FIFO, socket or device); not read\n"
+    );
+    let out = run(dir.path(), &["read", "pipe.py:1-2"]);
+    out.expect_failure();
+    assert_eq!(
+        out.stderr,
+        "ast-outline: pipe.py: not a regular file; only files can be read\n"
+    );
+    // Walked: skipped like any non-file.
+    let out = run(dir.path(), &["outline", "."]);
+    out.expect_clean_success();
+}
+
+#[test]
+fn malformed_read_targets_say_what_is_wrong() {
+    let dir = tree(&[("a.py", "def f():\n    pass\n")]);
+    let cases = [
+        ("a.py:0", "a.py:0: line 0: lines are 1-based"),
+        ("a.py:0-3", "a.py:0-3: line 0: lines are 1-based"),
+        (
+            "a.py:5-2",
+            "a.py:5-2: range 5-2 is reversed: START must not be after END",
+        ),
+        (
+            "a.py:",
+            "a.py:: nothing after the path: add :QUALNAME, :LINE:QUALNAME or :START-END",
+        ),
+        (
+            "a.py:-3",
+            "a.py:-3: `-3` is not a line or a range: write LINE or START-END (1-based)",
+        ),
+        (
+            "a.py:99999999999999999999",
+            "a.py:99999999999999999999: line number 99999999999999999999 is too large",
+        ),
+        (
+            "a.py",
+            "a.py: say what to read: a.py:QUALNAME, a.py:LINE:QUALNAME or a.py:START-END",
+        ),
+        (
+            "nope.py:f",
+            "nope.py:f: no such file (write PATH:QUALNAME, PATH:LINE:QUALNAME or PATH:START-END)",
+        ),
+    ];
+    for (target, message) in cases {
+        let out = run(dir.path(), &["read", target]);
+        out.expect_failure();
+        assert_eq!(out.stderr, format!("ast-outline: {message}\n"), "{target}");
+    }
+}
+
+#[test]
+fn write_errors_are_reported_and_broken_pipes_are_quiet() {
+    let dir = tree(&[("a.py", "def f():\n    pass\n")]);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full exists on Linux");
+    let output = Command::new(binary())
+        .args(["outline", "a.py"])
+        .current_dir(dir.path())
+        .stdout(full)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("cannot write the output"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn many_threads_asked_for_one_file_is_quick() {
+    let dir = tree(&[("a.py", "x = 1\n")]);
+    let started = std::time::Instant::now();
+    let out = run(dir.path(), &["outline", "-j", "20000", "a.py"]);
+    out.expect_clean_success();
+    assert_eq!(out.stdout(), "a.py (python, 1 line)\nL1-1 x = 1\n");
+    // Not a timing test: 20,000 threads would take minutes, one takes moments.
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+#[test]
+fn a_file_of_a_language_not_supported_yet_is_one_clear_error() {
+    let dir = tree(&[("x.ts", "export const a = 1;\n")]);
+    let out = run(dir.path(), &["outline", "x.ts"]);
+    out.expect_failure();
+    assert_eq!(
+        out.stderr,
+        "ast-outline: x.ts: typescript outlines are not implemented yet (only python is)\n"
+    );
+}

@@ -273,7 +273,15 @@ impl Walker<'_, '_> {
         if f.is_async {
             modifiers.push(Modifier::Async);
         }
-        if is_generator(&f.body) {
+        // `@contextmanager` turns a generator function into a context-manager
+        // factory: calling it gives no generator, so it is not marked one.
+        let context_manager = f.decorator_list.iter().any(|d| {
+            matches!(
+                dotted_last(&d.expression),
+                Some("contextmanager" | "asynccontextmanager")
+            )
+        });
+        if !context_manager && is_generator(&f.body) {
             modifiers.push(Modifier::Generator);
         }
         modifiers.sort();
@@ -558,6 +566,20 @@ fn is_constant_name(name: &str) -> bool {
 enum DecoratorRole {
     Modifier(Modifier),
     Accessor(Accessor),
+}
+
+/// The last part of a decorator's dotted name, call or not:
+/// `contextlib.contextmanager` → `contextmanager`, `retry(times=3)` → `retry`.
+fn dotted_last(expr: &Expr) -> Option<&str> {
+    let callee = match expr {
+        Expr::Call(call) => call.func.as_ref(),
+        other => other,
+    };
+    match callee {
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) => Some(a.attr.id.as_str()),
+        _ => None,
+    }
 }
 
 /// What a decorator says about the function, judged by the last part of its

@@ -259,8 +259,9 @@ pub enum Modifier {
     Extern,
     /// `async` (Python `async def`, TypeScript/Rust `async`).
     Async,
-    /// A generator: Python function whose own body contains `yield`, JavaScript
-    /// `function*`.
+    /// A generator: a Python function whose own body contains `yield` (unless
+    /// `@contextlib.contextmanager`/`@asynccontextmanager` makes calling it
+    /// return a context manager instead), JavaScript `function*`.
     Generator,
     /// One declaration of an overloaded callable (Python `@typing.overload`,
     /// TypeScript overload signatures).

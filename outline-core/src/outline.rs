@@ -5,7 +5,8 @@
 use crate::id::symbol_id;
 use crate::language::Language;
 use crate::line_index::{LineIndex, strip_bom};
-use crate::model::{Diagnostic, FileOutline, Import, Symbol, SymbolKind};
+use crate::model::{Diagnostic, FileOutline, Import, Severity, Symbol, SymbolKind};
+use crate::text::{breaks_line, escape_controls};
 
 /// Options that change what an adapter extracts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,24 +71,67 @@ pub trait Outline {
     }
 }
 
+/// Deepest nesting of symbols kept; deeper ones are dropped with a warning.
+/// Real code stays far below it; it keeps the output bounded (each level repeats
+/// the qualname) and within the nesting limits of JSON readers (serde_json
+/// refuses more than 128 levels by default, that is about 62 symbol levels).
+pub const MAX_SYMBOL_DEPTH: usize = 50;
+
+/// Most diagnostics kept per file; a last warning counts the rest.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
 /// Builds the [`FileOutline`]: counts lines of `source` (BOM already stripped),
 /// assigns every symbol its qualname (Python `__qualname__` without `<locals>`;
 /// blocks add nothing) and id (`PATH:START_LINE:QUALNAME`), and sorts the
-/// diagnostics by position.
+/// diagnostics by position. It also enforces the model's invariants whatever
+/// the adapter produced: every text is one line (control characters escaped,
+/// see [`crate::text::escape_controls`]), nesting stops at
+/// [`MAX_SYMBOL_DEPTH`] and diagnostics at [`MAX_DIAGNOSTICS`], each cut
+/// reported as a warning.
 pub fn finish(path: &str, language: Language, source: &str, extracted: Extracted) -> FileOutline {
     let Extracted {
         mut symbols,
         imports,
         mut diagnostics,
         partial,
-        doc,
+        mut doc,
     } = extracted;
-    assign_names(path, "", &mut symbols);
+    let index = LineIndex::new(source);
+    let mut too_deep = TooDeep::default();
+    assign_names(path, "", &mut symbols, 1, &mut too_deep);
     diagnostics.sort_by_key(|d| (d.line, d.column));
+    if diagnostics.len() > MAX_DIAGNOSTICS {
+        let omitted = diagnostics.len() - MAX_DIAGNOSTICS;
+        diagnostics.truncate(MAX_DIAGNOSTICS);
+        let line = diagnostics.last().map_or(1, |d| d.line);
+        diagnostics.push(Diagnostic {
+            line,
+            column: 1,
+            severity: Severity::Warning,
+            message: format!("{omitted} more diagnostics after this one are not listed"),
+        });
+    }
+    if let Some(line) = too_deep.first_line {
+        diagnostics.push(Diagnostic {
+            line,
+            column: 1,
+            severity: Severity::Warning,
+            message: format!(
+                "{} symbols nested deeper than {MAX_SYMBOL_DEPTH} levels are not listed",
+                too_deep.count
+            ),
+        });
+    }
+    for diagnostic in &mut diagnostics {
+        clean(&mut diagnostic.message);
+    }
+    if let Some(doc) = &mut doc {
+        clean(doc);
+    }
     FileOutline {
         path: path.to_owned(),
         language,
-        line_count: LineIndex::new(source).line_count(),
+        line_count: index.line_count(),
         doc,
         symbols,
         imports,
@@ -96,8 +140,22 @@ pub fn finish(path: &str, language: Language, source: &str, extracted: Extracted
     }
 }
 
-fn assign_names(path: &str, parent_qualname: &str, symbols: &mut [Symbol]) {
+/// Symbols dropped for nesting deeper than [`MAX_SYMBOL_DEPTH`].
+#[derive(Default)]
+struct TooDeep {
+    count: usize,
+    first_line: Option<u32>,
+}
+
+fn assign_names(
+    path: &str,
+    parent_qualname: &str,
+    symbols: &mut [Symbol],
+    depth: usize,
+    too_deep: &mut TooDeep,
+) {
     for symbol in symbols {
+        clean_symbol(symbol);
         symbol.qualname = if symbol.kind == SymbolKind::Block {
             parent_qualname.to_owned()
         } else if parent_qualname.is_empty() {
@@ -106,8 +164,70 @@ fn assign_names(path: &str, parent_qualname: &str, symbols: &mut [Symbol]) {
             format!("{parent_qualname}.{}", symbol.name)
         };
         symbol.id = symbol_id(path, symbol.start_line, &symbol.qualname);
+        if depth >= MAX_SYMBOL_DEPTH && !symbol.children.is_empty() {
+            let mut count = 0;
+            for child in &symbol.children {
+                child.walk(&mut |_| count += 1);
+            }
+            too_deep.count += count;
+            let line = symbol.children[0].start_line;
+            too_deep.first_line = Some(too_deep.first_line.map_or(line, |l| l.min(line)));
+            symbol.children.clear();
+            continue;
+        }
         let qualname = symbol.qualname.clone();
-        assign_names(path, &qualname, &mut symbol.children);
+        assign_names(path, &qualname, &mut symbol.children, depth + 1, too_deep);
+    }
+}
+
+/// Escapes control characters in place (see [`escape_controls`]).
+fn clean(text: &mut String) {
+    if text.chars().any(breaks_line) {
+        *text = escape_controls(text);
+    }
+}
+
+fn clean_symbol(symbol: &mut Symbol) {
+    let Symbol {
+        name,
+        signature,
+        decorators,
+        visibility,
+        type_parameters,
+        parameters,
+        returns,
+        bases,
+        keywords,
+        annotation,
+        value,
+        doc,
+        ..
+    } = symbol;
+    clean(name);
+    let optional = [signature, visibility, returns, annotation, value, doc];
+    for text in optional.into_iter().flatten() {
+        clean(text);
+    }
+    for text in decorators.iter_mut().chain(bases).chain(keywords) {
+        clean(text);
+    }
+    for parameter in parameters {
+        clean(&mut parameter.name);
+        for text in [&mut parameter.annotation, &mut parameter.default]
+            .into_iter()
+            .flatten()
+        {
+            clean(text);
+        }
+    }
+    for parameter in type_parameters {
+        clean(&mut parameter.name);
+        for text in [&mut parameter.bound, &mut parameter.default]
+            .into_iter()
+            .flatten()
+        {
+            clean(text);
+        }
     }
 }
 
@@ -145,5 +265,49 @@ mod tests {
             ]
         );
         assert_eq!(outline.line_count, 7);
+    }
+
+    #[test]
+    fn nesting_and_diagnostics_are_capped_and_text_is_one_line() {
+        let mut deepest = Symbol::new("f", SymbolKind::Function, 1, 1);
+        for _ in 0..MAX_SYMBOL_DEPTH + 9 {
+            let mut parent = Symbol::new("f", SymbolKind::Function, 1, 1);
+            parent.children.push(deepest);
+            deepest = parent;
+        }
+        deepest.doc = Some("bell\u{7}".into());
+        let diagnostic = Diagnostic {
+            line: 1,
+            column: 1,
+            severity: Severity::Error,
+            message: "bad\u{2028}token".into(),
+        };
+        let extracted = Extracted {
+            symbols: vec![deepest],
+            diagnostics: vec![diagnostic; MAX_DIAGNOSTICS + 5],
+            ..Extracted::default()
+        };
+        let outline = finish("d.py", Language::Python, "x\n", extracted);
+        let mut depth = 0;
+        let mut symbol = &outline.symbols[0];
+        while let Some(child) = symbol.children.first() {
+            symbol = child;
+            depth += 1;
+        }
+        assert_eq!(depth + 1, MAX_SYMBOL_DEPTH);
+        assert_eq!(outline.symbols[0].doc.as_deref(), Some("bell\\x07"));
+        assert_eq!(outline.diagnostics.len(), MAX_DIAGNOSTICS + 2);
+        assert_eq!(outline.diagnostics[0].message, "bad\\u2028token");
+        let notes: Vec<&str> = outline.diagnostics[MAX_DIAGNOSTICS..]
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "5 more diagnostics after this one are not listed",
+                "10 symbols nested deeper than 50 levels are not listed"
+            ]
+        );
     }
 }

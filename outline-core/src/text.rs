@@ -67,6 +67,50 @@ pub fn join_tokens(source: &str, tokens: impl IntoIterator<Item = Range<usize>>)
     out
 }
 
+/// Whether `c` ends a line for some common reader: `\n`, `\r`, and what
+/// Python's `str.splitlines` also splits on (`\x0b`, `\x0c`, `\x1c`–`\x1e`,
+/// `\x85`, U+2028, U+2029).
+pub fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// Whether `c` must not appear in one-line text: a line break (see
+/// [`is_line_break`]) or another control character (ESC would drive a
+/// terminal). A tab is allowed.
+pub fn breaks_line(c: char) -> bool {
+    (c.is_control() && c != '\t') || is_line_break(c)
+}
+
+/// `text` with every character that [`breaks_line`] escaped as `\n`, `\r`,
+/// `\xNN` or `\uNNNN`, so it is one line whatever reads it.
+///
+/// ```
+/// use outline_core::text::escape_controls;
+/// assert_eq!(escape_controls("a\nb\u{1b}[31m\u{2028}"), "a\\nb\\x1b[31m\\u2028");
+/// assert_eq!(escape_controls("tab\tok"), "tab\tok");
+/// ```
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(breaks_line) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if breaks_line(c) && (c as u32) < 0x100 => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if breaks_line(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Collapses every run of whitespace (line ends included) into one space and trims.
 pub fn collapse_whitespace(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -80,33 +124,25 @@ pub fn collapse_whitespace(text: &str) -> String {
 }
 
 fn push_one_line(out: &mut String, token: &str) {
-    if !token.contains(['\n', '\r']) {
+    if !token.chars().any(breaks_line) {
         out.push_str(token);
         return;
     }
-    let mut chars = token.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' => {
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
-                }
-                out.push_str("\\n");
-            }
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
+    // A line end inside a token (a triple-quoted string) reads as `\n`,
+    // whichever line end the file uses.
+    let normalised = token.replace("\r\n", "\n").replace('\r', "\n");
+    out.push_str(&escape_controls(&normalised));
 }
 
-/// The first line of a docstring as `inspect.cleandoc` would give it: the first
-/// line that is not blank, trimmed, truncated to [`MAX_DOC_CHARS`]. `None` when the
+/// The first line of a docstring as `inspect.cleandoc` would give it (lines
+/// split as `str.splitlines` splits them): the first line that is not blank,
+/// trimmed, truncated to [`MAX_DOC_CHARS`]. `None` when the
 /// docstring is blank.
 pub fn doc_first_line(doc: &str) -> Option<String> {
-    doc.split(['\n', '\r'])
+    doc.split(is_line_break)
         .map(str::trim)
         .find(|line| !line.is_empty())
-        .map(|line| truncate(line, MAX_DOC_CHARS))
+        .map(|line| truncate(&escape_controls(line), MAX_DOC_CHARS))
 }
 
 #[cfg(test)]
@@ -166,6 +202,15 @@ mod tests {
             Some("Read a file.")
         );
         assert_eq!(doc_first_line("  \n\t\n"), None);
+    }
+
+    #[test]
+    fn doc_lines_split_at_every_line_break() {
+        assert_eq!(doc_first_line("a\u{2028}b").as_deref(), Some("a"));
+        assert_eq!(
+            doc_first_line("\x0c\u{85} x\x1by").as_deref(),
+            Some("x\\x1by")
+        );
     }
 
     #[test]

@@ -23,6 +23,8 @@ use crate::text::truncate;
 pub struct TextOptions {
     /// Longest decorator shown, in characters (the JSON keeps the full text).
     pub max_decorator_chars: usize,
+    /// Most decorators shown per symbol; the rest are counted.
+    pub max_decorators: usize,
     /// Most diagnostics listed per file.
     pub max_diagnostics: usize,
     /// Longest imports line, in characters.
@@ -33,6 +35,7 @@ impl Default for TextOptions {
     fn default() -> Self {
         TextOptions {
             max_decorator_chars: 80,
+            max_decorators: 4,
             max_diagnostics: 5,
             max_imports_chars: 300,
         }
@@ -119,12 +122,19 @@ fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize, options: &TextO
         out.push_str("  ");
     }
     let _ = write!(out, "L{}-{}", symbol.start_line, symbol.end_line);
-    for decorator in &symbol.decorators {
+    for decorator in symbol.decorators.iter().take(options.max_decorators) {
         out.push(' ');
         if !decorator.starts_with(['@', '#']) {
             out.push('@');
         }
         out.push_str(&truncate(decorator, options.max_decorator_chars));
+    }
+    let more = symbol
+        .decorators
+        .len()
+        .saturating_sub(options.max_decorators);
+    if more > 0 {
+        let _ = write!(out, " (+{more} more decorators)");
     }
     out.push(' ');
     match (&symbol.signature, symbol.kind) {
