@@ -87,7 +87,7 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) => {
-                walked.problems.push(error.to_string());
+                walked.problems.push(walk_error_message(&error));
                 continue;
             }
         };
@@ -107,6 +107,29 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
             language: Some(language),
             explicit: false,
         });
+    }
+}
+
+/// A walk error as `PATH: what happened`, with the path written as in the
+/// output (no leading `./`).
+fn walk_error_message(error: &ignore::Error) -> String {
+    match error {
+        ignore::Error::WithPath { path, err } => {
+            format!("{}: {}", display_path(path), walk_error_message(err))
+        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_message(err)
+        }
+        ignore::Error::Loop { child, .. } => {
+            format!("{}: symbolic link loop; not followed", display_path(child))
+        }
+        ignore::Error::Io(io) => io.to_string(),
+        ignore::Error::Partial(errors) => errors
+            .iter()
+            .map(walk_error_message)
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
     }
 }
 
