@@ -37,7 +37,7 @@ pub mod text;
 pub use filter::Filter;
 pub use id::{Resolution, Selector, SelectorError, TargetError, resolve, split_target, symbol_id};
 pub use language::Language;
-pub use line_index::{BOM, LineIndex, strip_bom};
+pub use line_index::{BOM, LineIndex, count_lines, strip_bom};
 pub use model::{
     Accessor, Diagnostic, FileOutline, Import, ImportedName, Modifier, Parameter, ParameterKind,
     Severity, Symbol, SymbolKind, TypeParameter, TypeParameterKind,

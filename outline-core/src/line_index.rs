@@ -13,6 +13,29 @@ pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix(BOM).unwrap_or(text)
 }
 
+/// Number of lines in `text` (as [`LineIndex::line_count`] counts them),
+/// without building an index.
+pub fn count_lines(text: &str) -> u32 {
+    let bytes = text.as_bytes();
+    let mut ends = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => ends += 1,
+            b'\r' => {
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                ends += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let unterminated = !text.is_empty() && !text.ends_with(['\n', '\r']);
+    to_u32(ends + usize::from(unterminated))
+}
+
 /// Maps byte offsets of one text to lines and columns.
 ///
 /// Offsets are UTF-8 byte offsets into the text given to [`LineIndex::new`].
@@ -205,6 +228,7 @@ mod tests {
         ];
         for (text, expected) in cases {
             assert_eq!(LineIndex::new(text).line_count(), expected, "{text:?}");
+            assert_eq!(count_lines(text), expected, "{text:?}");
         }
     }
 

@@ -4,7 +4,7 @@
 
 use crate::id::symbol_id;
 use crate::language::Language;
-use crate::line_index::{LineIndex, strip_bom};
+use crate::line_index::{count_lines, strip_bom};
 use crate::model::{Diagnostic, FileOutline, Import, Severity, Symbol, SymbolKind};
 use crate::text::{breaks_line, escape_controls};
 
@@ -96,7 +96,6 @@ pub fn finish(path: &str, language: Language, source: &str, extracted: Extracted
         partial,
         mut doc,
     } = extracted;
-    let index = LineIndex::new(source);
     let mut too_deep = TooDeep::default();
     assign_names(path, "", &mut symbols, 1, &mut too_deep);
     diagnostics.sort_by_key(|d| (d.line, d.column));
@@ -131,7 +130,7 @@ pub fn finish(path: &str, language: Language, source: &str, extracted: Extracted
     FileOutline {
         path: path.to_owned(),
         language,
-        line_count: index.line_count(),
+        line_count: count_lines(source),
         doc,
         symbols,
         imports,
