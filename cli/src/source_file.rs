@@ -126,6 +126,10 @@ impl SourceText {
 fn encoding_for_label(label: &str) -> Option<&'static encoding_rs::Encoding> {
     let lower = label.to_ascii_lowercase();
     let dashed = lower.replace('_', "-");
+    // Python's `utf-8-sig` is UTF-8 that may start with a byte-order mark.
+    if matches!(dashed.as_str(), "utf-8-sig" | "utf8-sig") {
+        return Some(encoding_rs::UTF_8);
+    }
     let bare = dashed.replace('-', "");
     [lower, dashed, bare]
         .iter()
@@ -203,6 +207,15 @@ mod tests {
         let source = SourceText::from_bytes(utf16, Some(Language::Python));
         assert_eq!(source.text, "# coding: utf-16\ndef h(): pass\n");
         assert!(source.notes[0].message.contains("not ASCII-compatible"));
+    }
+
+    #[test]
+    fn utf8_sig_is_utf8() {
+        let source = SourceText::from_bytes(
+            b"# coding: utf-8-sig\nx = 1\n".to_vec(),
+            Some(Language::Python),
+        );
+        assert_eq!(source.notes, []);
     }
 
     #[test]

@@ -1610,3 +1610,51 @@ fn a_file_of_a_language_not_supported_yet_is_one_clear_error() {
         "ast-outline: x.ts: typescript outlines are not implemented yet (only python is)\n"
     );
 }
+
+#[test]
+fn control_characters_in_paths_are_escaped_in_text_headers() {
+    let dir = tree(&[
+        ("new\nline.py", "def f():\n    pass\n"),
+        ("esc\u{1b}[31m.py", "x = 1\n"),
+    ]);
+    let out = run(dir.path(), &["outline", "."]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "esc\\x1b[31m.py (python, 1 line)\nL1-1 x = 1\n\nnew\\nline.py (python, 2 lines)\nL1-2 def f()\n"
+    );
+    let out = run(dir.path(), &["read", "new\nline.py:f"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> new\\nline.py:1-2 function f <==\ndef f():\n    pass\n"
+    );
+}
+
+#[test]
+fn the_header_counts_diagnostics_left_out() {
+    let dir = tree(&[("n.py", &")\n".repeat(300))]);
+    let out = run(dir.path(), &["outline", "n.py"]);
+    out.expect_code(0);
+    let header = out.stdout().lines().next().unwrap_or_default().to_owned();
+    assert_eq!(
+        header,
+        // ruff reports two errors per stray `)`: 600, of which 100 are listed.
+        "n.py (python, 300 lines; partial outline: 100 syntax errors listed, 500 more not)"
+    );
+    let out = run(dir.path(), &["outline", "--format", "json", "n.py"]);
+    let file = &out.json_lines()[0];
+    assert_eq!(file["omitted_diagnostics"], 500);
+    assert_eq!(file["diagnostics"].as_array().map(Vec::len), Some(101));
+}
+
+#[test]
+fn reading_a_directory_says_so() {
+    let dir = tree(&[("pkg/a.py", "x = 1\n")]);
+    let out = run(dir.path(), &["read", "pkg:1"]);
+    out.expect_failure();
+    assert_eq!(
+        out.stderr,
+        "ast-outline: pkg: is a directory; read a file in it (list them with `ast-outline outline pkg`)\n"
+    );
+}

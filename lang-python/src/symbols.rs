@@ -17,7 +17,7 @@ use outline_core::text::{
 use outline_core::{Accessor, Modifier, OutlineOptions, Symbol, SymbolKind};
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::docstring::docstring_first_line;
 use crate::signature::{parameters, render_parameters, render_type_parameters, type_parameters};
@@ -459,10 +459,15 @@ impl Walker<'_, '_> {
             let params = render_parameters(&symbol.parameters);
             let params = &params[1..params.len() - 1];
             let separator = if params.is_empty() { "" } else { " " };
+            let annotated = match &annotation {
+                Some(annotation) => format!("{}: {annotation}", symbol.name),
+                None => symbol.name.clone(),
+            };
             symbol.signature = Some(truncate(
-                &format!("{} = lambda{separator}{params}", symbol.name),
+                &format!("{annotated} = lambda{separator}{params}"),
                 MAX_SIGNATURE_CHARS,
             ));
+            symbol.annotation = annotation;
             return symbol;
         }
         symbol.value = value.map(|v| source.one_line(v, MAX_VALUE_CHARS));
@@ -495,10 +500,20 @@ impl Walker<'_, '_> {
         symbol.name_column = self.source.start_column(name);
     }
 
+    /// Each decorator's text after the `@` (parentheses kept: `@(lambda f: f)`
+    /// gives `(lambda f: f)`), on one line.
     fn decorators(&self, decorators: &[ast::Decorator]) -> Vec<String> {
         decorators
             .iter()
-            .map(|d| self.source.one_line(&d.expression, MAX_DECORATOR_CHARS))
+            .map(|d| {
+                let start = d.range.start().to_usize();
+                let range = if self.source.text.get(start..=start) == Some("@") {
+                    TextRange::new(d.range.start() + TextSize::from(1), d.range.end())
+                } else {
+                    d.expression.range()
+                };
+                self.source.one_line(&range, MAX_DECORATOR_CHARS)
+            })
             .collect()
     }
 }

@@ -42,5 +42,5 @@ pub use model::{
     Accessor, Diagnostic, FileOutline, Import, ImportedName, Modifier, Parameter, ParameterKind,
     Severity, Symbol, SymbolKind, TypeParameter, TypeParameterKind,
 };
-pub use outline::{Extracted, Outline, OutlineOptions, finish};
+pub use outline::{Extracted, MAX_DIAGNOSTICS, MAX_SYMBOL_DEPTH, Outline, OutlineOptions, finish};
 pub use render::{TextOptions, json_line, render_text};

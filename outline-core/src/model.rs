@@ -41,6 +41,14 @@ pub struct FileOutline {
     /// `true` when the parser had to recover from syntax errors: the symbols are
     /// what it could recover, and `diagnostics` says where it failed.
     pub partial: bool,
+    /// How many diagnostics were left out of `diagnostics` (which keeps the
+    /// first [`crate::MAX_DIAGNOSTICS`] and a warning counting the rest).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted_diagnostics: u32,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 /// One named definition (or a control-flow pseudo-symbol of kind

@@ -99,8 +99,10 @@ pub fn finish(path: &str, language: Language, source: &str, extracted: Extracted
     let mut too_deep = TooDeep::default();
     assign_names(path, "", &mut symbols, 1, &mut too_deep);
     diagnostics.sort_by_key(|d| (d.line, d.column));
+    let mut omitted_diagnostics = 0;
     if diagnostics.len() > MAX_DIAGNOSTICS {
         let omitted = diagnostics.len() - MAX_DIAGNOSTICS;
+        omitted_diagnostics = u32::try_from(omitted).unwrap_or(u32::MAX);
         diagnostics.truncate(MAX_DIAGNOSTICS);
         let line = diagnostics.last().map_or(1, |d| d.line);
         diagnostics.push(Diagnostic {
@@ -136,6 +138,7 @@ pub fn finish(path: &str, language: Language, source: &str, extracted: Extracted
         imports,
         diagnostics,
         partial,
+        omitted_diagnostics,
     }
 }
 

@@ -77,15 +77,29 @@ pub fn is_line_break(c: char) -> bool {
     )
 }
 
-/// Whether `c` must not appear in one-line text: a line break (see
-/// [`is_line_break`]) or another control character (ESC would drive a
-/// terminal). A tab is allowed.
+/// Whether `c` must not appear raw in one-line text: a line break (see
+/// [`is_line_break`]), another control character (ESC would drive a terminal),
+/// a bidirectional control (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F,
+/// U+061C: they reorder what a reader sees, CVE-2021-42574), a zero-width space
+/// or a byte-order mark. A tab is allowed; so are joiners (emoji use them).
 pub fn breaks_line(c: char) -> bool {
-    (c.is_control() && c != '\t') || is_line_break(c)
+    (c.is_control() && c != '\t')
+        || is_line_break(c)
+        || matches!(
+            c,
+            '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{061c}'
+                | '\u{200b}'
+                | '\u{feff}'
+        )
 }
 
 /// `text` with every character that [`breaks_line`] escaped as `\n`, `\r`,
-/// `\xNN` or `\uNNNN`, so it is one line whatever reads it.
+/// `\xNN` or `\uNNNN`, so it is one line whatever reads it and shows what it
+/// holds.
 ///
 /// ```
 /// use outline_core::text::escape_controls;

@@ -110,6 +110,11 @@ fn no_file(target: &str) -> String {
         .map(|i| &target[..i])
         .find(|p| !p.is_empty() && Path::new(p).exists() && !Path::new(p).is_file());
     match not_regular {
+        Some(path) if Path::new(path).is_dir() => {
+            format!(
+                "{path}: is a directory; read a file in it (list them with `ast-outline outline {path}`)"
+            )
+        }
         Some(path) => format!("{path}: not a regular file; only files can be read"),
         None => format!(
             "{target}: no such file (write PATH:QUALNAME, PATH:LINE:QUALNAME or PATH:START-END)"
@@ -158,6 +163,7 @@ fn lines(
     let text = index
         .lines_text(start, end)
         .ok_or_else(|| format!("{path}: has {line_count} lines; nothing at line {start}"))?;
+    let path = outline_core::text::escape_controls(path);
     let mut out = match label {
         Some(label) => format!("==> {path}:{start}-{end} {label} <==\n"),
         None => format!("==> {path}:{start}-{end} <==\n"),

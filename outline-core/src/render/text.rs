@@ -16,7 +16,7 @@
 use std::fmt::Write as _;
 
 use crate::model::{FileOutline, Severity, Symbol, SymbolKind};
-use crate::text::truncate;
+use crate::text::{escape_controls, truncate};
 
 /// Options of the text renderer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,10 +56,14 @@ pub fn render_text(outline: &FileOutline, options: &TextOptions) -> String {
 
 fn write_header(out: &mut String, outline: &FileOutline) {
     let lines = plural(outline.line_count as usize, "line");
-    let _ = write!(out, "{} ({}, {lines}", outline.path, outline.language);
+    let path = escape_controls(&outline.path);
+    let _ = write!(out, "{path} ({}, {lines}", outline.language);
     if outline.partial {
         let errors = plural(outline.error_count(), "syntax error");
         let _ = write!(out, "; partial outline: {errors}");
+        if outline.omitted_diagnostics > 0 {
+            let _ = write!(out, " listed, {} more not", outline.omitted_diagnostics);
+        }
     }
     out.push(')');
     if let Some(doc) = &outline.doc {
