@@ -223,21 +223,9 @@ impl SymbolKind {
             SymbolKind::Block => "block",
         }
     }
-
-    /// Whether symbols of this kind are callables with parameters.
-    pub fn is_callable(self) -> bool {
-        matches!(
-            self,
-            SymbolKind::Function
-                | SymbolKind::Method
-                | SymbolKind::Constructor
-                | SymbolKind::Getter
-                | SymbolKind::Setter
-        )
-    }
 }
 
-/// A declaration modifier. Serialised in snake_case (`async`, `type_checking`…).
+/// A declaration modifier. Serialised in snake_case (`async`, `from_macro`…).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
 )]
