@@ -55,11 +55,10 @@ pub use source_file::SourceText;
 pub fn adapter(language: Language) -> Option<&'static (dyn Outline + Sync)> {
     match language {
         Language::Python => Some(&lang_python::PythonOutline),
-        Language::Typescript
-        | Language::Tsx
-        | Language::Javascript
-        | Language::Jsx
-        | Language::Rust => None,
+        Language::Typescript | Language::Tsx | Language::Javascript | Language::Jsx => {
+            Some(&lang_ts::TypeScriptOutline)
+        }
+        Language::Rust => Some(&lang_rust::RustOutline),
     }
 }
 

@@ -1601,17 +1601,6 @@ fn many_threads_asked_for_one_file_is_quick() {
 }
 
 #[test]
-fn a_file_of_a_language_not_supported_yet_is_one_clear_error() {
-    let dir = tree(&[("x.ts", "export const a = 1;\n")]);
-    let out = run(dir.path(), &["outline", "x.ts"]);
-    out.expect_failure();
-    assert_eq!(
-        out.stderr,
-        "ast-outline: x.ts: typescript outlines are not implemented yet (only python is)\n"
-    );
-}
-
-#[test]
 fn control_characters_in_paths_are_escaped_in_text_headers() {
     let dir = tree(&[
         ("new\nline.py", "def f():\n    pass\n"),

@@ -4,17 +4,35 @@
 
 mod common;
 
+use std::path::Path;
+
 use outline_core::{TextOptions, render_text};
+
+fn snapshot(path: &Path) {
+    let outline = common::outline_fixture(path);
+    insta::assert_snapshot!("text", render_text(&outline, &TextOptions::default()));
+    insta::assert_json_snapshot!("json", outline);
+}
 
 #[test]
 fn python_fixtures() {
     insta::glob!(
         env!("CARGO_MANIFEST_DIR"),
         "fixtures/python/*.{py,pyi}",
-        |path| {
-            let outline = common::outline_fixture(path);
-            insta::assert_snapshot!("text", render_text(&outline, &TextOptions::default()));
-            insta::assert_json_snapshot!("json", outline);
-        }
+        snapshot
     );
+}
+
+#[test]
+fn typescript_fixtures() {
+    insta::glob!(
+        env!("CARGO_MANIFEST_DIR"),
+        "fixtures/ts/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}",
+        snapshot
+    );
+}
+
+#[test]
+fn rust_fixtures() {
+    insta::glob!(env!("CARGO_MANIFEST_DIR"), "fixtures/rust/*.rs", snapshot);
 }
