@@ -3,8 +3,6 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use outline_core::Language;
-
 /// Why a file could not be outlined.
 #[derive(Debug)]
 pub enum Error {
@@ -12,13 +10,6 @@ pub enum Error {
     UnknownLanguage {
         /// The path as given.
         path: String,
-    },
-    /// The language is known but its adapter is not implemented yet.
-    Unsupported {
-        /// The path as given.
-        path: String,
-        /// The language its extension names.
-        language: Language,
     },
     /// The file could not be read.
     Io {
@@ -50,10 +41,6 @@ impl fmt::Display for Error {
                     crate::supported_extensions().join(", ")
                 )
             }
-            Error::Unsupported { path, language } => write!(
-                f,
-                "{path}: {language} outlines are not implemented yet (only python is)"
-            ),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::NotRegularFile { path } => write!(
                 f,

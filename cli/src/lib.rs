@@ -51,27 +51,22 @@ pub use outline_core::{
 };
 pub use source_file::SourceText;
 
-/// The adapter for `language`, or `None` when that language is not supported yet.
-pub fn adapter(language: Language) -> Option<&'static (dyn Outline + Sync)> {
+/// The adapter for `language`: Python on ruff's parser, TypeScript/JavaScript
+/// (also TSX/JSX) on swc, Rust on syn.
+pub fn adapter(language: Language) -> &'static (dyn Outline + Sync) {
     match language {
-        Language::Python => Some(&lang_python::PythonOutline),
+        Language::Python => &lang_python::PythonOutline,
         Language::Typescript | Language::Tsx | Language::Javascript | Language::Jsx => {
-            Some(&lang_ts::TypeScriptOutline)
+            &lang_ts::TypeScriptOutline
         }
-        Language::Rust => Some(&lang_rust::RustOutline),
+        Language::Rust => &lang_rust::RustOutline,
     }
 }
 
-/// Whether files of `language` can be outlined.
-pub fn is_supported(language: Language) -> bool {
-    adapter(language).is_some()
-}
-
-/// The file extensions (with the dot) of the supported languages.
+/// The file extensions (with the dot) of every supported language.
 pub fn supported_extensions() -> Vec<String> {
     Language::ALL
         .iter()
-        .filter(|l| is_supported(**l))
         .flat_map(|l| l.extensions().iter().map(|e| format!(".{e}")))
         .collect()
 }
@@ -80,8 +75,7 @@ pub fn supported_extensions() -> Vec<String> {
 /// used for the language and the symbol ids only; nothing is read from disk.
 ///
 /// # Errors
-/// [`Error::UnknownLanguage`] when the extension is not one ast-outline knows,
-/// [`Error::Unsupported`] when the language is known but not implemented yet.
+/// [`Error::UnknownLanguage`] when the extension is not one ast-outline knows.
 pub fn outline_source(
     path: &str,
     source: &str,
@@ -90,7 +84,7 @@ pub fn outline_source(
     let language = Language::from_path(path).ok_or_else(|| Error::UnknownLanguage {
         path: path.to_owned(),
     })?;
-    outline_source_as(path, language, source, options)
+    Ok(outline_source_as(path, language, source, options))
 }
 
 /// Outlines `source` as `language`; `path` is used for the symbol ids only.
@@ -98,22 +92,17 @@ pub fn outline_source(
 /// An adapter never panics by design; should one do so anyway, the panic is
 /// caught and reported as an error diagnostic of an empty, partial outline.
 ///
-/// # Errors
-/// [`Error::Unsupported`] when the language is not implemented yet.
 pub fn outline_source_as(
     path: &str,
     language: Language,
     source: &str,
     options: &OutlineOptions,
-) -> Result<FileOutline, Error> {
-    let adapter = adapter(language).ok_or_else(|| Error::Unsupported {
-        path: path.to_owned(),
-        language,
-    })?;
+) -> FileOutline {
+    let adapter = adapter(language);
     let outlined = catch_unwind(AssertUnwindSafe(|| {
         adapter.outline(path, language, source, options)
     }));
-    Ok(outlined.unwrap_or_else(|_| {
+    outlined.unwrap_or_else(|_| {
         let mut outline = outline_core::finish(
             path,
             language,
@@ -130,14 +119,14 @@ pub fn outline_source_as(
                 .to_owned(),
         });
         outline
-    }))
+    })
 }
 
 /// Reads and outlines the file at `path`. The ids use `path` as given (with `\`
 /// turned into `/`).
 ///
 /// # Errors
-/// [`Error::UnknownLanguage`], [`Error::Unsupported`], [`Error::Io`] when the file
+/// [`Error::UnknownLanguage`], [`Error::Io`] when the file
 /// cannot be read, [`Error::Binary`] when it holds NUL bytes.
 pub fn outline_file(
     path: impl AsRef<Path>,
@@ -148,34 +137,21 @@ pub fn outline_file(
     let language = Language::from_path(&display).ok_or_else(|| Error::UnknownLanguage {
         path: display.clone(),
     })?;
-    if !is_supported(language) {
-        return Err(Error::Unsupported {
-            path: display,
-            language,
-        });
-    }
     let source = SourceText::read(path, Some(language))?;
-    source.outline(&display, language, options)
+    Ok(source.outline(&display, language, options))
 }
 
 impl SourceText {
     /// Outlines this text as `language`, putting the decoding notes (if any)
     /// before the parser's diagnostics.
     ///
-    /// # Errors
-    /// [`Error::Unsupported`] when the language is not implemented yet.
-    pub fn outline(
-        &self,
-        path: &str,
-        language: Language,
-        options: &OutlineOptions,
-    ) -> Result<FileOutline, Error> {
-        let mut outline = outline_source_as(path, language, &self.text, options)?;
+    pub fn outline(&self, path: &str, language: Language, options: &OutlineOptions) -> FileOutline {
+        let mut outline = outline_source_as(path, language, &self.text, options);
         if !self.notes.is_empty() {
             let parsed = std::mem::take(&mut outline.diagnostics);
             outline.diagnostics = self.notes.iter().cloned().chain(parsed).collect();
         }
-        Ok(outline)
+        outline
     }
 }
 

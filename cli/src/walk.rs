@@ -98,9 +98,6 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
         let Some(language) = Language::from_path(&display) else {
             continue;
         };
-        if !crate::is_supported(language) {
-            continue;
-        }
         walked.files.push(FileEntry {
             path: entry.into_path(),
             display,

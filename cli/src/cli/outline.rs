@@ -7,9 +7,9 @@ use rayon::prelude::*;
 
 use super::args::{Format, OutlineArgs};
 use super::{print_or_exit, report};
+use crate::SourceText;
 use crate::error::Error;
 use crate::walk::{FileEntry, WalkOptions, collect_files};
-use crate::{SourceText, is_supported};
 
 /// Files parsed in parallel before their output is written, in order.
 const CHUNK_FILES: usize = 64;
@@ -102,10 +102,6 @@ fn check_language(file: &FileEntry) -> Result<(), Error> {
         None => Err(Error::UnknownLanguage {
             path: file.display.clone(),
         }),
-        Some(language) if !is_supported(language) => Err(Error::Unsupported {
-            path: file.display.clone(),
-            language,
-        }),
         Some(_) => Ok(()),
     }
 }
@@ -120,7 +116,7 @@ fn render_file(
         path: file.display.clone(),
     })?;
     let source = SourceText::read(&file.path, Some(language))?;
-    let mut outline = source.outline(&file.display, language, options)?;
+    let mut outline = source.outline(&file.display, language, options);
     filter.apply(&mut outline);
     Ok(match format {
         Format::Text => render_text(&outline, &TextOptions::default()),

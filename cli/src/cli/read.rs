@@ -57,11 +57,9 @@ fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String>
     let language = Language::from_path(&display).ok_or_else(|| {
         format!("{display}: not a language ast-outline knows; only START-END ranges can be read")
     })?;
-    let outline_with = |options: &OutlineOptions| {
-        outline_source_as(&display, language, &source.text, options)
-            .map_err(|e| format!("{e}; only START-END ranges can be read"))
-    };
-    let outline = outline_with(options)?;
+    let outline_with =
+        |options: &OutlineOptions| outline_source_as(&display, language, &source.text, options);
+    let outline = outline_with(options);
     let resolution = resolve(&outline, &selector);
     // A block's id was issued under some --block-threshold; when it does not
     // match exactly under this one, look for that exact block with every
@@ -70,7 +68,7 @@ fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String>
     let resolution = match (&selector, &resolution) {
         (Selector::Id { .. }, Resolution::Found(_)) | (_, Resolution::Lines { .. }) => resolution,
         (Selector::Id { .. }, _) => {
-            finest = outline_with(&OutlineOptions { block_threshold: 1 })?;
+            finest = outline_with(&OutlineOptions { block_threshold: 1 });
             match resolve(&finest, &selector) {
                 Resolution::Found(block) if block.kind == SymbolKind::Block => {
                     Resolution::Found(block)
