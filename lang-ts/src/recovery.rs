@@ -1,0 +1,351 @@
+//! Recovery from a fatal syntax error: swc stops at the first error it cannot
+//! recover from, so the file is split into its top-level statements and each
+//! is parsed alone (keeping its byte offset, hence its lines). Pieces that
+//! still fail become diagnostics naming their line range; everything else is
+//! outlined exactly.
+//!
+//! The splitter is a small scanner that knows what can hide a statement
+//! boundary: strings, template literals (with nested `${…}`), comments, regular
+//! expression literals (told from division by the token before them) and
+//! bracket nesting. A statement ends at depth 0 after `;` or a closing `}`, or
+//! where a new line starts a token that cannot continue the previous one. A
+//! line that starts in column 1 with a declaration keyword always starts a new
+//! piece, even inside unbalanced brackets, so one unclosed brace cannot swallow
+//! the rest of the file.
+
+use std::ops::Range;
+
+/// Words that, in column 1, start a declaration whatever came before.
+const DECLARATION_WORDS: &[&str] = &[
+    "export",
+    "import",
+    "function",
+    "class",
+    "interface",
+    "type",
+    "enum",
+    "namespace",
+    "module",
+    "declare",
+    "const",
+    "let",
+    "var",
+    "abstract",
+    "async",
+];
+
+/// Words after which a `/` starts a regular expression.
+const EXPRESSION_KEYWORDS: &[&str] = &[
+    "return",
+    "typeof",
+    "case",
+    "do",
+    "else",
+    "in",
+    "of",
+    "new",
+    "delete",
+    "void",
+    "throw",
+    "yield",
+    "await",
+    "instanceof",
+];
+
+/// Words that continue the statement on the line before.
+const CONTINUATION_WORDS: &[&str] = &[
+    "else",
+    "catch",
+    "finally",
+    "instanceof",
+    "in",
+    "of",
+    "as",
+    "satisfies",
+    "extends",
+    "implements",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// `(`, `[` or `{`.
+    Bracket(u8),
+    /// A `${` inside a template literal.
+    Substitution,
+}
+
+/// Byte ranges of the top-level statements of `text`, in order, covering
+/// every byte that is not blank between them.
+pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut pieces = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut piece_start: Option<usize> = None;
+    // The last significant byte and, when it ended a word, that word's range.
+    let mut last: Option<u8> = None;
+    let mut last_word: Range<usize> = 0..0;
+    let mut ended = true;
+    let mut at_line_start = true;
+    let mut i = 0;
+    let word_at = |i: usize| -> &str {
+        let end = bytes
+            .get(i..)
+            .and_then(|rest| rest.iter().position(|b| !is_word_byte(*b)))
+            .map_or(bytes.len(), |n| i + n);
+        text.get(i..end).unwrap_or_default()
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' || b == b'\r' {
+            at_line_start = true;
+            i += 1;
+            continue;
+        }
+        if b == b' ' || b == b'\t' || b == 0x0c || b == 0x0b {
+            i += 1;
+            continue;
+        }
+        // Comments are skipped wherever they are.
+        if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            i = line_end(bytes, i);
+            continue;
+        }
+        if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |e| e + 2);
+            continue;
+        }
+        if at_line_start {
+            at_line_start = false;
+            let column_one = i == 0 || matches!(bytes.get(i - 1), Some(b'\n' | b'\r'));
+            let word = word_at(i);
+            let declaration = column_one && (DECLARATION_WORDS.contains(&word) || b == b'@');
+            let continues = CONTINUATION_WORDS.contains(&word)
+                || matches!(
+                    b,
+                    b'.' | b')'
+                        | b']'
+                        | b'}'
+                        | b','
+                        | b'?'
+                        | b':'
+                        | b'+'
+                        | b'-'
+                        | b'*'
+                        | b'/'
+                        | b'='
+                        | b'|'
+                        | b'&'
+                        | b'<'
+                        | b'>'
+                        | b'('
+                        | b'`'
+                        | b'%'
+                        | b'^'
+                );
+            let ends_line = matches!(last, Some(c) if c == b';' || c == b'}' || c == b')' || c == b']' || c == b'"' || c == b'\'' || c == b'`' || is_word_byte(c));
+            let boundary = declaration
+                || (stack.is_empty() && !continues && (ended || (column_one && ends_line)));
+            if boundary {
+                if let Some(start) = piece_start.take() {
+                    pieces.push(start..i);
+                }
+                stack.clear();
+            }
+        }
+        if piece_start.is_none() {
+            piece_start = Some(i);
+        }
+        ended = false;
+        match b {
+            b'"' | b'\'' => {
+                i = string_end(bytes, i);
+                last = Some(b);
+                continue;
+            }
+            b'`' => {
+                i = template_end(bytes, i + 1, &mut stack);
+                last = Some(b'`');
+                continue;
+            }
+            b'/' if regex_allowed(last, text.get(last_word.clone()).unwrap_or_default()) => {
+                i = regex_end(bytes, i);
+                last = Some(b'/');
+                last_word = 0..0;
+                continue;
+            }
+            b'(' | b'[' | b'{' => stack.push(Frame::Bracket(b)),
+            b')' | b']' => {
+                if matches!(stack.last(), Some(Frame::Bracket(_))) {
+                    stack.pop();
+                }
+            }
+            b'}' => match stack.last() {
+                Some(Frame::Substitution) => {
+                    stack.pop();
+                    i = template_end(bytes, i + 1, &mut stack);
+                    last = Some(b'`');
+                    continue;
+                }
+                Some(Frame::Bracket(_)) => {
+                    stack.pop();
+                    ended = stack.is_empty();
+                }
+                None => {}
+            },
+            b';' => ended = stack.is_empty(),
+            _ => {}
+        }
+        if is_word_byte(b) {
+            let start = i;
+            while i < bytes.len() && is_word_byte(bytes[i]) {
+                i += 1;
+            }
+            last = bytes.get(i - 1).copied();
+            last_word = start..i;
+            continue;
+        }
+        last = Some(b);
+        last_word = 0..0;
+        i += 1;
+    }
+    if let Some(start) = piece_start {
+        pieces.push(start..bytes.len());
+    }
+    pieces
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    bytes
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|b| *b == b'\n' || *b == b'\r'))
+        .map_or(bytes.len(), |n| from + n)
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|n| from + n)
+}
+
+/// End (exclusive) of the string literal opening at `start`; an unterminated
+/// string ends at its line end.
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let quote = bytes[start];
+    let mut i = start + 1;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 2,
+            b'\n' | b'\r' => return i,
+            _ if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Scans template text from `from` to its closing backquote (returning the
+/// index after it) or to a `${` (pushing a substitution frame).
+fn template_end(bytes: &[u8], from: usize, stack: &mut Vec<Frame>) -> usize {
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 2,
+            b'`' => return i + 1,
+            b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                stack.push(Frame::Substitution);
+                return i + 2;
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+fn regex_allowed(last: Option<u8>, last_word: &str) -> bool {
+    match last {
+        None => true,
+        Some(b')' | b']' | b'}' | b'"' | b'\'' | b'`') => false,
+        Some(c) if is_word_byte(c) => EXPRESSION_KEYWORDS.contains(&last_word),
+        Some(_) => true,
+    }
+}
+
+/// End of the regular expression literal opening at `start` (classes `[…]`
+/// may hold `/`); an unterminated one ends at its line end.
+fn regex_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    let mut class = false;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 2,
+            b'\n' | b'\r' => return i,
+            b'[' => {
+                class = true;
+                i += 1;
+            }
+            b']' => {
+                class = false;
+                i += 1;
+            }
+            b'/' if !class => {
+                i += 1;
+                while bytes.get(i).is_some_and(|b| is_word_byte(*b)) {
+                    i += 1;
+                }
+                return i;
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(text: &str) -> Vec<&str> {
+        split_statements(text)
+            .into_iter()
+            .map(|r| text[r].trim_end())
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_statement_ends() {
+        let text = "import a from \"a\";\nfunction f() {\n  return /}/.test(x);\n}\nconst s = `${ {a: 1}.a }}`\nclass C {}\n";
+        assert_eq!(
+            pieces(text),
+            [
+                "import a from \"a\";",
+                "function f() {\n  return /}/.test(x);\n}",
+                "const s = `${ {a: 1}.a }}`",
+                "class C {}"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unclosed_brace_stops_at_the_next_declaration() {
+        let text = "function broken() {\n  if (x {\n}\nexport function ok() {}\n";
+        assert_eq!(
+            pieces(text),
+            [
+                "function broken() {\n  if (x {\n}",
+                "export function ok() {}"
+            ]
+        );
+    }
+
+    #[test]
+    fn continuations_stay_together() {
+        let text = "if (a) {\n} else {\n}\nfoo\n  .bar()\n";
+        assert_eq!(pieces(text), ["if (a) {\n} else {\n}", "foo\n  .bar()"]);
+    }
+}
