@@ -1,0 +1,357 @@
+//! Function bodies, kept out of the signature parse.
+//!
+//! `syn` builds a full expression tree for every body it parses, which costs
+//! most of its time on real code. After lexing, a body is already a balanced
+//! brace group, so [`strip_bodies`] replaces each function body's contents by
+//! nothing (keeping the group's span, so every line stays exact) before the
+//! items are parsed, and keeps the original contents aside. A body is looked at
+//! again only for what it holds: nested items (found by a token scan, see
+//! [`item_starts`]) and, when it is longer than the block threshold, its
+//! control-flow statements (parsed by `syn` then).
+
+use std::collections::HashMap;
+
+use outline_core::blocks::{block_name, splits_body};
+use outline_core::text::MAX_VALUE_CHARS;
+use outline_core::{Symbol, SymbolKind};
+use proc_macro2::{Delimiter, Group, Spacing, Span, TokenStream, TokenTree};
+use syn::parse::{ParseStream, Parser};
+use syn::spanned::Spanned;
+use syn::{Block, Expr, Item, Stmt};
+
+use crate::items::Mapper;
+
+/// Original function bodies, by the byte offset (in their region) of their
+/// opening brace.
+pub(crate) type Bodies = HashMap<usize, Group>;
+
+/// `stream` with every function body emptied; the bodies are recorded in
+/// `bodies`. A body is the first brace group after a `fn NAME` and its
+/// parameter list that is not inside `<…>` (so `-> Foo<{ N }>` is not taken for
+/// one).
+pub(crate) fn strip_bodies(stream: TokenStream, bodies: &mut Bodies) -> TokenStream {
+    let trees: Vec<TokenTree> = stream.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+    // Signature state: `Some(angle depth)` after `fn NAME`, with whether the
+    // parameter list was seen.
+    let mut signature: Option<(i32, bool)> = None;
+    let mut previous_minus = false;
+    for (i, tree) in trees.iter().enumerate() {
+        let mut minus = false;
+        match tree {
+            TokenTree::Ident(ident) if signature.is_none() => {
+                if ident == "fn" && matches!(trees.get(i + 1), Some(TokenTree::Ident(_))) {
+                    signature = Some((0, false));
+                }
+                out.push(tree.clone());
+            }
+            TokenTree::Punct(punct) => {
+                let mut end = false;
+                if let Some((depth, _)) = &mut signature {
+                    match punct.as_char() {
+                        '<' => *depth += 1,
+                        '>' if !previous_minus => *depth -= 1,
+                        ';' if *depth <= 0 => end = true,
+                        '-' => minus = punct.spacing() == Spacing::Joint,
+                        _ => {}
+                    }
+                }
+                if end {
+                    signature = None;
+                }
+                out.push(tree.clone());
+            }
+            TokenTree::Group(group) => match &mut signature {
+                Some((depth, params)) if *depth <= 0 => match group.delimiter() {
+                    Delimiter::Parenthesis if !*params => {
+                        *params = true;
+                        out.push(tree.clone());
+                    }
+                    Delimiter::Brace if *params => {
+                        bodies.insert(group.span_open().byte_range().start, group.clone());
+                        let mut empty = Group::new(Delimiter::Brace, TokenStream::new());
+                        empty.set_span(group.span());
+                        out.push(TokenTree::Group(empty));
+                        signature = None;
+                    }
+                    _ => out.push(tree.clone()),
+                },
+                Some(_) => out.push(tree.clone()),
+                None => {
+                    if group.delimiter() == Delimiter::Brace
+                        || group.delimiter() == Delimiter::Bracket
+                    {
+                        out.push(TokenTree::Group(strip_group(group, bodies)));
+                    } else {
+                        out.push(tree.clone());
+                    }
+                }
+            },
+            _ => out.push(tree.clone()),
+        }
+        previous_minus = minus;
+    }
+    out.into_iter().collect()
+}
+
+/// `group` with the function bodies inside it emptied.
+fn strip_group(group: &Group, bodies: &mut Bodies) -> Group {
+    let mut stripped = Group::new(group.delimiter(), strip_bodies(group.stream(), bodies));
+    stripped.set_span(group.span());
+    stripped
+}
+
+/// Keywords that can begin an item (after attributes and visibility).
+fn starts_item(trees: &[TokenTree], at: usize) -> bool {
+    let ident = |i: usize| match trees.get(i) {
+        Some(TokenTree::Ident(ident)) => Some(ident.to_string()),
+        _ => None,
+    };
+    let punct =
+        |i: usize, c: char| matches!(trees.get(i), Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let Some(word) = ident(at) else {
+        return false;
+    };
+    let next = ident(at + 1);
+    let next_is_ident = next.is_some();
+    match word.as_str() {
+        "fn" | "struct" | "enum" | "trait" | "mod" | "type" => next_is_ident,
+        "union" => next_is_ident,
+        "impl" => true,
+        "const" => {
+            next_is_ident
+                || punct(at + 1, '_')
+                || matches!(trees.get(at + 1), Some(TokenTree::Ident(_)))
+        }
+        "static" => next_is_ident,
+        "unsafe" => matches!(
+            next.as_deref(),
+            Some("fn" | "impl" | "trait" | "extern" | "mod")
+        ),
+        "async" => matches!(next.as_deref(), Some("fn" | "unsafe")),
+        "extern" => {
+            matches!(next.as_deref(), Some("crate" | "fn"))
+                || matches!(trees.get(at + 1), Some(TokenTree::Literal(_)))
+        }
+        "macro_rules" => punct(at + 1, '!'),
+        "auto" => next.as_deref() == Some("trait"),
+        "pub" => true,
+        _ => false,
+    }
+}
+
+/// Positions in `trees` (one token level of a body) where an item may start:
+/// at a statement start (the first token, or after `;` or a `{ … }`), outer
+/// attributes included, followed by an item keyword.
+pub(crate) fn item_starts(trees: &[TokenTree]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at_statement = true;
+    let mut i = 0;
+    while i < trees.len() {
+        if at_statement {
+            let mut j = i;
+            while matches!(trees.get(j), Some(TokenTree::Punct(p)) if p.as_char() == '#')
+                && matches!(trees.get(j + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket)
+            {
+                j += 2;
+            }
+            if starts_item(trees, j) {
+                out.push(i);
+            }
+        }
+        at_statement = match &trees[i] {
+            TokenTree::Punct(p) => p.as_char() == ';',
+            TokenTree::Group(g) => g.delimiter() == Delimiter::Brace,
+            _ => false,
+        };
+        i += 1;
+    }
+    out
+}
+
+/// The children of a function whose body's opening brace has span `open`:
+/// the items defined in the body (at any depth of blocks and closures, but not
+/// inside nested items' own bodies, which are their children), and, when the
+/// body spans more than the block threshold, its control-flow statements as
+/// blocks holding the items inside them.
+pub(crate) fn body_children(mapper: &Mapper<'_, '_, '_>, open: Span, end_line: u32) -> Vec<Symbol> {
+    let key = open.byte_range().start;
+    let Some(group) = mapper.bodies.borrow_mut().remove(&key) else {
+        return Vec::new();
+    };
+    let stripped = {
+        let mut bodies = mapper.bodies.borrow_mut();
+        strip_bodies(group.stream(), &mut bodies)
+    };
+    let mut items = Vec::new();
+    scan_items(mapper, stripped.clone(), &mut items);
+    let region = mapper.region;
+    let first_line = region.line(region.range(group.span()).start);
+    if !splits_body(first_line, end_line, mapper.options.block_threshold) {
+        return items;
+    }
+    let parser = |input: ParseStream<'_>| Block::parse_within(input);
+    let Ok(stmts) = parser.parse2(stripped) else {
+        return items;
+    };
+    let mut out = blocks(mapper, &stmts);
+    for item in items {
+        place(&mut out, item);
+    }
+    out
+}
+
+/// Puts `symbol` into the innermost block of `out` whose lines hold it, or at
+/// its place in `out`.
+fn place(out: &mut Vec<Symbol>, symbol: Symbol) {
+    if let Some(block) = out.iter_mut().find(|b| {
+        b.kind == SymbolKind::Block
+            && b.start_line <= symbol.start_line
+            && symbol.end_line <= b.end_line
+    }) {
+        place(&mut block.children, symbol);
+        return;
+    }
+    let at = out.partition_point(|s| s.start_line <= symbol.start_line);
+    out.insert(at, symbol);
+}
+
+/// Items written in `stream` (a stripped body) and in the groups inside it.
+fn scan_items(mapper: &Mapper<'_, '_, '_>, stream: TokenStream, out: &mut Vec<Symbol>) {
+    let trees: Vec<TokenTree> = stream.into_iter().collect();
+    let starts = item_starts(&trees);
+    let mut i = 0;
+    while i < trees.len() {
+        if starts.contains(&i) {
+            let rest: TokenStream = trees[i..].iter().cloned().collect();
+            let parser = |input: ParseStream<'_>| {
+                let item: Item = input.parse()?;
+                let _rest: TokenStream = input.parse()?;
+                Ok(item)
+            };
+            if let Ok(item) = parser.parse2(rest)
+                && !matches!(item, Item::Verbatim(_))
+            {
+                let end = item.span().byte_range().end;
+                mapper.item_into(&item, out);
+                while i < trees.len() && tree_start(&trees[i]) < end {
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        if let TokenTree::Group(group) = &trees[i] {
+            scan_items(mapper, group.stream(), out);
+        }
+        i += 1;
+    }
+}
+
+fn tree_start(tree: &TokenTree) -> usize {
+    match tree {
+        TokenTree::Group(g) => g.span_open().byte_range().start,
+        other => other.span().byte_range().start,
+    }
+}
+
+/// Control-flow statements of `stmts` as blocks; a block longer than the
+/// threshold holds the blocks of its own statements.
+fn blocks(mapper: &Mapper<'_, '_, '_>, stmts: &[Stmt]) -> Vec<Symbol> {
+    let region = mapper.region;
+    let mut out = Vec::new();
+    for stmt in stmts {
+        let Stmt::Expr(expr, _) = stmt else {
+            continue;
+        };
+        let Some((header, inner)) = control_flow(mapper, expr) else {
+            continue;
+        };
+        let range = region.node_range(expr);
+        let start = region.line(range.start);
+        let end = region.end_line(&range);
+        let mut block = Symbol::new(block_name(&header), SymbolKind::Block, start, end);
+        block.name_column = region.column(range.start);
+        if splits_body(start, end, mapper.options.block_threshold) {
+            for body in inner {
+                block.children.extend(blocks(mapper, &body.stmts));
+            }
+        }
+        out.push(block);
+    }
+    out
+}
+
+/// The header and the inner blocks of a control-flow expression: an
+/// `if`/`else` chain, `for`, `while`, `loop`, `match` or `unsafe { }`.
+fn control_flow<'e>(
+    mapper: &Mapper<'_, '_, '_>,
+    expr: &'e Expr,
+) -> Option<(String, Vec<&'e Block>)> {
+    let region = mapper.region;
+    let text = |node: &dyn ToTokensSpanned| {
+        region.one_line(region.range(node.joined_span()), MAX_VALUE_CHARS)
+    };
+    let label = |label: &Option<syn::Label>| {
+        label
+            .as_ref()
+            .map(|l| format!("{}: ", l.name))
+            .unwrap_or_default()
+    };
+    Some(match expr {
+        Expr::If(e) => {
+            let mut inner = vec![&e.then_branch];
+            let mut next = e.else_branch.as_ref().map(|(_, e)| &**e);
+            while let Some(branch) = next {
+                next = match branch {
+                    Expr::If(elif) => {
+                        inner.push(&elif.then_branch);
+                        elif.else_branch.as_ref().map(|(_, e)| &**e)
+                    }
+                    Expr::Block(b) => {
+                        inner.push(&b.block);
+                        None
+                    }
+                    _ => None,
+                };
+            }
+            (format!("if {}", text(&*e.cond)), inner)
+        }
+        Expr::ForLoop(e) => (
+            format!(
+                "{}for {} in {}",
+                label(&e.label),
+                text(&*e.pat),
+                text(&*e.expr)
+            ),
+            vec![&e.body],
+        ),
+        Expr::While(e) => (
+            format!("{}while {}", label(&e.label), text(&*e.cond)),
+            vec![&e.body],
+        ),
+        Expr::Loop(e) => (format!("{}loop", label(&e.label)), vec![&e.body]),
+        Expr::Match(e) => (
+            format!("match {}", text(&*e.expr)),
+            e.arms
+                .iter()
+                .filter_map(|arm| match &*arm.body {
+                    Expr::Block(b) => Some(&b.block),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        Expr::Unsafe(e) => ("unsafe".to_owned(), vec![&e.block]),
+        _ => return None,
+    })
+}
+
+/// A syntax node whose joined span can be taken behind a `dyn`.
+trait ToTokensSpanned {
+    fn joined_span(&self) -> Span;
+}
+
+impl<T: syn::spanned::Spanned> ToTokensSpanned for T {
+    fn joined_span(&self) -> Span {
+        self.span()
+    }
+}

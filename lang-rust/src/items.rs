@@ -1,0 +1,525 @@
+//! Maps `syn` items to outline symbols.
+//!
+//! Containers keep their members as children: struct and union fields, enum
+//! variants, trait and impl items (`method` with a receiver, else
+//! `function`), inline `mod` items, and the items written inside a
+//! brace-delimited macro invocation (marked `from_macro`). The items of an
+//! `extern` block are listed where the block stands, marked `extern` and
+//! `bodiless`. Items defined inside function bodies are the function's
+//! children (see [`crate::bodies`]).
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use outline_core::text::{MAX_SIGNATURE_CHARS, MAX_TYPE_CHARS, MAX_VALUE_CHARS, truncate};
+use outline_core::{Modifier, OutlineOptions, Symbol, SymbolKind};
+use syn::{Attribute, Fields, ForeignItem, ImplItem, Item, TraitItem, Visibility};
+
+use crate::attrs::attr_info;
+use crate::bodies::Bodies;
+use crate::signature::{
+    fn_signature, parameters, render_type_parameters, returns, type_parameters, visibility,
+    where_clause,
+};
+use crate::source::Region;
+
+/// Maps the items of one region.
+pub(crate) struct Mapper<'r, 'f, 'a> {
+    pub region: &'r Region<'f, 'a>,
+    pub bodies: RefCell<Bodies>,
+    pub options: &'r OutlineOptions,
+}
+
+/// Where a function stands: receivers make methods only in traits and impls.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Container {
+    Module,
+    Associated,
+}
+
+impl Mapper<'_, '_, '_> {
+    /// Symbols of `items`, in source order.
+    pub fn items(&self, items: &[Item], from_macro: bool) -> Vec<Symbol> {
+        let mut out = Vec::new();
+        for item in items {
+            self.item(item, from_macro, &mut out);
+        }
+        out
+    }
+
+    /// Appends the symbols of one item (none for `use`, an item-level macro
+    /// call with parentheses, …; several for an `extern` block) to `out`.
+    pub fn item_into(&self, item: &Item, out: &mut Vec<Symbol>) {
+        self.item(item, false, out);
+    }
+
+    fn item(&self, item: &Item, from_macro: bool, out: &mut Vec<Symbol>) {
+        let region = self.region;
+        let before = out.len();
+        match item {
+            Item::Fn(f) => {
+                let body = Some(f.block.brace_token.span.open());
+                out.push(self.function(item, &f.attrs, &f.vis, &f.sig, body, Container::Module));
+            }
+            Item::Struct(s) => {
+                let mut symbol = self.base(item, &s.attrs, &s.vis, &s.ident, SymbolKind::Struct);
+                symbol.type_parameters = type_parameters(region, &s.generics);
+                let fields = match &s.fields {
+                    Fields::Unnamed(fields) => region.node_text(fields, MAX_TYPE_CHARS),
+                    _ => String::new(),
+                };
+                symbol.signature = Some(self.header(
+                    &symbol,
+                    "struct",
+                    &format!("{fields}{}", where_clause(region, &s.generics)),
+                ));
+                symbol.children = self.fields(&s.fields);
+                out.push(symbol);
+            }
+            Item::Union(u) => {
+                let mut symbol = self.base(item, &u.attrs, &u.vis, &u.ident, SymbolKind::Union);
+                symbol.type_parameters = type_parameters(region, &u.generics);
+                symbol.signature = Some(self.header(&symbol, "union", ""));
+                symbol.children = self.fields(&Fields::Named(u.fields.clone()));
+                out.push(symbol);
+            }
+            Item::Enum(e) => {
+                let mut symbol = self.base(item, &e.attrs, &e.vis, &e.ident, SymbolKind::Enum);
+                symbol.type_parameters = type_parameters(region, &e.generics);
+                symbol.signature = Some(self.header(&symbol, "enum", ""));
+                for variant in &e.variants {
+                    let mut member = self.base(
+                        variant,
+                        &variant.attrs,
+                        &Visibility::Inherited,
+                        &variant.ident,
+                        SymbolKind::EnumMember,
+                    );
+                    let fields = match &variant.fields {
+                        Fields::Unit => String::new(),
+                        fields => format!(
+                            "{}{}",
+                            if matches!(fields, Fields::Named(_)) {
+                                " "
+                            } else {
+                                ""
+                            },
+                            region.node_text(fields, MAX_TYPE_CHARS)
+                        ),
+                    };
+                    member.value = variant
+                        .discriminant
+                        .as_ref()
+                        .map(|(_, e)| region.node_text(e, MAX_VALUE_CHARS));
+                    let value = member
+                        .value
+                        .as_ref()
+                        .map(|v| format!(" = {v}"))
+                        .unwrap_or_default();
+                    member.signature = Some(truncate(
+                        &format!("{}{fields}{value}", member.name),
+                        MAX_SIGNATURE_CHARS,
+                    ));
+                    member.children = self.fields(&variant.fields);
+                    symbol.children.push(member);
+                }
+                out.push(symbol);
+            }
+            Item::Trait(t) => {
+                let mut symbol = self.base(item, &t.attrs, &t.vis, &t.ident, SymbolKind::Trait);
+                symbol.type_parameters = type_parameters(region, &t.generics);
+                if t.unsafety.is_some() {
+                    symbol.modifiers.push(Modifier::Unsafe);
+                }
+                symbol.bases = t
+                    .supertraits
+                    .iter()
+                    .map(|b| region.node_text(b, MAX_TYPE_CHARS))
+                    .collect();
+                let supertraits = if symbol.bases.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", symbol.bases.join(" + "))
+                };
+                let keyword = if t.unsafety.is_some() {
+                    "unsafe trait"
+                } else {
+                    "trait"
+                };
+                symbol.signature = Some(self.header(
+                    &symbol,
+                    keyword,
+                    &format!("{supertraits}{}", where_clause(region, &t.generics)),
+                ));
+                for member in &t.items {
+                    self.trait_item(member, &mut symbol.children);
+                }
+                out.push(symbol);
+            }
+            Item::TraitAlias(t) => {
+                let mut symbol = self.base(item, &t.attrs, &t.vis, &t.ident, SymbolKind::Trait);
+                symbol.type_parameters = type_parameters(region, &t.generics);
+                let bounds = region.node_text(&t.bounds, MAX_TYPE_CHARS);
+                symbol.signature = Some(self.header(&symbol, "trait", &format!(" = {bounds}")));
+                out.push(symbol);
+            }
+            Item::Impl(i) => out.push(self.impl_block(item, i)),
+            Item::Mod(m) => {
+                let mut symbol = self.base(item, &m.attrs, &m.vis, &m.ident, SymbolKind::Module);
+                let semi = if m.content.is_none() { ";" } else { "" };
+                symbol.signature = Some(self.header(&symbol, "mod", semi));
+                match &m.content {
+                    Some((_, items)) => symbol.children = self.items(items, false),
+                    None => symbol.modifiers.push(Modifier::Bodiless),
+                }
+                out.push(symbol);
+            }
+            Item::Const(c) => {
+                let mut symbol = self.base(item, &c.attrs, &c.vis, &c.ident, SymbolKind::Constant);
+                self.typed_value(&mut symbol, "const", &c.ty, Some(&*c.expr));
+                out.push(symbol);
+            }
+            Item::Static(s) => {
+                let mut symbol = self.base(item, &s.attrs, &s.vis, &s.ident, SymbolKind::Variable);
+                symbol.modifiers.push(Modifier::Static);
+                let keyword = match s.mutability {
+                    syn::StaticMutability::Mut(_) => "static mut",
+                    _ => "static",
+                };
+                self.typed_value(&mut symbol, keyword, &s.ty, Some(&*s.expr));
+                out.push(symbol);
+            }
+            Item::Type(t) => {
+                let mut symbol = self.base(item, &t.attrs, &t.vis, &t.ident, SymbolKind::TypeAlias);
+                symbol.type_parameters = type_parameters(region, &t.generics);
+                let value = region.node_text(&t.ty, MAX_VALUE_CHARS);
+                symbol.signature = Some(self.header(&symbol, "type", &format!(" = {value}")));
+                symbol.value = Some(value);
+                out.push(symbol);
+            }
+            Item::ForeignMod(f) => {
+                for foreign in &f.items {
+                    self.foreign_item(foreign, out);
+                }
+            }
+            Item::Macro(m) => {
+                if let Some(symbol) = crate::macros::item_macro(self, item, m) {
+                    out.push(symbol);
+                }
+            }
+            _ => {}
+        }
+        if from_macro {
+            for symbol in &mut out[before..] {
+                symbol.modifiers.push(Modifier::FromMacro);
+                symbol.modifiers.sort();
+            }
+        }
+    }
+
+    /// `pub struct Name<T>` + `tail`.
+    fn header(&self, symbol: &Symbol, keyword: &str, tail: &str) -> String {
+        let vis = symbol
+            .visibility
+            .as_ref()
+            .map(|v| format!("{v} "))
+            .unwrap_or_default();
+        truncate(
+            &format!(
+                "{vis}{keyword} {}{}{tail}",
+                symbol.name,
+                render_type_parameters(&symbol.type_parameters)
+            ),
+            MAX_SIGNATURE_CHARS,
+        )
+    }
+
+    fn typed_value(
+        &self,
+        symbol: &mut Symbol,
+        keyword: &str,
+        ty: &syn::Type,
+        value: Option<&syn::Expr>,
+    ) {
+        let region = self.region;
+        let annotation = region.node_text(ty, MAX_TYPE_CHARS);
+        symbol.value = value.map(|v| region.node_text(v, MAX_VALUE_CHARS));
+        let value = symbol
+            .value
+            .as_ref()
+            .map(|v| format!(" = {v}"))
+            .unwrap_or_default();
+        symbol.signature = Some(self.header(symbol, keyword, &format!(": {annotation}{value}")));
+        symbol.annotation = Some(annotation);
+    }
+
+    fn fields(&self, fields: &Fields) -> Vec<Symbol> {
+        let region = self.region;
+        fields
+            .iter()
+            .enumerate()
+            .map(|(i, field)| {
+                let (name, name_range) = match &field.ident {
+                    Some(ident) => (ident.to_string(), region.range(ident.span())),
+                    None => (i.to_string(), region.node_range(&field.ty)),
+                };
+                let range = region.node_range(field);
+                let info = attr_info(region, &field.attrs);
+                let start = region
+                    .first_token_outside(range.start, range.end, &info.doc_ranges)
+                    .unwrap_or(range.start);
+                let mut symbol = Symbol::new(
+                    name,
+                    SymbolKind::Field,
+                    region.line(start),
+                    region.end_line(&range),
+                );
+                symbol.name_line = region.line(name_range.start);
+                symbol.name_column = region.column(name_range.start);
+                symbol.decorators = info.decorators;
+                symbol.doc = info.doc;
+                symbol.doc_start_line = info.doc_start_line;
+                symbol.visibility = visibility(region, &field.vis);
+                let annotation = region.node_text(&field.ty, MAX_TYPE_CHARS);
+                let vis = symbol
+                    .visibility
+                    .as_ref()
+                    .map(|v| format!("{v} "))
+                    .unwrap_or_default();
+                symbol.signature = Some(truncate(
+                    &format!("{vis}{}: {annotation}", symbol.name),
+                    MAX_SIGNATURE_CHARS,
+                ));
+                symbol.annotation = Some(annotation);
+                symbol
+            })
+            .collect()
+    }
+
+    /// A symbol for `node` named `ident`: lines (first written attribute or
+    /// first token, to the last token), name position, attributes, doc,
+    /// visibility and the test marker.
+    pub fn base(
+        &self,
+        node: &impl syn::spanned::Spanned,
+        attrs: &[Attribute],
+        vis: &Visibility,
+        ident: &syn::Ident,
+        kind: SymbolKind,
+    ) -> Symbol {
+        let region = self.region;
+        let range = region.node_range(node);
+        let name_range = region.range(ident.span());
+        self.base_at(range, attrs, vis, ident.to_string(), name_range, kind)
+    }
+
+    /// Like [`Mapper::base`], with the name and ranges given.
+    pub fn base_at(
+        &self,
+        range: Range<usize>,
+        attrs: &[Attribute],
+        vis: &Visibility,
+        name: String,
+        name_range: Range<usize>,
+        kind: SymbolKind,
+    ) -> Symbol {
+        let region = self.region;
+        let info = attr_info(region, attrs);
+        let start = region
+            .first_token_outside(range.start, range.end, &info.doc_ranges)
+            .unwrap_or(range.start);
+        let mut symbol = Symbol::new(name, kind, region.line(start), region.end_line(&range));
+        symbol.name_line = region.line(name_range.start);
+        symbol.name_column = region.column(name_range.start);
+        symbol.decorators = info.decorators;
+        symbol.doc = info.doc;
+        symbol.doc_start_line = info.doc_start_line;
+        symbol.visibility = visibility(region, vis);
+        if info.test {
+            symbol.modifiers.push(Modifier::Test);
+        }
+        symbol
+    }
+
+    /// A function or method; `body` is the span of its body's opening brace.
+    pub fn function(
+        &self,
+        node: &impl syn::spanned::Spanned,
+        attrs: &[Attribute],
+        vis: &Visibility,
+        sig: &syn::Signature,
+        body: Option<proc_macro2::Span>,
+        container: Container,
+    ) -> Symbol {
+        let region = self.region;
+        let kind = if container == Container::Associated && sig.receiver().is_some() {
+            SymbolKind::Method
+        } else {
+            SymbolKind::Function
+        };
+        let mut symbol = self.base(node, attrs, vis, &sig.ident, kind);
+        let modifiers = &mut symbol.modifiers;
+        if sig.constness.is_some() {
+            modifiers.push(Modifier::Const);
+        }
+        if sig.asyncness.is_some() {
+            modifiers.push(Modifier::Async);
+        }
+        if matches!(sig.safety, syn::Safety::Unsafe(_)) {
+            modifiers.push(Modifier::Unsafe);
+        }
+        if sig.abi.is_some() {
+            modifiers.push(Modifier::Extern);
+        }
+        if body.is_none() {
+            modifiers.push(Modifier::Bodiless);
+        }
+        modifiers.sort();
+        modifiers.dedup();
+        symbol.type_parameters = type_parameters(region, &sig.generics);
+        symbol.parameters = parameters(region, sig);
+        symbol.returns = returns(region, sig);
+        symbol.signature = Some(fn_signature(
+            region,
+            symbol.visibility.as_deref(),
+            sig,
+            &symbol.type_parameters,
+            &symbol.parameters,
+            symbol.returns.as_deref(),
+        ));
+        if let Some(open) = body {
+            symbol.children = crate::bodies::body_children(self, open, symbol.end_line);
+        }
+        symbol
+    }
+
+    fn trait_item(&self, member: &TraitItem, out: &mut Vec<Symbol>) {
+        let region = self.region;
+        match member {
+            TraitItem::Fn(f) => {
+                let body = f.default.as_ref().map(|b| b.brace_token.span.open());
+                out.push(self.function(
+                    member,
+                    &f.attrs,
+                    &Visibility::Inherited,
+                    &f.sig,
+                    body,
+                    Container::Associated,
+                ));
+            }
+            TraitItem::Const(c) => {
+                let mut symbol = self.base(
+                    member,
+                    &c.attrs,
+                    &Visibility::Inherited,
+                    &c.ident,
+                    SymbolKind::Constant,
+                );
+                let value = c.default.as_ref().map(|(_, e)| e);
+                self.typed_value(&mut symbol, "const", &c.ty, value);
+                if value.is_none() {
+                    symbol.modifiers.push(Modifier::Bodiless);
+                }
+                out.push(symbol);
+            }
+            TraitItem::Type(t) => {
+                let mut symbol = self.base(
+                    member,
+                    &t.attrs,
+                    &Visibility::Inherited,
+                    &t.ident,
+                    SymbolKind::TypeAlias,
+                );
+                symbol.type_parameters = type_parameters(region, &t.generics);
+                let bounds = if t.bounds.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", region.node_text(&t.bounds, MAX_TYPE_CHARS))
+                };
+                symbol.value = t
+                    .default
+                    .as_ref()
+                    .map(|(_, ty)| region.node_text(ty, MAX_VALUE_CHARS));
+                let value = symbol
+                    .value
+                    .as_ref()
+                    .map(|v| format!(" = {v}"))
+                    .unwrap_or_default();
+                symbol.signature = Some(self.header(&symbol, "type", &format!("{bounds}{value}")));
+                if symbol.value.is_none() {
+                    symbol.modifiers.push(Modifier::Bodiless);
+                }
+                out.push(symbol);
+            }
+            TraitItem::Macro(m) => {
+                if let Some(symbol) = crate::macros::macro_call(self, member, &m.attrs, &m.mac) {
+                    out.push(symbol);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Members of an impl block.
+    pub fn impl_item(&self, member: &ImplItem, out: &mut Vec<Symbol>) {
+        let region = self.region;
+        match member {
+            ImplItem::Fn(f) => out.push(self.function(
+                member,
+                &f.attrs,
+                &f.vis,
+                &f.sig,
+                Some(f.block.brace_token.span.open()),
+                Container::Associated,
+            )),
+            ImplItem::Const(c) => {
+                let mut symbol =
+                    self.base(member, &c.attrs, &c.vis, &c.ident, SymbolKind::Constant);
+                self.typed_value(&mut symbol, "const", &c.ty, Some(&c.expr));
+                out.push(symbol);
+            }
+            ImplItem::Type(t) => {
+                let mut symbol =
+                    self.base(member, &t.attrs, &t.vis, &t.ident, SymbolKind::TypeAlias);
+                symbol.type_parameters = type_parameters(region, &t.generics);
+                let value = region.node_text(&t.ty, MAX_VALUE_CHARS);
+                symbol.signature = Some(self.header(&symbol, "type", &format!(" = {value}")));
+                symbol.value = Some(value);
+                out.push(symbol);
+            }
+            ImplItem::Macro(m) => {
+                if let Some(symbol) = crate::macros::macro_call(self, member, &m.attrs, &m.mac) {
+                    out.push(symbol);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn foreign_item(&self, foreign: &ForeignItem, out: &mut Vec<Symbol>) {
+        let mut symbol = match foreign {
+            ForeignItem::Fn(f) => {
+                self.function(foreign, &f.attrs, &f.vis, &f.sig, None, Container::Module)
+            }
+            ForeignItem::Static(s) => {
+                let mut symbol =
+                    self.base(foreign, &s.attrs, &s.vis, &s.ident, SymbolKind::Variable);
+                symbol.modifiers.push(Modifier::Static);
+                self.typed_value(&mut symbol, "static", &s.ty, None);
+                symbol
+            }
+            ForeignItem::Type(t) => {
+                let mut symbol =
+                    self.base(foreign, &t.attrs, &t.vis, &t.ident, SymbolKind::TypeAlias);
+                symbol.signature = Some(self.header(&symbol, "type", ""));
+                symbol
+            }
+            _ => return,
+        };
+        symbol.modifiers.push(Modifier::Extern);
+        symbol.modifiers.push(Modifier::Bodiless);
+        symbol.modifiers.sort();
+        symbol.modifiers.dedup();
+        out.push(symbol);
+    }
+}

@@ -1,0 +1,461 @@
+//! The whole-file parse, and recovery when `syn` rejects the file.
+//!
+//! `syn` fails a whole file for one error, and `proc_macro2`'s lexer fails on
+//! unbalanced delimiters, so recovery needs its own light [`scan`]: it knows
+//! comments (nested block comments), strings, raw strings `r#"…"#`, byte and
+//! char literals as opposed to lifetimes, and delimiters. It cuts the file
+//! into top-level items (at a `;` or a closing `}` back at depth 0). Each item
+//! is parsed alone; one that still fails is cut again where a line starts at
+//! column 0 with an item keyword (`fn`, `pub`, `impl`, `#[`, `///`, …), and a
+//! piece that still fails is reported as a diagnostic, with its missing
+//! closing delimiters added so that what it holds is still outlined up to its
+//! last line. No symbol swallows the rest of the file, and nothing panics.
+
+use std::ops::Range;
+
+use outline_core::{Diagnostic, Extracted, OutlineOptions, Severity};
+
+use crate::parse::{Parsed, RegionError, parse_region};
+use crate::source::FileText;
+
+/// Outlines the whole file, recovering from syntax errors.
+pub(crate) fn extract(file: &FileText<'_>, options: &OutlineOptions) -> Extracted {
+    let text = file.text;
+    // A shebang line (`#!/usr/bin/env …`, but not an inner attribute `#![…]`)
+    // is not Rust tokens.
+    let start = if text.starts_with("#!") && !text[2..].trim_start().starts_with('[') {
+        text.find(['\n', '\r']).unwrap_or(text.len())
+    } else {
+        0
+    };
+    match parse_region(file, start, text.len(), "", options) {
+        Ok(parsed) => Extracted {
+            symbols: parsed.symbols,
+            imports: parsed.imports,
+            diagnostics: Vec::new(),
+            partial: false,
+            doc: parsed.doc,
+        },
+        Err(_) => recover(file, start, options),
+    }
+}
+
+fn recover(file: &FileText<'_>, start: usize, options: &OutlineOptions) -> Extracted {
+    let scan = scan(file.text, start..file.text.len());
+    let mut out = Extracted {
+        partial: true,
+        ..Extracted::default()
+    };
+    for (offset, message) in &scan.problems {
+        out.diagnostics.push(diagnostic(file, *offset, message));
+    }
+    let mut first = true;
+    for chunk in &scan.chunks {
+        recover_chunk(
+            file,
+            chunk.clone(),
+            &scan.line_starts,
+            options,
+            &mut out,
+            first,
+        );
+        first = false;
+    }
+    if out.diagnostics.is_empty() {
+        // Every piece parsed alone although the whole did not: say so.
+        out.diagnostics.push(diagnostic(
+            file,
+            start,
+            "the file does not parse as a whole, only item by item",
+        ));
+    }
+    out
+}
+
+fn recover_chunk(
+    file: &FileText<'_>,
+    range: Range<usize>,
+    line_starts: &[usize],
+    options: &OutlineOptions,
+    out: &mut Extracted,
+    first: bool,
+) {
+    let error = match parse_region(file, range.start, range.end, "", options) {
+        Ok(parsed) => {
+            take(parsed, out, first);
+            return;
+        }
+        Err(error) => error,
+    };
+    let cuts: Vec<usize> = line_starts
+        .iter()
+        .copied()
+        .filter(|&s| range.start < s && s < range.end && !blank(file, range.start..s))
+        .collect();
+    if !cuts.is_empty() {
+        let mut from = range.start;
+        for cut in cuts.into_iter().chain([range.end]) {
+            recover_chunk(
+                file,
+                from..cut,
+                &[],
+                options,
+                out,
+                first && from == range.start,
+            );
+            from = cut;
+        }
+        return;
+    }
+    // An item that fails alone: report it, then outline it with its missing
+    // closing delimiters added, up to its last token.
+    let piece = scan(file.text, range.clone());
+    let end = last_token_end(file, &range);
+    match error {
+        RegionError {
+            offset: Some(offset),
+            message,
+        } => out.diagnostics.push(diagnostic(file, offset, &message)),
+        RegionError { offset: None, .. } => {
+            if piece.problems.is_empty() && piece.open.is_empty() {
+                out.diagnostics.push(diagnostic(
+                    file,
+                    range.start,
+                    "this item does not lex: unbalanced delimiters or an unterminated literal",
+                ));
+            }
+            for (offset, message) in &piece.problems {
+                if !out
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.message == *message && d.line == file.index.line(*offset))
+                {
+                    out.diagnostics.push(diagnostic(file, *offset, message));
+                }
+            }
+            for (offset, open) in &piece.open {
+                out.diagnostics.push(diagnostic(
+                    file,
+                    *offset,
+                    &format!("unclosed delimiter `{}`", *open as char),
+                ));
+            }
+        }
+    }
+    if piece.open.is_empty() || !piece.problems.is_empty() {
+        return;
+    }
+    let closers: String = piece
+        .open
+        .iter()
+        .rev()
+        .map(|(_, open)| match open {
+            b'(' => ')',
+            b'[' => ']',
+            _ => '}',
+        })
+        .collect();
+    if let Ok(parsed) = parse_region(file, range.start, end, &closers, options) {
+        take(parsed, out, first);
+    }
+}
+
+fn take(parsed: Parsed, out: &mut Extracted, first: bool) {
+    out.symbols.extend(parsed.symbols);
+    out.imports.extend(parsed.imports);
+    if first && out.doc.is_none() {
+        out.doc = parsed.doc;
+    }
+}
+
+fn blank(file: &FileText<'_>, range: Range<usize>) -> bool {
+    file.text.get(range).is_none_or(|t| t.trim().is_empty())
+}
+
+/// End of the last non-whitespace character of `range`.
+fn last_token_end(file: &FileText<'_>, range: &Range<usize>) -> usize {
+    let text = file.text.get(range.clone()).unwrap_or_default();
+    range.start + text.trim_end().len()
+}
+
+fn diagnostic(file: &FileText<'_>, offset: usize, message: &str) -> Diagnostic {
+    let offset = offset.min(file.text.len());
+    Diagnostic {
+        line: file.index.line(offset),
+        column: file.index.column(offset),
+        severity: Severity::Error,
+        message: outline_core::text::collapse_whitespace(message),
+    }
+}
+
+/// What the light scanner found in a range of the file.
+#[derive(Debug, Default)]
+pub(crate) struct Scan {
+    /// Top-level items (byte ranges covering the scanned range in order).
+    pub chunks: Vec<Range<usize>>,
+    /// Lines that start at column 0 with an item keyword, an outer attribute
+    /// or a doc comment (not a line inside an item's leading attributes and
+    /// docs), outside comments and literals.
+    pub line_starts: Vec<usize>,
+    /// Unterminated literals and comments, stray closing delimiters.
+    pub problems: Vec<(usize, String)>,
+    /// Delimiters still open at the end, with their offsets.
+    pub open: Vec<(usize, u8)>,
+}
+
+const ITEM_WORDS: &[&str] = &[
+    "fn",
+    "pub",
+    "impl",
+    "struct",
+    "enum",
+    "union",
+    "trait",
+    "mod",
+    "use",
+    "const",
+    "static",
+    "type",
+    "unsafe",
+    "async",
+    "extern",
+    "macro_rules!",
+    "auto",
+    "default",
+];
+
+/// Scans `range` of `text`; never fails.
+pub(crate) fn scan(text: &str, range: Range<usize>) -> Scan {
+    let bytes = text.as_bytes();
+    let end = range.end.min(bytes.len());
+    let mut out = Scan::default();
+    let mut chunk_start = range.start;
+    let mut i = range.start;
+    let mut line_start = true;
+    let mut after_prefix = false;
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let next_line = |from: usize| {
+        let mut j = from;
+        while j < end && bytes[j] != b'\n' && bytes[j] != b'\r' {
+            j += 1;
+        }
+        j
+    };
+    while i < end {
+        let b = bytes[i];
+        if line_start {
+            line_start = false;
+            let rest = &text[i..end];
+            let prefix =
+                rest.starts_with("#[") || rest.starts_with("///") || rest.starts_with("/**");
+            let keyword = ITEM_WORDS.iter().any(|w| {
+                rest.starts_with(w)
+                    && rest[w.len()..]
+                        .bytes()
+                        .next()
+                        .is_none_or(|c| !is_ident(c) || w.ends_with('!'))
+            });
+            if (prefix || keyword) && !after_prefix && i > range.start {
+                out.line_starts.push(i);
+            }
+            if prefix {
+                after_prefix = true;
+            } else if keyword {
+                after_prefix = false;
+            }
+        }
+        match b {
+            b'\n' | b'\r' => {
+                line_start = true;
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = next_line(i),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0usize;
+                let mut j = i;
+                let mut closed = false;
+                while j < end {
+                    if bytes[j] == b'/' && bytes.get(j + 1) == Some(&b'*') {
+                        depth += 1;
+                        j += 2;
+                    } else if bytes[j] == b'*' && bytes.get(j + 1) == Some(&b'/') {
+                        depth -= 1;
+                        j += 2;
+                        if depth == 0 {
+                            closed = true;
+                            break;
+                        }
+                    } else {
+                        j += 1;
+                    }
+                }
+                if closed {
+                    i = j;
+                } else {
+                    out.problems
+                        .push((i, "unterminated block comment".to_owned()));
+                    i = next_line(i);
+                }
+            }
+            b'"' => {
+                let raw_hashes = raw_prefix(bytes, i, range.start);
+                let mut j = i + 1;
+                let mut closed = false;
+                while j < end {
+                    match (bytes[j], raw_hashes) {
+                        (b'\\', None) => j += 2,
+                        (b'"', None) => {
+                            closed = true;
+                            j += 1;
+                            break;
+                        }
+                        (b'"', Some(n))
+                            if bytes.len() >= j + 1 + n
+                                && bytes[j + 1..j + 1 + n].iter().all(|&h| h == b'#') =>
+                        {
+                            closed = true;
+                            j += 1 + n;
+                            break;
+                        }
+                        _ => j += 1,
+                    }
+                }
+                if closed {
+                    i = j.min(end);
+                } else {
+                    let what = if raw_hashes.is_some() {
+                        "raw string"
+                    } else {
+                        "string"
+                    };
+                    out.problems.push((
+                        literal_start(bytes, i, range.start),
+                        format!("unterminated {what} literal"),
+                    ));
+                    i = next_line(i);
+                }
+            }
+            b'\'' => {
+                if bytes.get(i + 1) == Some(&b'\\') {
+                    // An escaped char literal: up to the next quote on the line.
+                    let mut j = i + 3;
+                    while j < end && bytes[j] != b'\'' && bytes[j] != b'\n' {
+                        j += 1;
+                    }
+                    i = (j + 1).min(end);
+                } else {
+                    let c_len = text[i + 1..end].chars().next().map_or(1, char::len_utf8);
+                    if bytes.get(i + 1 + c_len) == Some(&b'\'') {
+                        i += 2 + c_len;
+                    } else {
+                        i += 1; // a lifetime or a label
+                    }
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                out.open.push((i, b));
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                if out.open.pop().is_none() {
+                    out.problems
+                        .push((i, format!("unexpected closing delimiter `{}`", b as char)));
+                }
+                i += 1;
+                if b == b'}' && out.open.is_empty() {
+                    // `const X: S = S { … };` ends at its `;`.
+                    let rest = &text[i..end];
+                    let trimmed = rest.trim_start();
+                    if trimmed.starts_with(';') {
+                        i += rest.len() - trimmed.len() + 1;
+                    }
+                    out.chunks.push(chunk_start..i);
+                    chunk_start = i;
+                }
+            }
+            b';' if out.open.is_empty() => {
+                i += 1;
+                out.chunks.push(chunk_start..i);
+                chunk_start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    if chunk_start < end && !text[chunk_start..end].trim().is_empty() {
+        out.chunks.push(chunk_start..end);
+    }
+    out
+}
+
+/// For a `"` at `quote`: `Some(number of #)` when it opens a raw string
+/// (`r"`, `r#"`, `br"`, `cr"`), else `None`.
+fn raw_prefix(bytes: &[u8], quote: usize, floor: usize) -> Option<usize> {
+    let mut j = quote;
+    let mut hashes = 0;
+    while j > floor && bytes[j - 1] == b'#' {
+        hashes += 1;
+        j -= 1;
+    }
+    if j > floor && bytes[j - 1] == b'r' {
+        let before = if j >= floor + 2 {
+            Some(bytes[j - 2])
+        } else {
+            None
+        };
+        let ok = match before {
+            Some(b'b' | b'c') => j < floor + 3 || !is_ident_byte(bytes[j - 3]),
+            Some(c) => !is_ident_byte(c),
+            None => true,
+        };
+        if ok {
+            return Some(hashes);
+        }
+    }
+    None
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Start of the literal whose quote is at `quote` (its `r#`, `b` prefix).
+fn literal_start(bytes: &[u8], quote: usize, floor: usize) -> usize {
+    let mut j = quote;
+    while j > floor && matches!(bytes[j - 1], b'#' | b'r' | b'b' | b'c') {
+        j -= 1;
+    }
+    j
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_follow_top_level_items() {
+        let text = "fn a() { '}' }\nconst X: S = S { a: 1 };\nstruct B;\n";
+        let scan = scan(text, 0..text.len());
+        let chunks: Vec<&str> = scan.chunks.iter().map(|r| text[r.clone()].trim()).collect();
+        assert_eq!(
+            chunks,
+            ["fn a() { '}' }", "const X: S = S { a: 1 };", "struct B;"]
+        );
+        assert!(scan.problems.is_empty());
+    }
+
+    #[test]
+    fn raw_strings_lifetimes_and_comments_hide_delimiters() {
+        let text = "fn a<'a>(x: &'a str) { let s = r#\"}\"#; /* { /* } */ */ b'{'; }\nfn b() {}";
+        let scan = scan(text, 0..text.len());
+        assert_eq!(scan.chunks.len(), 2);
+        assert!(scan.open.is_empty());
+    }
+
+    #[test]
+    fn unterminated_literals_are_problems_and_scanning_goes_on() {
+        let text = "fn a() { let s = \"oops;\n}\nfn b() {}\n";
+        let scan = scan(text, 0..text.len());
+        assert_eq!(scan.problems.len(), 1);
+        assert_eq!(scan.line_starts, [text.find("fn b").unwrap_or(0)]);
+    }
+}
