@@ -33,12 +33,14 @@ pub(crate) fn parameters(
             .default
             .as_deref()
             .map(|d| source.one_line(d, MAX_VALUE_CHARS)),
+        optional: false,
     };
     let variadic = |p: &ast::Parameter, kind| Parameter {
         name: p.name.id.to_string(),
         kind,
         annotation: annotation(p),
         default: None,
+        optional: false,
     };
 
     let mut out = Vec::new();
@@ -201,6 +203,7 @@ mod tests {
             kind,
             annotation: annotation.map(Into::into),
             default: default.map(Into::into),
+            optional: false,
         }
     }
 

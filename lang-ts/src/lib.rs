@@ -107,9 +107,9 @@ impl Outline for TypeScriptOutline {
                         }
                     }
                 }
-                if !failed {
-                    // The pieces parsed alone although the whole did not:
-                    // keep the original error so the file is still marked.
+                if !failed && diagnostics.is_empty() {
+                    // The pieces parsed alone, cleanly, although the whole did
+                    // not: keep the original error so the file is still marked.
                     diagnostics.push(diagnostic(&source, &fatal, None));
                 }
                 let walker = Walker {

@@ -7,8 +7,9 @@
 //! The splitter is a small scanner that knows what can hide a statement
 //! boundary: strings, template literals (with nested `${…}`), comments, regular
 //! expression literals (told from division by the token before them) and
-//! bracket nesting. A statement ends at depth 0 after `;` or a closing `}`, or
-//! where a new line starts a token that cannot continue the previous one. A
+//! bracket nesting. A statement ends at depth 0 after `;` or a closing `}`
+//! (on the same line too, so minified code splits), or where a new line in
+//! column 1 starts a token that cannot continue the previous one. A
 //! line that starts in column 1 with a declaration keyword always starts a new
 //! piece, even inside unbalanced brackets, so one unclosed brace cannot swallow
 //! the rest of the file.
@@ -114,7 +115,7 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
             i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |e| e + 2);
             continue;
         }
-        if at_line_start {
+        if at_line_start || ended {
             at_line_start = false;
             let column_one = i == 0 || matches!(bytes.get(i - 1), Some(b'\n' | b'\r'));
             let word = word_at(i);
@@ -147,7 +148,7 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
                 || (stack.is_empty() && !continues && (ended || (column_one && ends_line)));
             if boundary {
                 if let Some(start) = piece_start.take() {
-                    pieces.push(start..i);
+                    pieces.push(start..trimmed_end(text, start, i));
                 }
                 stack.clear();
             }
@@ -209,9 +210,16 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
         i += 1;
     }
     if let Some(start) = piece_start {
-        pieces.push(start..bytes.len());
+        pieces.push(start..trimmed_end(text, start, bytes.len()));
     }
     pieces
+}
+
+/// `end` moved back over the whitespace that ends `start..end`, so an error
+/// at the end of a piece is reported on its last line.
+fn trimmed_end(text: &str, start: usize, end: usize) -> usize {
+    text.get(start..end)
+        .map_or(end, |piece| start + piece.trim_end().len())
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -341,6 +349,15 @@ mod tests {
                 "export function ok() {}"
             ]
         );
+    }
+
+    #[test]
+    fn minified_statements_on_one_line_split() {
+        assert_eq!(
+            pieces("function a(){};function b({;function c(){}"),
+            ["function a(){}", ";", "function b({;function c(){}"]
+        );
+        assert_eq!(pieces("a();b()"), ["a();", "b()"]);
     }
 
     #[test]

@@ -30,6 +30,9 @@ use crate::source::Source;
 /// Name of an anonymous `export default` declaration or expression.
 pub(crate) const DEFAULT_NAME: &str = "default";
 
+/// Name of an anonymous `export =` value (TypeScript's CommonJS export).
+pub(crate) const EXPORT_ASSIGNMENT_NAME: &str = "export=";
+
 /// Where a statement stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Scope {
@@ -238,6 +241,28 @@ impl Walker<'_, '_> {
                 if let Some(symbol) =
                     self.bound_value(DEFAULT_NAME, e.expr.span().lo, &e.expr, false, &ctx, false)
                 {
+                    out.push(symbol);
+                }
+            }
+            ModuleDecl::TsExportAssignment(e) => {
+                // `export = class Checker {}`: named by the class or function
+                // expression when it has a name.
+                let ctx = Ctx {
+                    start: Some(e.span.lo),
+                    end: Some(e.span.hi),
+                    modifiers: vec![Modifier::Export],
+                    visibility: None,
+                };
+                let own = match unwrap(&e.expr) {
+                    Expr::Class(c) => c.ident.as_ref(),
+                    Expr::Fn(f) => f.ident.as_ref(),
+                    _ => None,
+                };
+                let (name, pos) = own.map_or_else(
+                    || (EXPORT_ASSIGNMENT_NAME.to_owned(), e.expr.span().lo),
+                    |id| (id.sym.to_string(), id.span.lo),
+                );
+                if let Some(symbol) = self.bound_value(&name, pos, &e.expr, false, &ctx, true) {
                     out.push(symbol);
                 }
             }

@@ -298,6 +298,14 @@ pub struct Parameter {
     /// Default value as one line of source text, truncated with `…` when long.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<String>,
+    /// `true` for a TypeScript optional parameter (`name?: T`); a parameter
+    /// with a default is not marked (its default says it may be left out).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub optional: bool,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// Parameter kinds, named as in the Python language reference (`inspect.Parameter`

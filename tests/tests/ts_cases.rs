@@ -60,6 +60,9 @@ fn render_parameter(p: &outline_core::Parameter) -> String {
         text.push_str("...");
     }
     text.push_str(&p.name);
+    if p.optional {
+        text.push('?');
+    }
     if let Some(a) = &p.annotation {
         text.push_str(": ");
         text.push_str(a);
@@ -71,7 +74,7 @@ fn render_parameter(p: &outline_core::Parameter) -> String {
     text
 }
 
-/// `@Inject("X") private readonly clock?: T` → `clock: T`.
+/// `@Inject("X") private readonly clock?: T` → `clock?: T`.
 fn bare_parameter(expected: &str) -> String {
     let mut rest = expected.trim();
     while rest.starts_with('@') {
@@ -106,7 +109,7 @@ fn bare_parameter(expected: &str) -> String {
             None => break,
         }
     }
-    rest.replacen("?:", ":", 1)
+    rest.to_owned()
 }
 
 fn ts_column(column: &str, cell: &str, symbol: &Symbol) -> Option<Option<String>> {
@@ -177,5 +180,5 @@ fn parameters_lose_their_prefixes() {
         bare_parameter("@Inject(\"CLOCK\") private readonly clock: object"),
         "clock: object"
     );
-    assert_eq!(bare_parameter("options?: object"), "options: object");
+    assert_eq!(bare_parameter("options?: object"), "options?: object");
 }
