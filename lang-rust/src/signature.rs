@@ -99,12 +99,14 @@ pub(crate) fn parameters(region: &Region<'_, '_>, sig: &Signature) -> Vec<Parame
                     kind: ParameterKind::SelfParam,
                     annotation: Some(region.node_text(ty, MAX_TYPE_CHARS)),
                     default: None,
+                    optional: false,
                 },
                 _ => Parameter {
                     name: region.node_text(receiver, MAX_TYPE_CHARS),
                     kind: ParameterKind::SelfParam,
                     annotation: None,
                     default: None,
+                    optional: false,
                 },
             },
             FnArg::Typed(typed) => Parameter {
@@ -112,6 +114,7 @@ pub(crate) fn parameters(region: &Region<'_, '_>, sig: &Signature) -> Vec<Parame
                 kind: ParameterKind::PositionalOrKeyword,
                 annotation: Some(region.node_text(&typed.ty, MAX_TYPE_CHARS)),
                 default: None,
+                optional: false,
             },
         })
         .collect();
@@ -124,6 +127,7 @@ pub(crate) fn parameters(region: &Region<'_, '_>, sig: &Signature) -> Vec<Parame
             kind: ParameterKind::Variadic,
             annotation: variadic.pat.as_ref().map(|_| "...".to_owned()),
             default: None,
+            optional: false,
         });
     }
     out
