@@ -278,6 +278,8 @@ impl Walker<'_, '_> {
             Stmt::Expr(e) if scope == Scope::Module => {
                 if let Some(symbol) = self.assignment(&e.expr, e.span) {
                     out.push(symbol);
+                } else if let Some(symbol) = self.wrapper_call(&e.expr, e.span) {
+                    out.push(symbol);
                 }
             }
             Stmt::Block(b) => {
@@ -515,8 +517,14 @@ impl Walker<'_, '_> {
         if let Expr::Class(c) = unwrap(value) {
             return Some(self.class(name.to_owned(), name_pos, &c.class, true, ctx));
         }
+        // `{ … }`, or the object passed to a factory such as
+        // `defineComponent({ … })` or `Vue.extend({ … })`.
         let object = match unwrap(value) {
             Expr::Object(o) => Some(o),
+            Expr::Call(call) => match call.args.first().map(|a| unwrap(&a.expr)) {
+                Some(Expr::Object(o)) if call.args.len() == 1 => Some(o),
+                _ => None,
+            },
             _ => None,
         };
         if only_structured && object.is_none() {
@@ -643,6 +651,66 @@ impl Walker<'_, '_> {
             visibility: None,
         };
         self.bound_value(&name, member.span.lo, &assign.right, false, &ctx, !exports)
+    }
+
+    /// A module-level call whose callee or arguments are functions holding
+    /// declarations: an IIFE (`(function () { … })()`), a UMD or AMD wrapper
+    /// (`!function (root, factory) { … }(this, function () { … })`). It becomes
+    /// a block, named by its first line, holding what those functions declare.
+    fn wrapper_call(&self, expr: &Expr, span: Span) -> Option<Symbol> {
+        let expr = match unwrap(expr) {
+            Expr::Unary(u) => unwrap(&u.arg),
+            other => other,
+        };
+        let Expr::Call(call) = expr else {
+            return None;
+        };
+        let callee = match &call.callee {
+            swc_ecma_ast::Callee::Expr(e) => fn_like(e),
+            _ => None,
+        };
+        let functions = callee
+            .into_iter()
+            .chain(call.args.iter().filter_map(|a| fn_like(&a.expr)));
+        let mut children = Vec::new();
+        for f in functions {
+            let body = match f {
+                FnLike::Function(f) => f.body.as_ref().map(|b| &b.stmts[..]),
+                FnLike::Arrow(a) => match &*a.body {
+                    swc_ecma_ast::ArrowFunctionBody::FunctionBody(b) => Some(&b.stmts[..]),
+                    swc_ecma_ast::ArrowFunctionBody::Expr(_) => None,
+                },
+            };
+            for stmt in body.unwrap_or_default() {
+                self.stmt(stmt, Scope::Function, false, &mut children);
+            }
+        }
+        if children.is_empty() {
+            return None;
+        }
+        mark_overloads(&mut children);
+        let source = self.source;
+        let first_line = source
+            .index
+            .line_text(source.line(span.lo))
+            .unwrap_or_default();
+        let column = source.column(span.lo) as usize;
+        let header: String = first_line
+            .chars()
+            .skip(column.saturating_sub(1))
+            .take(200)
+            .collect();
+        let start_line = source.line(span.lo);
+        let end_line = source.end_line(span).max(start_line);
+        let mut block = Symbol::new(
+            outline_core::blocks::block_name(&header),
+            SymbolKind::Block,
+            start_line,
+            end_line,
+        );
+        block.name_column = source.column(span.lo);
+        block.children = children;
+        Some(block)
     }
 
     /// Function-valued members of an object literal, nested under the
