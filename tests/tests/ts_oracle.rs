@@ -1,8 +1,9 @@
 //! Differential test: the TypeScript outline against the TypeScript compiler
 //! API (`typescript@5`, pinned in `tests/oracle/ts/package.json`), on the
-//! `lib*.d.ts` files and `typescript.d.ts` shipped in `typescript/lib` and on
-//! the `.ts` sources of rxjs 7 (`rxjs/src`), both installed by `npm ci` from the
-//! committed lockfile.
+//! `lib*.d.ts` files and `typescript.d.ts` shipped in `typescript/lib`, on the
+//! `.ts` sources of rxjs 7 (`rxjs/src`) and on its compiled output
+//! (`rxjs/dist/cjs` and `rxjs/dist/esm` JavaScript, `rxjs/dist/types`
+//! declarations), all installed by `npm ci` from the committed lockfile.
 //!
 //! `tests/oracle/ts/oracle.js` parses each file with `ts.createSourceFile` and
 //! prints its classes, interfaces, enums, functions, methods (method
@@ -73,7 +74,7 @@ fn corpus(dir: &Path) -> Vec<String> {
         for path in entries {
             if path.is_dir() {
                 walk(&path, root, out);
-            } else if path.extension().is_some_and(|e| e == "ts") {
+            } else if path.extension().is_some_and(|e| e == "ts" || e == "js") {
                 let relative = path.strip_prefix(root).expect("below root");
                 out.push(relative.to_string_lossy().replace('\\', "/"));
             }
@@ -95,6 +96,15 @@ fn corpus(dir: &Path) -> Vec<String> {
     libs.sort();
     files.extend(libs);
     walk(&dir.join("node_modules/rxjs/src"), dir, &mut files);
+    // The compiled JavaScript: CommonJS (ES5, `exports.x = …`) and ES modules
+    // (ES2015 classes), and the emitted declaration files.
+    for sub in ["cjs", "esm", "types"] {
+        walk(
+            &dir.join("node_modules/rxjs/dist").join(sub),
+            dir,
+            &mut files,
+        );
+    }
     files
 }
 
