@@ -38,6 +38,8 @@ mod signature;
 mod source;
 mod symbols;
 
+use std::cell::Cell;
+
 use outline_core::text::collapse_whitespace;
 use outline_core::{Diagnostic, Extracted, Language, Outline, OutlineOptions, Severity};
 use swc_common::Spanned;
@@ -67,12 +69,65 @@ fn diagnostic(source: &Source<'_>, error: &Error, context: Option<(u32, u32)>) -
     }
 }
 
+/// Stack reserved for one extraction. swc's parser grows its own stack on deep
+/// input, but dropping a deeply nested tree (50 000 nested parentheses) is
+/// recursive; the reservation is virtual memory, touched only when needed.
+const STACK_BYTES: usize = 256 << 20;
+
+/// Deepest bracket nesting of a statement that is parsed; deeper statements
+/// are reported, not parsed (see [`STACK_BYTES`]). Real code stays far below.
+const MAX_NESTING: usize = 2_000;
+
 impl Outline for TypeScriptOutline {
+    /// Runs [`extract_here`] on a thread with a large stack, so pathological
+    /// nesting cannot overflow the caller's stack; a panic (a bug) becomes an
+    /// error diagnostic instead of unwinding into the caller.
     fn extract(&self, text: &str, language: Language, options: &OutlineOptions) -> Extracted {
+        std::thread::scope(|scope| {
+            let spawned = std::thread::Builder::new()
+                .name("lang-ts".to_owned())
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, || extract_here(text, language, options));
+            match spawned {
+                Ok(handle) => handle.join().unwrap_or_else(|_| Extracted {
+                    diagnostics: vec![Diagnostic {
+                        line: 1,
+                        column: 1,
+                        severity: Severity::Error,
+                        message: "internal error: the TypeScript adapter failed on this file"
+                            .to_owned(),
+                    }],
+                    partial: true,
+                    ..Extracted::default()
+                }),
+                Err(_) => extract_here(text, language, options),
+            }
+        })
+    }
+}
+
+/// The extraction itself, on the current thread.
+fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Extracted {
+    {
         let source = Source::new(text);
         let syntax = parse::syntax(language);
         let comments = SingleThreadedComments::default();
-        let parsed = parse::parse(text, 0, syntax, &comments);
+        let (pieces, max_depth) = recovery::split(text);
+        let too_deep = max_depth > MAX_NESTING;
+        let parsed = if too_deep {
+            // Parsing (and dropping) such a tree could exhaust the stack:
+            // go straight to the statement-wise path, which skips the deep
+            // statements.
+            parse::Parsed {
+                items: Err(Error::new(
+                    swc_common::DUMMY_SP,
+                    swc_ecma_parser::error::SyntaxError::TS1003,
+                )),
+                recovered: Vec::new(),
+            }
+        } else {
+            parse::parse(text, 0, syntax, &comments)
+        };
         let mut diagnostics: Vec<Diagnostic> = parsed
             .recovered
             .iter()
@@ -86,10 +141,27 @@ impl Outline for TypeScriptOutline {
                 let mut items = Vec::new();
                 diagnostics.clear();
                 let mut failed = false;
-                for range in recovery::split_statements(text) {
+                for piece_info in pieces {
+                    let range = piece_info.range;
                     let Some(piece) = text.get(range.clone()) else {
                         continue;
                     };
+                    if piece_info.depth > MAX_NESTING {
+                        failed = true;
+                        let first = source.index.line(range.start);
+                        let last = source.index.end_line(range.start, range.end);
+                        diagnostics.push(Diagnostic {
+                            line: first,
+                            column: source.index.column(range.start),
+                            severity: Severity::Error,
+                            message: format!(
+                                "brackets nested {} levels deep (more than {MAX_NESTING}): \
+                                 statement at lines {first}-{last} not parsed",
+                                piece_info.depth
+                            ),
+                        });
+                        continue;
+                    }
                     let parsed = parse::parse(piece, range.start, syntax, &comments);
                     diagnostics.extend(
                         parsed
@@ -116,6 +188,7 @@ impl Outline for TypeScriptOutline {
                     source: &source,
                     comments: &comments,
                     options,
+                    depth: Cell::new(0),
                 };
                 let mut symbols = Vec::new();
                 walker.items(&items, &mut symbols);
@@ -132,6 +205,7 @@ impl Outline for TypeScriptOutline {
             source: &source,
             comments: &comments,
             options,
+            depth: Cell::new(0),
         };
         let mut symbols = Vec::new();
         walker.items(&items, &mut symbols);

@@ -75,12 +75,33 @@ enum Frame {
     Substitution,
 }
 
+/// One top-level statement: its byte range and how deeply it nests.
+pub(crate) struct Piece {
+    pub range: Range<usize>,
+    /// Deepest bracket nesting inside, counting `<` right after a word as a
+    /// type-argument bracket (closed by `>`, forgotten at `;`).
+    pub depth: usize,
+}
+
 /// Byte ranges of the top-level statements of `text`, in order, covering
 /// every byte that is not blank between them.
+#[cfg(test)]
 pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
+    split(text).0.into_iter().map(|p| p.range).collect()
+}
+
+/// The top-level statements of `text`, in order, and the deepest bracket
+/// nesting anywhere in it (as [`Piece::depth`] counts it, but not reset where
+/// a column-1 declaration forces a split).
+pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
     let bytes = text.as_bytes();
     let mut pieces = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
+    let mut angles = 0usize;
+    let mut depth = 0usize;
+    // Bracket depth never reset by a forced split, and its maximum.
+    let mut raw = 0usize;
+    let mut raw_max = 0usize;
     let mut piece_start: Option<usize> = None;
     // The last significant byte and, when it ended a word, that word's range.
     let mut last: Option<u8> = None;
@@ -148,9 +169,14 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
                 || (stack.is_empty() && !continues && (ended || (column_one && ends_line)));
             if boundary {
                 if let Some(start) = piece_start.take() {
-                    pieces.push(start..trimmed_end(text, start, i));
+                    pieces.push(Piece {
+                        range: start..trimmed_end(text, start, i),
+                        depth,
+                    });
                 }
                 stack.clear();
+                angles = 0;
+                depth = 0;
             }
         }
         if piece_start.is_none() {
@@ -174,8 +200,20 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
                 last_word = 0..0;
                 continue;
             }
-            b'(' | b'[' | b'{' => stack.push(Frame::Bracket(b)),
+            b'(' | b'[' | b'{' => {
+                stack.push(Frame::Bracket(b));
+                depth = depth.max(stack.len() + angles);
+                raw += 1;
+                raw_max = raw_max.max(raw + angles);
+            }
+            b'<' if i > 0 && bytes.get(i - 1).is_some_and(|p| is_word_byte(*p)) => {
+                angles += 1;
+                depth = depth.max(stack.len() + angles);
+                raw_max = raw_max.max(raw + angles);
+            }
+            b'>' => angles = angles.saturating_sub(1),
             b')' | b']' => {
+                raw = raw.saturating_sub(1);
                 if matches!(stack.last(), Some(Frame::Bracket(_))) {
                     stack.pop();
                 }
@@ -189,11 +227,15 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
                 }
                 Some(Frame::Bracket(_)) => {
                     stack.pop();
+                    raw = raw.saturating_sub(1);
                     ended = stack.is_empty();
                 }
-                None => {}
+                None => raw = raw.saturating_sub(1),
             },
-            b';' => ended = stack.is_empty(),
+            b';' => {
+                angles = 0;
+                ended = stack.is_empty();
+            }
             _ => {}
         }
         if is_word_byte(b) {
@@ -210,9 +252,12 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
         i += 1;
     }
     if let Some(start) = piece_start {
-        pieces.push(start..trimmed_end(text, start, bytes.len()));
+        pieces.push(Piece {
+            range: start..trimmed_end(text, start, bytes.len()),
+            depth,
+        });
     }
-    pieces
+    (pieces, raw_max)
 }
 
 /// `end` moved back over the whitespace that ends `start..end`, so an error
@@ -358,6 +403,16 @@ mod tests {
             ["function a(){}", ";", "function b({;function c(){}"]
         );
         assert_eq!(pieces("a();b()"), ["a();", "b()"]);
+    }
+
+    #[test]
+    fn depth_counts_brackets_and_type_arguments() {
+        let depths: Vec<usize> = split("f(((1)));\nlet x: A<B<C<[D]>>>;\na < b;")
+            .0
+            .iter()
+            .map(|p| p.depth)
+            .collect();
+        assert_eq!(depths, [3, 4, 0]);
     }
 
     #[test]

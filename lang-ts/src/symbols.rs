@@ -14,6 +14,8 @@ use outline_core::text::{
     MAX_DECORATOR_CHARS, MAX_SIGNATURE_CHARS, MAX_TYPE_CHARS, MAX_VALUE_CHARS, truncate,
 };
 use outline_core::{Modifier, OutlineOptions, Symbol, SymbolKind};
+use std::cell::Cell;
+
 use swc_common::comments::SingleThreadedComments;
 use swc_common::{BytePos, Span, Spanned};
 use swc_ecma_ast::{
@@ -55,6 +57,22 @@ pub(crate) struct Walker<'s, 'a> {
     pub source: &'s Source<'a>,
     pub comments: &'s SingleThreadedComments,
     pub options: &'s OutlineOptions,
+    /// How many statements, functions and object literals the walk is inside.
+    pub depth: Cell<u32>,
+}
+
+/// Deepest nesting the walk enters. The core keeps 50 symbol levels, so
+/// nothing deeper could be shown; the cap bounds the walk's stack on
+/// pathological input (thousands of nested blocks).
+const MAX_WALK_DEPTH: u32 = 300;
+
+/// Leaves one nesting level when dropped.
+pub(crate) struct Level<'w>(&'w Cell<u32>);
+
+impl Drop for Level<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
 }
 
 /// A function-like value: a function expression or an arrow function.
@@ -64,15 +82,17 @@ pub(crate) enum FnLike<'n> {
 }
 
 /// `expr` without parentheses and type-only wrappers (`as`, `satisfies`, `!`).
-pub(crate) fn unwrap(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => unwrap(&p.expr),
-        Expr::TsAs(e) => unwrap(&e.expr),
-        Expr::TsConstAssertion(e) => unwrap(&e.expr),
-        Expr::TsSatisfies(e) => unwrap(&e.expr),
-        Expr::TsNonNull(e) => unwrap(&e.expr),
-        Expr::TsTypeAssertion(e) => unwrap(&e.expr),
-        other => other,
+pub(crate) fn unwrap(mut expr: &Expr) -> &Expr {
+    loop {
+        expr = match expr {
+            Expr::Paren(p) => &p.expr,
+            Expr::TsAs(e) => &e.expr,
+            Expr::TsConstAssertion(e) => &e.expr,
+            Expr::TsSatisfies(e) => &e.expr,
+            Expr::TsNonNull(e) => &e.expr,
+            Expr::TsTypeAssertion(e) => &e.expr,
+            other => return other,
+        };
     }
 }
 
@@ -117,6 +137,16 @@ pub(crate) fn mark_overloads(symbols: &mut [Symbol]) {
 }
 
 impl Walker<'_, '_> {
+    /// Enters one nesting level, or `None` when the walk is too deep.
+    pub fn enter(&self) -> Option<Level<'_>> {
+        let depth = self.depth.get();
+        if depth >= MAX_WALK_DEPTH {
+            return None;
+        }
+        self.depth.set(depth + 1);
+        Some(Level(&self.depth))
+    }
+
     /// A symbol spanning `start..end` named at `name_span`, with its JSDoc.
     pub fn symbol(
         &self,
@@ -273,6 +303,9 @@ impl Walker<'_, '_> {
     /// A statement in `scope`; with `split`, control-flow statements become
     /// blocks instead of being looked through.
     pub fn stmt(&self, stmt: &Stmt, scope: Scope, split: bool, out: &mut Vec<Symbol>) {
+        let Some(_level) = self.enter() else {
+            return;
+        };
         match stmt {
             Stmt::Decl(decl) => self.decl(decl, scope, &Ctx::default(), out),
             Stmt::Expr(e) if scope == Scope::Module => {
@@ -573,7 +606,7 @@ impl Walker<'_, '_> {
                 let start = ctx.start.unwrap_or(declarator.span.lo);
                 let end = ctx.end.unwrap_or(declarator.span.hi);
                 let mut names = Vec::new();
-                binding_names(&declarator.name, &mut names);
+                binding_names(&declarator.name, &mut names, 0);
                 for (name, pos) in names {
                     let mut symbol = self.symbol(name, SymbolKind::Variable, start, end, pos);
                     Self::with_modifiers(&mut symbol, &ctx.modifiers);
@@ -717,6 +750,9 @@ impl Walker<'_, '_> {
     /// properties that hold them.
     pub fn object_members(&self, object: &ObjectLit) -> Vec<Symbol> {
         let mut out = Vec::new();
+        let Some(_level) = self.enter() else {
+            return out;
+        };
         for prop in &object.props {
             let PropOrSpread::Prop(prop) = prop else {
                 continue;
@@ -1063,46 +1099,64 @@ impl Walker<'_, '_> {
     }
 }
 
-/// `a.b.c` for a chain of identifiers and dotted properties.
-pub(crate) fn member_chain(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Ident(i) => Some(i.sym.to_string()),
-        Expr::This(_) => Some("this".to_owned()),
-        Expr::Member(m) => {
-            let MemberProp::Ident(prop) = &m.prop else {
-                return None;
-            };
-            let mut chain = member_chain(&m.obj)?;
-            chain.push('.');
-            chain.push_str(&prop.sym);
-            Some(chain)
-        }
-        _ => None,
+/// `a.b.c` for a chain of identifiers and dotted properties (at most
+/// [`MAX_TYPE_CHARS`] characters).
+pub(crate) fn member_chain(mut expr: &Expr) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut len = 0;
+    loop {
+        let part: &str = match expr {
+            Expr::Ident(i) => &i.sym,
+            Expr::This(_) => "this",
+            Expr::Member(m) => {
+                let MemberProp::Ident(prop) = &m.prop else {
+                    return None;
+                };
+                parts.push(&prop.sym);
+                len += prop.sym.len() + 1;
+                if len > MAX_TYPE_CHARS {
+                    return None;
+                }
+                expr = &m.obj;
+                continue;
+            }
+            _ => return None,
+        };
+        parts.push(part);
+        break;
     }
+    parts.reverse();
+    Some(parts.join("."))
 }
 
 /// The names a destructuring pattern binds, with their positions.
-fn binding_names(pat: &Pat, out: &mut Vec<(String, BytePos)>) {
+fn binding_names(pat: &Pat, out: &mut Vec<(String, BytePos)>, depth: u32) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
+    let depth = depth + 1;
     match pat {
         Pat::Ident(b) => out.push((b.id.sym.to_string(), b.id.span.lo)),
         Pat::Array(a) => {
             for elem in a.elems.iter().flatten() {
-                binding_names(elem, out);
+                binding_names(elem, out, depth);
             }
         }
         Pat::Object(o) => {
             for prop in &o.props {
                 match prop {
-                    swc_ecma_ast::ObjectPatProp::KeyValue(kv) => binding_names(&kv.value, out),
+                    swc_ecma_ast::ObjectPatProp::KeyValue(kv) => {
+                        binding_names(&kv.value, out, depth)
+                    }
                     swc_ecma_ast::ObjectPatProp::Assign(a) => {
                         out.push((a.key.sym.to_string(), a.key.span.lo));
                     }
-                    swc_ecma_ast::ObjectPatProp::Rest(r) => binding_names(&r.arg, out),
+                    swc_ecma_ast::ObjectPatProp::Rest(r) => binding_names(&r.arg, out, depth),
                 }
             }
         }
-        Pat::Rest(r) => binding_names(&r.arg, out),
-        Pat::Assign(a) => binding_names(&a.left, out),
+        Pat::Rest(r) => binding_names(&r.arg, out, depth),
+        Pat::Assign(a) => binding_names(&a.left, out, depth),
         _ => {}
     }
 }
