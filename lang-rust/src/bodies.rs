@@ -161,7 +161,15 @@ pub(crate) fn item_starts(trees: &[TokenTree]) -> Vec<usize> {
         }
         at_statement = match &trees[i] {
             TokenTree::Punct(p) => p.as_char() == ';',
-            TokenTree::Group(g) => g.delimiter() == Delimiter::Brace,
+            TokenTree::Group(g) => match g.delimiter() {
+                Delimiter::Brace => true,
+                // After an attribute, inner (`#![allow(…)]`) or outer.
+                Delimiter::Bracket => {
+                    i > 0
+                        && matches!(&trees[i - 1], TokenTree::Punct(p) if matches!(p.as_char(), '#' | '!'))
+                }
+                _ => false,
+            },
             _ => false,
         };
         i += 1;
@@ -184,7 +192,7 @@ pub(crate) fn body_children(mapper: &Mapper<'_, '_, '_>, open: Span, end_line: u
         strip_bodies(group.stream(), &mut bodies)
     };
     let mut items = Vec::new();
-    scan_items(mapper, stripped.clone(), &mut items);
+    scan_items(mapper, stripped.clone(), false, &mut items);
     let region = mapper.region;
     let first_line = region.line(region.range(group.span()).start);
     if !splits_body(first_line, end_line, mapper.options.block_threshold) {
@@ -216,8 +224,15 @@ fn place(out: &mut Vec<Symbol>, symbol: Symbol) {
     out.insert(at, symbol);
 }
 
-/// Items written in `stream` (a stripped body) and in the groups inside it.
-fn scan_items(mapper: &Mapper<'_, '_, '_>, stream: TokenStream, out: &mut Vec<Symbol>) {
+/// Items written in `stream` (a stripped body) and in the groups inside it;
+/// those inside a macro invocation's arguments (`quote! { … }`,
+/// `thread_local! { … }`) are marked as coming from a macro.
+fn scan_items(
+    mapper: &Mapper<'_, '_, '_>,
+    stream: TokenStream,
+    from_macro: bool,
+    out: &mut Vec<Symbol>,
+) {
     let trees: Vec<TokenTree> = stream.into_iter().collect();
     let starts = item_starts(&trees);
     let mut i = 0;
@@ -233,7 +248,7 @@ fn scan_items(mapper: &Mapper<'_, '_, '_>, stream: TokenStream, out: &mut Vec<Sy
                 && !matches!(item, Item::Verbatim(_))
             {
                 let end = item.span().byte_range().end;
-                mapper.item_into(&item, out);
+                mapper.item_into(&item, from_macro, out);
                 while i < trees.len() && tree_start(&trees[i]) < end {
                     i += 1;
                 }
@@ -241,7 +256,9 @@ fn scan_items(mapper: &Mapper<'_, '_, '_>, stream: TokenStream, out: &mut Vec<Sy
             }
         }
         if let TokenTree::Group(group) = &trees[i] {
-            scan_items(mapper, group.stream(), out);
+            let macro_arguments =
+                i > 0 && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '!');
+            scan_items(mapper, group.stream(), from_macro || macro_arguments, out);
         }
         i += 1;
     }

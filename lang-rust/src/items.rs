@@ -49,8 +49,8 @@ impl Mapper<'_, '_, '_> {
 
     /// Appends the symbols of one item (none for `use`, an item-level macro
     /// call with parentheses, …; several for an `extern` block) to `out`.
-    pub fn item_into(&self, item: &Item, out: &mut Vec<Symbol>) {
-        self.item(item, false, out);
+    pub fn item_into(&self, item: &Item, from_macro: bool, out: &mut Vec<Symbol>) {
+        self.item(item, from_macro, out);
     }
 
     fn item(&self, item: &Item, from_macro: bool, out: &mut Vec<Symbol>) {
@@ -207,12 +207,15 @@ impl Mapper<'_, '_, '_> {
                     out.push(symbol);
                 }
             }
+            Item::Verbatim(tokens) => out.extend(self.bodiless_fn(tokens, Container::Module)),
             _ => {}
         }
         if from_macro {
             for symbol in &mut out[before..] {
-                symbol.modifiers.push(Modifier::FromMacro);
-                symbol.modifiers.sort();
+                if !symbol.has(Modifier::FromMacro) {
+                    symbol.modifiers.push(Modifier::FromMacro);
+                    symbol.modifiers.sort();
+                }
             }
         }
     }
@@ -244,6 +247,9 @@ impl Mapper<'_, '_, '_> {
         let region = self.region;
         let annotation = region.node_text(ty, MAX_TYPE_CHARS);
         symbol.value = value.map(|v| region.node_text(v, MAX_VALUE_CHARS));
+        if let Some(expr) = value {
+            symbol.children = self.expr_items(expr);
+        }
         let value = symbol
             .value
             .as_ref()
@@ -251,6 +257,26 @@ impl Mapper<'_, '_, '_> {
             .unwrap_or_default();
         symbol.signature = Some(self.header(symbol, keyword, &format!(": {annotation}{value}")));
         symbol.annotation = Some(annotation);
+    }
+
+    /// Items defined inside an initializer expression (`const _: () = { impl
+    /// Trait for T { … } };`, a `static` inside a closure), in source order.
+    fn expr_items(&self, expr: &syn::Expr) -> Vec<Symbol> {
+        struct Items<'m, 'r, 'f, 'a> {
+            mapper: &'m Mapper<'r, 'f, 'a>,
+            out: Vec<Symbol>,
+        }
+        impl<'ast> syn::visit::Visit<'ast> for Items<'_, '_, '_, '_> {
+            fn visit_item(&mut self, item: &'ast Item) {
+                self.mapper.item(item, false, &mut self.out);
+            }
+        }
+        let mut items = Items {
+            mapper: self,
+            out: Vec::new(),
+        };
+        syn::visit::Visit::visit_expr(&mut items, expr);
+        items.out
     }
 
     fn fields(&self, fields: &Fields) -> Vec<Symbol> {
@@ -487,6 +513,9 @@ impl Mapper<'_, '_, '_> {
                 symbol.value = Some(value);
                 out.push(symbol);
             }
+            ImplItem::Verbatim(tokens) => {
+                out.extend(self.bodiless_fn(tokens, Container::Associated));
+            }
             ImplItem::Macro(m) => {
                 if let Some(symbol) = crate::macros::macro_call(self, member, &m.attrs, &m.mac) {
                     out.push(symbol);
@@ -494,6 +523,25 @@ impl Mapper<'_, '_, '_> {
             }
             _ => {}
         }
+    }
+
+    /// A function declared without a body outside a trait or an extern
+    /// block (`#[ref_cast_custom] fn new(s: &str) -> &Self;`, for an
+    /// attribute macro to fill in), which `syn` keeps as verbatim tokens.
+    fn bodiless_fn(
+        &self,
+        tokens: &proc_macro2::TokenStream,
+        container: Container,
+    ) -> Option<Symbol> {
+        let parser = |input: syn::parse::ParseStream<'_>| {
+            let attrs = input.call(Attribute::parse_outer)?;
+            let vis: Visibility = input.parse()?;
+            let sig: syn::Signature = input.parse()?;
+            let _semi: syn::Token![;] = input.parse()?;
+            Ok((attrs, vis, sig))
+        };
+        let (attrs, vis, sig) = syn::parse::Parser::parse2(parser, tokens.clone()).ok()?;
+        Some(self.function(tokens, &attrs, &vis, &sig, None, container))
     }
 
     fn foreign_item(&self, foreign: &ForeignItem, out: &mut Vec<Symbol>) {
