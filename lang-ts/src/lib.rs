@@ -28,6 +28,7 @@
 //! Architecture invariant: this crate only maps swc's tree to the core model;
 //! it does no I/O.
 
+mod bindings;
 mod blocks;
 mod classes;
 mod docs;
@@ -37,6 +38,7 @@ mod recovery;
 mod signature;
 mod source;
 mod symbols;
+mod types;
 
 use std::cell::Cell;
 
