@@ -90,6 +90,15 @@ impl Walker<'_, '_> {
             VarDeclKind::Var => "var",
         };
         for (i, declarator) in v.decls.iter().enumerate() {
+            // `const x = require("m")` is an import (see imports.rs), not a symbol.
+            if declarator
+                .init
+                .as_deref()
+                .and_then(crate::imports::required_module)
+                .is_some()
+            {
+                continue;
+            }
             let mut ctx = ctx.clone();
             ctx.start = if i == 0 {
                 Some(ctx.start.map_or(v.span.lo, |s| s.min(v.span.lo)))

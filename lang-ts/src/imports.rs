@@ -1,5 +1,6 @@
 //! Module-level imports and re-exports: `import … from "m"`, `import "m"`,
-//! `import x = require("m")`, `export … from "m"`, `export * from "m"`.
+//! `import x = require("m")`, `export … from "m"`, `export * from "m"`, and
+//! CommonJS `const x = require("m")` / `const { a, b: c } = require("m")`.
 //!
 //! Mapped onto the core's import model: `module` is the specifier, a default
 //! import is the name `default` with the local alias, a namespace import
@@ -8,7 +9,8 @@
 use outline_core::{Import, ImportedName};
 use swc_common::Span;
 use swc_ecma_ast::{
-    ExportSpecifier, ImportSpecifier, ModuleDecl, ModuleExportName, ModuleItem, Str, TsModuleRef,
+    Callee, Decl, ExportSpecifier, Expr, ImportSpecifier, Lit, ModuleDecl, ModuleExportName,
+    ModuleItem, ObjectPatProp, Pat, PropName, Stmt, Str, TsModuleRef, VarDeclarator,
 };
 
 use crate::source::Source;
@@ -42,8 +44,15 @@ fn import(source: &Source<'_>, span: Span, module: String, names: Vec<ImportedNa
 pub(crate) fn module_imports(source: &Source<'_>, items: &[ModuleItem]) -> Vec<Import> {
     let mut out = Vec::new();
     for item in items {
-        let ModuleItem::ModuleDecl(decl) = item else {
-            continue;
+        let decl = match item {
+            ModuleItem::ModuleDecl(decl) => decl,
+            ModuleItem::Stmt(Stmt::Decl(Decl::Var(var))) => {
+                for declarator in &var.decls {
+                    out.extend(require(source, var.span, declarator));
+                }
+                continue;
+            }
+            ModuleItem::Stmt(_) => continue,
         };
         match decl {
             ModuleDecl::Import(i) => {
@@ -114,4 +123,54 @@ pub(crate) fn module_imports(source: &Source<'_>, items: &[ModuleItem]) -> Vec<I
         }
     }
     out
+}
+
+/// The module of `require("m")` (parentheses and type wrappers looked through).
+pub(crate) fn required_module(expr: &Expr) -> Option<&Str> {
+    let Expr::Call(call) = crate::symbols::unwrap(expr) else {
+        return None;
+    };
+    let Callee::Expr(callee) = &call.callee else {
+        return None;
+    };
+    let (Expr::Ident(name), [arg]) = (&**callee, &call.args[..]) else {
+        return None;
+    };
+    match &*arg.expr {
+        Expr::Lit(Lit::Str(s)) if &*name.sym == "require" && arg.spread.is_none() => Some(s),
+        _ => None,
+    }
+}
+
+/// `const x = require("m")` as `m as x`; `const { a, b: c } = require("m")`
+/// as `m.{a, b as c}`.
+fn require(source: &Source<'_>, span: Span, declarator: &VarDeclarator) -> Option<Import> {
+    let module = required_module(declarator.init.as_deref()?)?;
+    let mut import = import(source, span, specifier(source, module), Vec::new());
+    match &declarator.name {
+        Pat::Ident(b) => import.alias = Some(b.id.sym.to_string()),
+        Pat::Object(o) => {
+            for prop in &o.props {
+                match prop {
+                    ObjectPatProp::Assign(a) => import.names.push(ImportedName {
+                        name: a.key.sym.to_string(),
+                        alias: None,
+                    }),
+                    ObjectPatProp::KeyValue(kv) => {
+                        let (PropName::Ident(key), Pat::Ident(local)) = (&kv.key, &*kv.value)
+                        else {
+                            continue;
+                        };
+                        import.names.push(ImportedName {
+                            name: key.sym.to_string(),
+                            alias: Some(local.id.sym.to_string()),
+                        });
+                    }
+                    ObjectPatProp::Rest(_) => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    Some(import)
 }
