@@ -130,5 +130,15 @@ function outline(file) {
 
 const files = fs.readFileSync(0, "utf8").split("\n").filter((f) => f.length > 0);
 const out = [];
-for (const file of files) out.push(JSON.stringify(outline(file)));
+for (const file of files) {
+  let result;
+  try {
+    result = outline(file);
+  } catch (error) {
+    // The compiler itself can fail (a stack overflow on 2000 nested
+    // brackets): counted as a file with a parse error, so it is not compared.
+    result = { file, parse_errors: 1, symbols: [], failure: String(error) };
+  }
+  out.push(JSON.stringify(result));
+}
 process.stdout.write(out.join("\n") + "\n");
