@@ -6,8 +6,6 @@
 //! attribute (or its first token), never at a preceding doc comment, whose
 //! first line is reported as `doc_start_line` instead.
 
-use std::ops::Range;
-
 use outline_core::text::{MAX_DECORATOR_CHARS, doc_first_line};
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
@@ -21,8 +19,8 @@ pub(crate) struct AttrInfo {
     pub doc: Option<String>,
     /// Line where the first doc comment starts.
     pub doc_start_line: Option<u32>,
-    /// Byte ranges of the doc comments (left out of the symbol's range).
-    pub doc_ranges: Vec<Range<usize>>,
+    /// Byte offsets where the written attributes start.
+    pub attr_starts: Vec<usize>,
     /// `#[test]` (any path ending in `test`, such as `#[tokio::test]`) or
     /// `#[cfg(test)]`.
     pub test: bool,
@@ -34,11 +32,22 @@ pub(crate) fn attr_info(region: &Region<'_, '_>, attrs: &[Attribute]) -> AttrInf
         decorators: Vec::new(),
         doc: None,
         doc_start_line: None,
-        doc_ranges: Vec::new(),
+        attr_starts: Vec::new(),
         test: false,
     };
     let mut doc_text = String::new();
     for attr in attrs {
+        if matches!(attr.style, syn::AttrStyle::Inner(_)) {
+            // `//!` and `#![…]` inside a module's braces: its doc, when
+            // nothing outside says more; never a decorator or the start.
+            if doc_text.trim().is_empty()
+                && let Some(value) = doc_value(attr)
+            {
+                doc_text.push_str(&value);
+                doc_text.push('\n');
+            }
+            continue;
+        }
         let range = region.node_range(attr);
         let text = region.file.text.get(range.clone()).unwrap_or_default();
         let is_comment = text.starts_with("///") || text.starts_with("/**");
@@ -46,8 +55,9 @@ pub(crate) fn attr_info(region: &Region<'_, '_>, attrs: &[Attribute]) -> AttrInf
             if info.doc_start_line.is_none() {
                 info.doc_start_line = Some(region.line(range.start));
             }
-            info.doc_ranges.push(range);
-            if let Some(value) = doc_value(attr) {
+            if doc_text.trim().is_empty()
+                && let Some(value) = doc_value(attr)
+            {
                 doc_text.push_str(&value);
                 doc_text.push('\n');
             }
@@ -59,11 +69,12 @@ pub(crate) fn attr_info(region: &Region<'_, '_>, attrs: &[Attribute]) -> AttrInf
             doc_text.push_str(&value);
             doc_text.push('\n');
         }
+        info.attr_starts.push(range.start);
         if is_test_attr(attr) {
             info.test = true;
         }
         info.decorators
-            .push(region.one_line(range, MAX_DECORATOR_CHARS));
+            .push(region.node_text(attr, MAX_DECORATOR_CHARS));
     }
     let cleaned: String = doc_text
         .lines()

@@ -21,29 +21,90 @@ use syn::{Block, Expr, Item, Stmt};
 
 use crate::items::Mapper;
 
-/// Original function bodies, by the byte offset (in their region) of their
-/// opening brace.
-pub(crate) type Bodies = HashMap<usize, Group>;
+/// What was taken out of the token stream before parsing: function bodies,
+/// by the byte offset (in their region) of their opening brace, and the
+/// initializers of `const` and `static` items (replaced by `()`, so large
+/// tables are not parsed either), by the offset of their first token.
+#[derive(Default)]
+pub(crate) struct Bodies {
+    pub fns: HashMap<usize, Group>,
+    pub values: HashMap<usize, TokenStream>,
+}
 
 /// `stream` with every function body emptied; the bodies are recorded in
 /// `bodies`. A body is the first brace group after a `fn NAME` and its
 /// parameter list that is not inside `<…>` (so `-> Foo<{ N }>` is not taken for
 /// one).
 pub(crate) fn strip_bodies(stream: TokenStream, bodies: &mut Bodies) -> TokenStream {
-    let trees: Vec<TokenTree> = stream.into_iter().collect();
-    let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
-    // Signature state: `Some(angle depth)` after `fn NAME`, with whether the
-    // parameter list was seen.
+    let mut out: Vec<TokenTree> = Vec::new();
+    // Signature state: `Some(angle depth, parameter list seen)` after `fn NAME`.
     let mut signature: Option<(i32, bool)> = None;
     let mut previous_minus = false;
-    for (i, tree) in trees.iter().enumerate() {
+    // In a `const`/`static` item: angle depth; and the initializer's tokens
+    // once its `=` was seen.
+    let mut value: Option<(i32, Option<Vec<TokenTree>>)> = None;
+    let mut iter = stream.into_iter().peekable();
+    while let Some(tree) = iter.next() {
         let mut minus = false;
-        match tree {
+        if let Some((depth, initializer)) = &mut value {
+            let punct = match &tree {
+                TokenTree::Punct(p) => Some(p.as_char()),
+                _ => None,
+            };
+            match (initializer, punct) {
+                (Some(tokens), Some(';')) => {
+                    let tokens = std::mem::take(tokens);
+                    if let Some(first) = tokens.first() {
+                        let mut empty = Group::new(Delimiter::Parenthesis, TokenStream::new());
+                        empty.set_span(first.span());
+                        bodies.values.insert(
+                            first.span().byte_range().start,
+                            tokens.into_iter().collect(),
+                        );
+                        out.push(TokenTree::Group(empty));
+                    }
+                    value = None;
+                    out.push(tree);
+                    continue;
+                }
+                (Some(tokens), _) => {
+                    tokens.push(tree);
+                    continue;
+                }
+                (initializer @ None, Some('=')) if *depth <= 0 && !previous_minus => {
+                    *initializer = Some(Vec::new());
+                    out.push(tree);
+                    continue;
+                }
+                (None, Some('<')) => *depth += 1,
+                (None, Some('>')) if !previous_minus => *depth -= 1,
+                (None, Some('-')) => {
+                    minus = matches!(&tree, TokenTree::Punct(p) if p.spacing() == Spacing::Joint);
+                }
+                (None, Some(';')) => value = None,
+                _ => {}
+            }
+            out.push(tree);
+            previous_minus = minus;
+            continue;
+        }
+        if let TokenTree::Ident(ident) = &tree
+            && (ident == "const" || ident == "static")
+            && signature.is_none()
+            && at_item_start(&out)
+            && matches!(iter.peek(), Some(TokenTree::Ident(next))
+                if !matches!(next.to_string().as_str(), "fn" | "unsafe" | "async" | "extern"))
+        {
+            value = Some((0, None));
+            out.push(tree);
+            continue;
+        }
+        match &tree {
             TokenTree::Ident(ident) if signature.is_none() => {
-                if ident == "fn" && matches!(trees.get(i + 1), Some(TokenTree::Ident(_))) {
+                if ident == "fn" && matches!(iter.peek(), Some(TokenTree::Ident(_))) {
                     signature = Some((0, false));
                 }
-                out.push(tree.clone());
+                out.push(tree);
             }
             TokenTree::Punct(punct) => {
                 let mut end = false;
@@ -59,39 +120,58 @@ pub(crate) fn strip_bodies(stream: TokenStream, bodies: &mut Bodies) -> TokenStr
                 if end {
                     signature = None;
                 }
-                out.push(tree.clone());
+                out.push(tree);
             }
             TokenTree::Group(group) => match &mut signature {
                 Some((depth, params)) if *depth <= 0 => match group.delimiter() {
                     Delimiter::Parenthesis if !*params => {
                         *params = true;
-                        out.push(tree.clone());
+                        out.push(tree);
                     }
                     Delimiter::Brace if *params => {
-                        bodies.insert(group.span_open().byte_range().start, group.clone());
                         let mut empty = Group::new(Delimiter::Brace, TokenStream::new());
                         empty.set_span(group.span());
+                        bodies
+                            .fns
+                            .insert(group.span_open().byte_range().start, group.clone());
                         out.push(TokenTree::Group(empty));
                         signature = None;
                     }
-                    _ => out.push(tree.clone()),
+                    _ => out.push(tree),
                 },
-                Some(_) => out.push(tree.clone()),
+                Some(_) => out.push(tree),
                 None => {
-                    if group.delimiter() == Delimiter::Brace
-                        || group.delimiter() == Delimiter::Bracket
-                    {
+                    if matches!(group.delimiter(), Delimiter::Brace | Delimiter::Bracket) {
                         out.push(TokenTree::Group(strip_group(group, bodies)));
                     } else {
-                        out.push(tree.clone());
+                        out.push(tree);
                     }
                 }
             },
-            _ => out.push(tree.clone()),
+            _ => out.push(tree),
         }
         previous_minus = minus;
     }
     out.into_iter().collect()
+}
+
+/// Whether the tokens pushed so far end where an item may start: at the
+/// beginning, after `;`, a `{ … }`, an attribute's `[…]`, `pub`, `pub(…)` or
+/// `default`.
+fn at_item_start(out: &[TokenTree]) -> bool {
+    match out.last() {
+        None => true,
+        Some(TokenTree::Punct(p)) => p.as_char() == ';',
+        Some(TokenTree::Group(g)) => match g.delimiter() {
+            Delimiter::Brace | Delimiter::Bracket => true,
+            Delimiter::Parenthesis => {
+                out.len() >= 2 && matches!(&out[out.len() - 2], TokenTree::Ident(i) if i == "pub")
+            }
+            Delimiter::None => false,
+        },
+        Some(TokenTree::Ident(i)) => i == "pub" || i == "default",
+        Some(TokenTree::Literal(_)) => false,
+    }
 }
 
 /// `group` with the function bodies inside it emptied.
@@ -184,18 +264,27 @@ pub(crate) fn item_starts(trees: &[TokenTree]) -> Vec<usize> {
 /// blocks holding the items inside them.
 pub(crate) fn body_children(mapper: &Mapper<'_, '_, '_>, open: Span, end_line: u32) -> Vec<Symbol> {
     let key = open.byte_range().start;
-    let Some(group) = mapper.bodies.borrow_mut().remove(&key) else {
+    let Some(group) = mapper.bodies.borrow_mut().fns.remove(&key) else {
         return Vec::new();
     };
+    let region = mapper.region;
+    let first_line = region.line(region.range(group.span()).start);
+    let long = splits_body(first_line, end_line, mapper.options.block_threshold);
+    let text = region
+        .file
+        .text
+        .get(region.range(group.span()))
+        .unwrap_or_default();
+    if !long && !might_hold_items(text) {
+        return Vec::new();
+    }
     let stripped = {
         let mut bodies = mapper.bodies.borrow_mut();
         strip_bodies(group.stream(), &mut bodies)
     };
     let mut items = Vec::new();
     scan_items(mapper, stripped.clone(), false, &mut items);
-    let region = mapper.region;
-    let first_line = region.line(region.range(group.span()).start);
-    if !splits_body(first_line, end_line, mapper.options.block_threshold) {
+    if !long {
         return items;
     }
     let parser = |input: ParseStream<'_>| Block::parse_within(input);
@@ -305,9 +394,8 @@ fn control_flow<'e>(
     expr: &'e Expr,
 ) -> Option<(String, Vec<&'e Block>)> {
     let region = mapper.region;
-    let text = |node: &dyn ToTokensSpanned| {
-        region.one_line(region.range(node.joined_span()), MAX_VALUE_CHARS)
-    };
+    let text =
+        |node: &dyn quote::ToTokens| region.tokens_text(node.to_token_stream(), MAX_VALUE_CHARS);
     let label = |label: &Option<syn::Label>| {
         label
             .as_ref()
@@ -362,13 +450,40 @@ fn control_flow<'e>(
     })
 }
 
-/// A syntax node whose joined span can be taken behind a `dyn`.
-trait ToTokensSpanned {
-    fn joined_span(&self) -> Span;
-}
-
-impl<T: syn::spanned::Spanned> ToTokensSpanned for T {
-    fn joined_span(&self) -> Span {
-        self.span()
+/// Whether `text` (a body's source) has a word that can begin an item: a
+/// cheap test that spares most bodies the token scan. Words inside strings
+/// and comments only cost a scan.
+pub(crate) fn might_hold_items(text: &str) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"fn",
+        b"struct",
+        b"enum",
+        b"union",
+        b"trait",
+        b"impl",
+        b"mod",
+        b"type",
+        b"const",
+        b"static",
+        b"macro_rules",
+        b"extern",
+    ];
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let lifetime = start > 0 && bytes[start - 1] == b'\'';
+            if !lifetime && WORDS.contains(&&bytes[start..i]) {
+                return true;
+            }
+        } else {
+            i += 1;
+        }
     }
+    false
 }

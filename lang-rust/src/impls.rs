@@ -30,10 +30,17 @@ impl Mapper<'_, '_, '_> {
             }
             None => format!("impl {self_ty}"),
         };
-        let range = region.node_range(item);
         let name_range = region.range(block.impl_token.span);
-        let mut symbol = self.base_at(
-            range,
+        let start = block
+            .modifiers
+            .defaultness
+            .map(|d| d.span)
+            .or(block.unsafety.map(|u| u.span))
+            .unwrap_or(block.impl_token.span);
+        let extent = region.range(start).start..region.range(block.brace_token.span.close()).end;
+        let _ = item;
+        let mut symbol = self.base_extent(
+            extent,
             &block.attrs,
             &Visibility::Inherited,
             name.clone(),

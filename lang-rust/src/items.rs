@@ -11,6 +11,8 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
+use quote::ToTokens;
+
 use outline_core::text::{MAX_SIGNATURE_CHARS, MAX_TYPE_CHARS, MAX_VALUE_CHARS, truncate};
 use outline_core::{Modifier, OutlineOptions, Symbol, SymbolKind};
 use syn::{Attribute, Fields, ForeignItem, ImplItem, Item, TraitItem, Visibility};
@@ -58,7 +60,7 @@ impl Mapper<'_, '_, '_> {
         let before = out.len();
         match item {
             Item::Fn(f) => {
-                let body = Some(f.block.brace_token.span.open());
+                let body = Some(&f.block.brace_token);
                 out.push(self.function(item, &f.attrs, &f.vis, &f.sig, body, Container::Module));
             }
             Item::Struct(s) => {
@@ -126,7 +128,21 @@ impl Mapper<'_, '_, '_> {
                 out.push(symbol);
             }
             Item::Trait(t) => {
-                let mut symbol = self.base(item, &t.attrs, &t.vis, &t.ident, SymbolKind::Trait);
+                let start = vis_start(&t.vis)
+                    .or(t.unsafety.map(|u| u.span))
+                    .or(t.modifiers.auto_token.map(|a| a.span))
+                    .unwrap_or(t.trait_token.span);
+                let extent =
+                    region.range(start).start..region.range(t.brace_token.span.close()).end;
+                let name_range = region.range(t.ident.span());
+                let mut symbol = self.base_extent(
+                    extent,
+                    &t.attrs,
+                    &t.vis,
+                    t.ident.to_string(),
+                    name_range,
+                    SymbolKind::Trait,
+                );
                 symbol.type_parameters = type_parameters(region, &t.generics);
                 if t.unsafety.is_some() {
                     symbol.modifiers.push(Modifier::Unsafe);
@@ -165,7 +181,24 @@ impl Mapper<'_, '_, '_> {
             }
             Item::Impl(i) => out.push(self.impl_block(item, i)),
             Item::Mod(m) => {
-                let mut symbol = self.base(item, &m.attrs, &m.vis, &m.ident, SymbolKind::Module);
+                let start = vis_start(&m.vis)
+                    .or(m.unsafety.map(|u| u.span))
+                    .unwrap_or(m.mod_token.span);
+                let end = match (&m.content, &m.semi) {
+                    (Some((brace, _)), _) => brace.span.close(),
+                    (None, Some(semi)) => semi.span,
+                    (None, None) => m.ident.span(),
+                };
+                let extent = region.range(start).start..region.range(end).end;
+                let name_range = region.range(m.ident.span());
+                let mut symbol = self.base_extent(
+                    extent,
+                    &m.attrs,
+                    &m.vis,
+                    m.ident.to_string(),
+                    name_range,
+                    SymbolKind::Module,
+                );
                 let semi = if m.content.is_none() { ";" } else { "" };
                 symbol.signature = Some(self.header(&symbol, "mod", semi));
                 match &m.content {
@@ -246,8 +279,28 @@ impl Mapper<'_, '_, '_> {
     ) {
         let region = self.region;
         let annotation = region.node_text(ty, MAX_TYPE_CHARS);
-        symbol.value = value.map(|v| region.node_text(v, MAX_VALUE_CHARS));
-        if let Some(expr) = value {
+        let stashed = value.and_then(|expr| match expr {
+            syn::Expr::Tuple(t) if t.elems.is_empty() => {
+                let key = t.paren_token.span.open().byte_range().start;
+                self.bodies.borrow_mut().values.remove(&key)
+            }
+            _ => None,
+        });
+        if let Some(tokens) = stashed {
+            symbol.value = Some(region.tokens_text(tokens.clone(), MAX_VALUE_CHARS));
+            let range = region.tokens_range(tokens.clone());
+            let text = region.file.text.get(range).unwrap_or_default();
+            if crate::bodies::might_hold_items(text) {
+                let stripped = {
+                    let mut bodies = self.bodies.borrow_mut();
+                    crate::bodies::strip_bodies(tokens, &mut bodies)
+                };
+                if let Ok(expr) = syn::parse2::<syn::Expr>(stripped) {
+                    symbol.children = self.expr_items(&expr);
+                }
+            }
+        } else if let Some(expr) = value {
+            symbol.value = Some(region.node_text(expr, MAX_VALUE_CHARS));
             symbol.children = self.expr_items(expr);
         }
         let value = symbol
@@ -289,11 +342,10 @@ impl Mapper<'_, '_, '_> {
                     Some(ident) => (ident.to_string(), region.range(ident.span())),
                     None => (i.to_string(), region.node_range(&field.ty)),
                 };
-                let range = region.node_range(field);
+                let tokens = field.to_token_stream();
+                let range = region.tokens_range(tokens.clone());
                 let info = attr_info(region, &field.attrs);
-                let start = region
-                    .first_token_outside(range.start, range.end, &info.doc_ranges)
-                    .unwrap_or(range.start);
+                let start = start_line_offset(region, tokens, &info, range.start);
                 let mut symbol = Symbol::new(
                     name,
                     SymbolKind::Field,
@@ -327,22 +379,46 @@ impl Mapper<'_, '_, '_> {
     /// visibility and the test marker.
     pub fn base(
         &self,
-        node: &impl syn::spanned::Spanned,
+        node: &impl ToTokens,
         attrs: &[Attribute],
         vis: &Visibility,
         ident: &syn::Ident,
         kind: SymbolKind,
     ) -> Symbol {
         let region = self.region;
-        let range = region.node_range(node);
         let name_range = region.range(ident.span());
-        self.base_at(range, attrs, vis, ident.to_string(), name_range, kind)
+        self.base_at(
+            node.to_token_stream(),
+            attrs,
+            vis,
+            ident.to_string(),
+            name_range,
+            kind,
+        )
     }
 
     /// Like [`Mapper::base`], with the name and ranges given.
     pub fn base_at(
         &self,
-        range: Range<usize>,
+        tokens: proc_macro2::TokenStream,
+        attrs: &[Attribute],
+        vis: &Visibility,
+        name: String,
+        name_range: Range<usize>,
+        kind: SymbolKind,
+    ) -> Symbol {
+        let region = self.region;
+        let range = region.tokens_range(tokens.clone());
+        let after_attrs = region.start_after_attrs(tokens).unwrap_or(range.start);
+        self.base_extent(after_attrs..range.end, attrs, vis, name, name_range, kind)
+    }
+
+    /// A symbol whose tokens after its attributes span `extent` (bytes):
+    /// cheaper than [`Mapper::base_at`] for large items, whose tokens need
+    /// not be generated again.
+    pub fn base_extent(
+        &self,
+        extent: Range<usize>,
         attrs: &[Attribute],
         vis: &Visibility,
         name: String,
@@ -351,9 +427,14 @@ impl Mapper<'_, '_, '_> {
     ) -> Symbol {
         let region = self.region;
         let info = attr_info(region, attrs);
-        let start = region
-            .first_token_outside(range.start, range.end, &info.doc_ranges)
-            .unwrap_or(range.start);
+        let start = info
+            .attr_starts
+            .iter()
+            .copied()
+            .chain([extent.start])
+            .min()
+            .unwrap_or(extent.start);
+        let range = extent.start..extent.end.max(extent.start);
         let mut symbol = Symbol::new(name, kind, region.line(start), region.end_line(&range));
         symbol.name_line = region.line(name_range.start);
         symbol.name_column = region.column(name_range.start);
@@ -370,11 +451,11 @@ impl Mapper<'_, '_, '_> {
     /// A function or method; `body` is the span of its body's opening brace.
     pub fn function(
         &self,
-        node: &impl syn::spanned::Spanned,
+        node: &impl ToTokens,
         attrs: &[Attribute],
         vis: &Visibility,
         sig: &syn::Signature,
-        body: Option<proc_macro2::Span>,
+        body: Option<&syn::token::Brace>,
         container: Container,
     ) -> Symbol {
         let region = self.region;
@@ -383,7 +464,16 @@ impl Mapper<'_, '_, '_> {
         } else {
             SymbolKind::Function
         };
-        let mut symbol = self.base(node, attrs, vis, &sig.ident, kind);
+        let mut symbol = match body {
+            Some(brace) => {
+                let start = vis_start(vis).unwrap_or_else(|| sig_start(sig));
+                let extent = region.range(start).start..region.range(brace.span.close()).end;
+                let name_range = region.range(sig.ident.span());
+                self.base_extent(extent, attrs, vis, sig.ident.to_string(), name_range, kind)
+            }
+            None => self.base(node, attrs, vis, &sig.ident, kind),
+        };
+        let body = body.map(|b| b.span.open());
         let modifiers = &mut symbol.modifiers;
         if sig.constness.is_some() {
             modifiers.push(Modifier::Const);
@@ -423,7 +513,7 @@ impl Mapper<'_, '_, '_> {
         let region = self.region;
         match member {
             TraitItem::Fn(f) => {
-                let body = f.default.as_ref().map(|b| b.brace_token.span.open());
+                let body = f.default.as_ref().map(|b| &b.brace_token);
                 out.push(self.function(
                     member,
                     &f.attrs,
@@ -495,7 +585,7 @@ impl Mapper<'_, '_, '_> {
                 &f.attrs,
                 &f.vis,
                 &f.sig,
-                Some(f.block.brace_token.span.open()),
+                Some(&f.block.brace_token),
                 Container::Associated,
             )),
             ImplItem::Const(c) => {
@@ -570,4 +660,50 @@ impl Mapper<'_, '_, '_> {
         symbol.modifiers.dedup();
         out.push(symbol);
     }
+}
+
+/// Where a symbol starts: its first written attribute, else its first token
+/// after the attributes (doc comments never count).
+fn start_line_offset(
+    region: &Region<'_, '_>,
+    tokens: proc_macro2::TokenStream,
+    info: &crate::attrs::AttrInfo,
+    fallback: usize,
+) -> usize {
+    let after = region.start_after_attrs(tokens).unwrap_or(fallback);
+    info.attr_starts
+        .iter()
+        .copied()
+        .chain([after])
+        .min()
+        .unwrap_or(after)
+}
+
+/// The span of the visibility's first token, unless inherited.
+pub(crate) fn vis_start(vis: &Visibility) -> Option<proc_macro2::Span> {
+    match vis {
+        Visibility::Public(p) => Some(p.span),
+        Visibility::Restricted(r) => Some(r.pub_token.span),
+        _ => None,
+    }
+}
+
+/// The span of a signature's first token (`const`, `async`, `unsafe`,
+/// `extern` or `fn`).
+fn sig_start(sig: &syn::Signature) -> proc_macro2::Span {
+    if let Some(t) = &sig.constness {
+        return t.span;
+    }
+    if let Some(t) = &sig.asyncness {
+        return t.span;
+    }
+    match &sig.safety {
+        syn::Safety::Unsafe(t) => return t.span,
+        syn::Safety::Safe(t) => return t.span,
+        _ => {}
+    }
+    if let Some(abi) = &sig.abi {
+        return abi.extern_token.span;
+    }
+    sig.fn_token.span
 }

@@ -42,7 +42,7 @@ mod recovery;
 mod signature;
 mod source;
 
-use outline_core::{Extracted, Language, LineIndex, Outline, OutlineOptions};
+use outline_core::{Extracted, Language, Outline, OutlineOptions};
 
 use crate::source::FileText;
 
@@ -52,10 +52,7 @@ pub struct RustOutline;
 
 impl Outline for RustOutline {
     fn extract(&self, text: &str, _language: Language, options: &OutlineOptions) -> Extracted {
-        let file = FileText {
-            text,
-            index: LineIndex::new(text),
-        };
+        let file = FileText::new(text);
         let extracted = recovery::extract(&file, options);
         // proc_macro2 keeps every lexed text in a thread-local map for its
         // spans; drop it so a long run does not grow without bound.

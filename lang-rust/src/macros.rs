@@ -43,7 +43,7 @@ pub(crate) fn item_macro(
 /// body; `None` for other delimiters.
 pub(crate) fn macro_call(
     mapper: &Mapper<'_, '_, '_>,
-    node: &impl syn::spanned::Spanned,
+    node: &impl quote::ToTokens,
     attrs: &[Attribute],
     mac: &Macro,
 ) -> Option<Symbol> {
@@ -52,10 +52,9 @@ pub(crate) fn macro_call(
     }
     let region = mapper.region;
     let path = region.node_text(&mac.path, MAX_TYPE_CHARS);
-    let range = region.node_range(node);
     let name_range = region.node_range(&mac.path);
     let mut symbol = mapper.base_at(
-        range,
+        quote::ToTokens::to_token_stream(node),
         attrs,
         &Visibility::Inherited,
         format!("{path}!"),

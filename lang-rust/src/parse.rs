@@ -48,8 +48,12 @@ pub(crate) fn parse_region(
             message: "unbalanced delimiters or an unterminated literal".to_owned(),
         });
     };
-    let region = Region::new(file, start, end, &stream);
-    let mut bodies = Bodies::new();
+    let region = Region {
+        file,
+        base: start,
+        limit: end,
+    };
+    let mut bodies = Bodies::default();
     let stripped = strip_bodies(stream, &mut bodies);
     let parsed =
         match (|input: syn::parse::ParseStream<'_>| input.parse::<syn::File>()).parse2(stripped) {

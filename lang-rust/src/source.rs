@@ -10,14 +10,36 @@ use std::ops::Range;
 use std::str::FromStr;
 
 use outline_core::LineIndex;
-use outline_core::text::{collapse_whitespace, join_tokens, truncate};
+use outline_core::text::{join_tokens, truncate};
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use syn::spanned::Spanned;
+use quote::ToTokens;
 
 /// The whole file: text and line index.
 pub(crate) struct FileText<'a> {
     pub text: &'a str,
     pub index: LineIndex<'a>,
+    /// Whether the text is all ASCII (a character column is a byte column).
+    pub ascii: bool,
+    /// Whether a `\r` ends a line on its own somewhere: `proc_macro2` counts
+    /// only `\n`, so its line numbers cannot be used then.
+    pub lone_cr: bool,
+}
+
+impl<'a> FileText<'a> {
+    /// Indexes `text`.
+    pub fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let lone_cr = bytes
+            .iter()
+            .enumerate()
+            .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        FileText {
+            text,
+            index: LineIndex::new(text),
+            ascii: text.is_ascii(),
+            lone_cr,
+        }
+    }
 }
 
 /// One lexed region of the file.
@@ -28,9 +50,6 @@ pub(crate) struct Region<'f, 'a> {
     /// Offsets past this one (tokens a recovery appended after the region's
     /// text, such as missing closing braces) are clamped to it.
     pub limit: usize,
-    /// Byte ranges (in the file) of the region's leaf tokens and delimiters,
-    /// sorted by start, without overlaps.
-    leaves: Vec<Range<usize>>,
 }
 
 /// Lexes `text` with `proc_macro2`; `None` when the lexer rejects it
@@ -40,35 +59,76 @@ pub(crate) fn lex(text: &str) -> Option<TokenStream> {
 }
 
 impl<'f, 'a> Region<'f, 'a> {
-    /// A region at `base` whose tokens are `stream`.
-    pub fn new(file: &'f FileText<'a>, base: usize, limit: usize, stream: &TokenStream) -> Self {
-        let mut leaves = Vec::new();
-        collect_leaves(stream, base, &mut leaves);
-        leaves.sort_by_key(|r| r.start);
-        let mut clean: Vec<Range<usize>> = Vec::with_capacity(leaves.len());
-        for range in leaves {
-            if range.end <= limit && clean.last().is_none_or(|last| range.start >= last.end) {
-                clean.push(range);
-            }
-        }
-        Region {
-            file,
-            base,
-            limit,
-            leaves: clean,
-        }
-    }
-
     /// Byte range of `span` in the file.
     pub fn range(&self, span: Span) -> Range<usize> {
-        let r = span.byte_range();
-        let start = (self.base + r.start).min(self.limit);
-        start..(self.base + r.end).clamp(start, self.limit)
+        let (start, end) = if self.file.lone_cr {
+            let r = span.byte_range();
+            (self.base + r.start, self.base + r.end)
+        } else {
+            // Lines and character columns are cheaper to get from
+            // `proc_macro2` than byte offsets (which it memoises in a map).
+            (self.offset(span.start()), self.offset(span.end()))
+        };
+        let start = start.min(self.limit);
+        start..end.clamp(start, self.limit)
     }
 
-    /// Byte range of a syntax node in the file.
-    pub fn node_range(&self, node: &impl Spanned) -> Range<usize> {
-        self.range(node.span())
+    /// Byte offset in the file of a `proc_macro2` line (1-based, counted in
+    /// the region) and character column.
+    fn offset(&self, at: proc_macro2::LineColumn) -> usize {
+        if at.line == 0 {
+            return self.base;
+        }
+        let line_start = if at.line == 1 {
+            self.base
+        } else {
+            let first = self.file.index.line(self.base);
+            let line = first.saturating_add(u32::try_from(at.line - 1).unwrap_or(u32::MAX));
+            match self.file.index.line_span(line) {
+                Some(span) => span.start,
+                None => return self.file.text.len(),
+            }
+        };
+        if self.file.ascii {
+            return (line_start + at.column).min(self.file.text.len());
+        }
+        let rest = self.file.text.get(line_start..).unwrap_or_default();
+        rest.char_indices()
+            .nth(at.column)
+            .map_or(self.file.text.len(), |(i, _)| line_start + i)
+    }
+
+    /// Byte range of a syntax node in the file: from its first token to the
+    /// end of its last one.
+    pub fn node_range(&self, node: &impl ToTokens) -> Range<usize> {
+        self.tokens_range(node.to_token_stream())
+    }
+
+    /// Byte range of `tokens` in the file.
+    pub fn tokens_range(&self, tokens: TokenStream) -> Range<usize> {
+        let mut iter = tokens.into_iter();
+        let Some(first) = iter.next() else {
+            return self.base..self.base;
+        };
+        let first = self.range(first.span());
+        let last = iter.last().map_or(first.clone(), |t| self.range(t.span()));
+        first.start..last.end.max(first.start)
+    }
+
+    /// Start of the first top-level token of `tokens` that is not part of an
+    /// outer attribute (`#[…]`, doc comments included).
+    pub fn start_after_attrs(&self, tokens: TokenStream) -> Option<usize> {
+        let mut iter = tokens.into_iter().peekable();
+        while let Some(tree) = iter.next() {
+            let pound = matches!(&tree, TokenTree::Punct(p) if p.as_char() == '#');
+            let bracket = matches!(iter.peek(), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket);
+            if pound && bracket {
+                iter.next();
+                continue;
+            }
+            return Some(self.range(tree.span()).start);
+        }
+        None
     }
 
     /// 1-based line of byte `offset`.
@@ -86,64 +146,46 @@ impl<'f, 'a> Region<'f, 'a> {
         self.file.index.end_line(range.start, range.end)
     }
 
-    /// Start of the first leaf token at or after `offset`, before `end`, that
-    /// lies outside every range of `skip`.
-    pub fn first_token_outside(
-        &self,
-        offset: usize,
-        end: usize,
-        skip: &[Range<usize>],
-    ) -> Option<usize> {
-        let first = self.leaves.partition_point(|r| r.start < offset);
-        self.leaves[first..]
-            .iter()
-            .take_while(|r| r.start < end)
-            .find(|r| !skip.iter().any(|s| s.start <= r.start && r.start < s.end))
-            .map(|r| r.start)
-    }
-
-    /// The tokens of byte `range` joined into one line (comments left out),
+    /// The source text of `tokens` joined into one line (comments left out),
     /// cut to `max_chars` characters.
-    pub fn one_line(&self, range: Range<usize>, max_chars: usize) -> String {
-        let first = self.leaves.partition_point(|r| r.start < range.start);
-        let tokens = self.leaves[first..]
-            .iter()
-            .take_while(|r| r.end <= range.end)
-            .cloned();
-        let text = join_tokens(self.file.text, tokens);
-        let text = if text.is_empty() {
-            self.file
-                .text
-                .get(range)
-                .map(collapse_whitespace)
-                .unwrap_or_default()
-        } else {
-            text
-        };
+    pub fn tokens_text(&self, tokens: TokenStream, max_chars: usize) -> String {
+        let mut leaves = Vec::new();
+        // Each leaf is at least one character: more than `max_chars` of
+        // them are never shown.
+        self.collect_leaves(tokens, max_chars + 1, &mut leaves);
+        let mut clean: Vec<Range<usize>> = Vec::with_capacity(leaves.len());
+        for range in leaves {
+            if range.end > range.start && clean.last().is_none_or(|last| range.start >= last.end) {
+                clean.push(range);
+            }
+        }
+        let text = join_tokens(self.file.text, clean);
         truncate(&text, max_chars)
     }
 
     /// One-line text of a syntax node.
-    pub fn node_text(&self, node: &impl Spanned, max_chars: usize) -> String {
-        self.one_line(self.node_range(node), max_chars)
+    pub fn node_text(&self, node: &impl ToTokens, max_chars: usize) -> String {
+        self.tokens_text(node.to_token_stream(), max_chars)
     }
-}
 
-fn collect_leaves(stream: &TokenStream, base: usize, out: &mut Vec<Range<usize>>) {
-    for tree in stream.clone() {
-        match &tree {
-            TokenTree::Group(group) => {
-                if group.delimiter() != Delimiter::None {
-                    let open = group.span_open().byte_range();
-                    let close = group.span_close().byte_range();
-                    out.push(base + open.start..base + open.end);
-                    out.push(base + close.start..base + close.end);
-                }
-                collect_leaves(&group.stream(), base, out);
+    /// Leaf ranges of `stream` in source order, at most `max` of them.
+    fn collect_leaves(&self, stream: TokenStream, max: usize, out: &mut Vec<Range<usize>>) {
+        for tree in stream {
+            if out.len() >= max {
+                return;
             }
-            other => {
-                let r = other.span().byte_range();
-                out.push(base + r.start..base + r.end);
+            match tree {
+                TokenTree::Group(group) => {
+                    let delimited = group.delimiter() != Delimiter::None;
+                    if delimited {
+                        out.push(self.range(group.span_open()));
+                    }
+                    self.collect_leaves(group.stream(), max, out);
+                    if delimited && out.len() < max {
+                        out.push(self.range(group.span_close()));
+                    }
+                }
+                other => out.push(self.range(other.span())),
             }
         }
     }
