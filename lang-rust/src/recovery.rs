@@ -13,7 +13,9 @@
 
 use std::ops::Range;
 
-use outline_core::{Diagnostic, Extracted, OutlineOptions, Severity};
+use outline_core::{
+    Diagnostic, Extracted, OutlineOptions, ParameterKind, Severity, Symbol, SymbolKind,
+};
 
 use crate::parse::{Parsed, RegionError, parse_region};
 use crate::source::FileText;
@@ -49,16 +51,15 @@ fn recover(file: &FileText<'_>, start: usize, options: &OutlineOptions) -> Extra
     for (offset, message) in &scan.problems {
         out.diagnostics.push(diagnostic(file, *offset, message));
     }
+    let column_zero: Vec<usize> = scan
+        .line_starts
+        .iter()
+        .filter(|(_, indent)| *indent == 0)
+        .map(|(offset, _)| *offset)
+        .collect();
     let mut first = true;
     for chunk in &scan.chunks {
-        recover_chunk(
-            file,
-            chunk.clone(),
-            &scan.line_starts,
-            options,
-            &mut out,
-            first,
-        );
+        recover_chunk(file, chunk.clone(), &column_zero, options, &mut out, first);
         first = false;
     }
     if out.diagnostics.is_empty() {
@@ -111,6 +112,7 @@ fn recover_chunk(
     // closing delimiters added, up to its last token.
     let piece = scan(file.text, range.clone());
     let end = last_token_end(file, &range);
+    let before = out.diagnostics.len();
     match error {
         RegionError {
             offset: Some(offset),
@@ -142,6 +144,16 @@ fn recover_chunk(
             }
         }
     }
+    let chunk_diagnostics: Vec<Diagnostic> = out.diagnostics.drain(before..).collect();
+    if let Some(container) = recover_container(file, &range, &piece, options, out) {
+        // The members' own errors say more than the container's.
+        if out.diagnostics.len() == before {
+            out.diagnostics.extend(chunk_diagnostics);
+        }
+        out.symbols.push(container);
+        return;
+    }
+    out.diagnostics.extend(chunk_diagnostics);
     if piece.open.is_empty() || !piece.problems.is_empty() {
         return;
     }
@@ -158,6 +170,68 @@ fn recover_chunk(
     if let Ok(parsed) = parse_region(file, range.start, end, &closers, options) {
         take(parsed, out, first);
     }
+}
+
+/// An `impl`, `trait` or `mod` whose body does not parse: the container from
+/// its header (parsed with an empty body), and its members recovered one by
+/// one, cut where a line starts with an item keyword at the indentation of
+/// the first member.
+fn recover_container(
+    file: &FileText<'_>,
+    range: &Range<usize>,
+    piece: &Scan,
+    options: &OutlineOptions,
+    out: &mut Extracted,
+) -> Option<Symbol> {
+    let open = piece.first_open?;
+    let parsed = parse_region(file, range.start, open, "{}", options).ok()?;
+    let [mut container] = <[Symbol; 1]>::try_from(parsed.symbols).ok()?;
+    if !matches!(
+        container.kind,
+        SymbolKind::Impl | SymbolKind::Trait | SymbolKind::Module
+    ) {
+        return None;
+    }
+    // The body ends at the `}` that closes it, else with the piece.
+    let close = piece
+        .chunks
+        .first()
+        .filter(|_| piece.open.is_empty())
+        .map_or(last_token_end(file, range), |c| last_token_end(file, c));
+    container.end_line = file
+        .index
+        .end_line(range.start, close)
+        .max(container.end_line);
+    let inner = open + 1..close.saturating_sub(1).max(open + 1);
+    let scan = scan(file.text, inner.clone());
+    let indent = scan.line_starts.first().map(|(_, indent)| *indent);
+    let cuts: Vec<usize> = scan
+        .line_starts
+        .iter()
+        .filter(|(_, i)| Some(*i) == indent)
+        .map(|(offset, _)| *offset)
+        .collect();
+    let mut members = Extracted::default();
+    let mut from = inner.start;
+    for cut in cuts.into_iter().chain([inner.end]) {
+        if from < cut && !blank(file, from..cut) {
+            recover_chunk(file, from..cut, &[], options, &mut members, false);
+        }
+        from = cut;
+    }
+    let associated = matches!(container.kind, SymbolKind::Impl | SymbolKind::Trait);
+    for mut member in members.symbols {
+        let receiver = member
+            .parameters
+            .first()
+            .is_some_and(|p| p.kind == ParameterKind::SelfParam);
+        if associated && member.kind == SymbolKind::Function && receiver {
+            member.kind = SymbolKind::Method;
+        }
+        container.children.push(member);
+    }
+    out.diagnostics.extend(members.diagnostics);
+    Some(container)
 }
 
 fn take(parsed: Parsed, out: &mut Extracted, first: bool) {
@@ -196,7 +270,10 @@ pub(crate) struct Scan {
     /// Lines that start at column 0 with an item keyword, an outer attribute
     /// or a doc comment (not a line inside an item's leading attributes and
     /// docs), outside comments and literals.
-    pub line_starts: Vec<usize>,
+    /// (offset of the line's first token, its indentation in bytes).
+    pub line_starts: Vec<(usize, usize)>,
+    /// The first `{` opened at depth 0.
+    pub first_open: Option<usize>,
     /// Unterminated literals and comments, stray closing delimiters.
     pub problems: Vec<(usize, String)>,
     /// Delimiters still open at the end, with their offsets.
@@ -245,7 +322,11 @@ pub(crate) fn scan(text: &str, range: Range<usize>) -> Scan {
         let b = bytes[i];
         if line_start {
             line_start = false;
-            let rest = &text[i..end];
+            let indent = text[i..end]
+                .bytes()
+                .take_while(|&c| c == b' ' || c == b'\t')
+                .count();
+            let rest = &text[i + indent..end];
             let prefix =
                 rest.starts_with("#[") || rest.starts_with("///") || rest.starts_with("/**");
             let keyword = ITEM_WORDS.iter().any(|w| {
@@ -256,7 +337,7 @@ pub(crate) fn scan(text: &str, range: Range<usize>) -> Scan {
                         .is_none_or(|c| !is_ident(c) || w.ends_with('!'))
             });
             if (prefix || keyword) && !after_prefix && i > range.start {
-                out.line_starts.push(i);
+                out.line_starts.push((i + indent, indent));
             }
             if prefix {
                 after_prefix = true;
@@ -353,6 +434,9 @@ pub(crate) fn scan(text: &str, range: Range<usize>) -> Scan {
                 }
             }
             b'(' | b'[' | b'{' => {
+                if b == b'{' && out.open.is_empty() && out.first_open.is_none() {
+                    out.first_open = Some(i);
+                }
                 out.open.push((i, b));
                 i += 1;
             }
@@ -456,6 +540,6 @@ mod tests {
         let text = "fn a() { let s = \"oops;\n}\nfn b() {}\n";
         let scan = scan(text, 0..text.len());
         assert_eq!(scan.problems.len(), 1);
-        assert_eq!(scan.line_starts, [text.find("fn b").unwrap_or(0)]);
+        assert_eq!(scan.line_starts, [(text.find("fn b").unwrap_or(0), 0)]);
     }
 }
