@@ -46,6 +46,22 @@ use outline_core::{Extracted, Language, Outline, OutlineOptions};
 
 use crate::source::FileText;
 
+/// Lexes `text` and parses its items with the function bodies and
+/// initializers left out, as the outline does, without mapping anything;
+/// returns the number of top-level items, or `None` when `syn` rejects the
+/// file. For the benchmark (`examples/bench.rs`), which compares it with a
+/// full `syn::parse_file`.
+#[doc(hidden)]
+pub fn parse_items_only(text: &str) -> Option<usize> {
+    let stream = source::lex(text)?;
+    let mut stash = bodies::Bodies::default();
+    let stripped = bodies::strip_bodies(stream, &mut stash);
+    let file: syn::File = syn::parse2(stripped).ok()?;
+    drop(stash);
+    proc_macro2::extra::invalidate_current_thread_spans();
+    Some(file.items.len())
+}
+
 /// The Rust outline adapter (`.rs`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RustOutline;
