@@ -48,8 +48,11 @@ pub(crate) fn attr_info(region: &Region<'_, '_>, attrs: &[Attribute]) -> AttrInf
             }
             continue;
         }
-        let range = region.node_range(attr);
-        let text = region.file.text.get(range.clone()).unwrap_or_default();
+        // A doc comment's `#` token spans the whole comment: its start is
+        // enough to tell one from a written attribute, without generating the
+        // attribute's tokens again.
+        let range = region.range(attr.pound_token.span);
+        let text = region.file.text.get(range.start..).unwrap_or_default();
         let is_comment = text.starts_with("///") || text.starts_with("/**");
         if is_comment {
             if info.doc_start_line.is_none() {
