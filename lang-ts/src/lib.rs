@@ -46,7 +46,9 @@ use outline_core::text::collapse_whitespace;
 use outline_core::{Diagnostic, Extracted, Language, Outline, OutlineOptions, Severity};
 use swc_common::Spanned;
 use swc_common::comments::SingleThreadedComments;
-use swc_ecma_ast::ModuleItem;
+use swc_ecma_ast::{
+    Decl, DefaultDecl, ExportDecl, ExportDefaultDecl, ModuleDecl, ModuleItem, Stmt,
+};
 use swc_ecma_parser::error::Error;
 
 use crate::source::Source;
@@ -69,6 +71,124 @@ fn diagnostic(source: &Source<'_>, error: &Error, context: Option<(u32, u32)>) -
         severity: Severity::Error,
         message,
     }
+}
+
+/// Whether `items` declare a class (`class X {}`, exported or default).
+fn declares_class(items: &[ModuleItem]) -> bool {
+    items.iter().any(|item| {
+        matches!(
+            item,
+            ModuleItem::Stmt(Stmt::Decl(Decl::Class(_)))
+                | ModuleItem::ModuleDecl(
+                    ModuleDecl::ExportDecl(ExportDecl {
+                        decl: Decl::Class(_),
+                        ..
+                    }) | ModuleDecl::ExportDefaultDecl(ExportDefaultDecl {
+                        decl: DefaultDecl::Class(_),
+                        ..
+                    })
+                )
+        )
+    })
+}
+
+/// Recovery of a top-level statement at `range` that failed with `error`
+/// and ends in a `{…}` body (a class, function, namespace, interface, enum,
+/// object literal…): the statement is parsed again with its body blanked
+/// (every byte a space, line ends kept, so all offsets stay exact), which
+/// keeps the declaration, its header and its real lines. A class body is
+/// split into its members; each is tried alone (inside `class R{…}`, at its
+/// own offset), and only those that still fail are blanked, each reported
+/// with its own error and lines. `None` when the statement has no body or
+/// its header alone does not parse.
+fn recover_body(
+    source: &Source<'_>,
+    range: std::ops::Range<usize>,
+    syntax: swc_ecma_parser::Syntax,
+    comments: &SingleThreadedComments,
+    error: &Error,
+) -> Option<(Vec<ModuleItem>, Vec<Diagnostic>)> {
+    let text = source.text;
+    let (open, close) = recovery::body_braces(text, range.clone())?;
+    let piece = |ranges: &[std::ops::Range<usize>]| -> Option<String> {
+        let mut blanked = recovery::blank(text.get(range.clone())?, ranges);
+        // The body ends with a `}` even when the braces did not balance.
+        let close_at = close.checked_sub(range.start)?;
+        if blanked.get(close_at..=close_at)? != "}" {
+            blanked.replace_range(close_at..=close_at, "}");
+        }
+        Some(blanked)
+    };
+    let body = open + 1..close;
+    let local = |r: &std::ops::Range<usize>| r.start - range.start..r.end - range.start;
+    let scratch = SingleThreadedComments::default();
+    let header_only = piece(&[local(&body)])?;
+    let header = parse::parse(&header_only, range.start, syntax, &scratch)
+        .items
+        .ok()?;
+    let first = source.index.line(open);
+    let last = source.index.end_line(open, close + 1);
+    if declares_class(&header) {
+        let mut failed = Vec::new();
+        let mut member_diagnostics = Vec::new();
+        let members = recovery::split_members(text, body.clone());
+        let fails = |member: &std::ops::Range<usize>| -> Option<Error> {
+            const WRAPPER: &str = "class R{";
+            let (Some(member_text), Some(offset)) = (
+                text.get(member.clone()),
+                member.start.checked_sub(WRAPPER.len()),
+            ) else {
+                return Some(error.clone());
+            };
+            let wrapped = format!("{WRAPPER}{member_text}\n}}");
+            parse::parse(&wrapped, offset, syntax, &scratch).items.err()
+        };
+        let mut index = 0;
+        while let Some(member) = members.get(index) {
+            index += 1;
+            let Some(member_error) = fails(member) else {
+                continue;
+            };
+            // A member split from its decorators or continuation: try it
+            // with the next one.
+            if let Some(next) = members.get(index)
+                && fails(&(member.start..next.end)).is_none()
+            {
+                index += 1;
+                continue;
+            }
+            let first = source.index.line(member.start);
+            let last = source.index.end_line(member.start, member.end);
+            let mut d = diagnostic(source, &member_error, None);
+            if d.line > last {
+                d.line = last;
+                d.column = 1;
+            }
+            d.message = format!("{} (member at lines {first}-{last} left out)", d.message);
+            member_diagnostics.push(d);
+            failed.push(member.clone());
+        }
+        if !failed.is_empty() {
+            let locals: Vec<_> = failed.iter().map(local).collect();
+            if let Some(kept) = piece(&locals) {
+                let parsed = parse::parse(&kept, range.start, syntax, comments);
+                if let Ok(items) = parsed.items {
+                    let mut diagnostics: Vec<Diagnostic> = parsed
+                        .recovered
+                        .iter()
+                        .map(|e| diagnostic(source, e, None))
+                        .collect();
+                    diagnostics.extend(member_diagnostics);
+                    return Some((items, diagnostics));
+                }
+            }
+        }
+    }
+    let parsed = parse::parse(&header_only, range.start, syntax, comments);
+    let items = parsed.items.ok()?;
+    let mut d = diagnostic(source, error, None);
+    d.message = format!("{} (body at lines {first}-{last} left out)", d.message);
+    Some((items, vec![d]))
 }
 
 /// Stack reserved for one extraction. swc's parser grows its own stack on deep
@@ -175,6 +295,13 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                         Ok(piece_items) => items.extend(piece_items),
                         Err(error) => {
                             failed = true;
+                            if let Some((piece_items, piece_diagnostics)) =
+                                recover_body(&source, range.clone(), syntax, &comments, &error)
+                            {
+                                items.extend(piece_items);
+                                diagnostics.extend(piece_diagnostics);
+                                continue;
+                            }
                             let first = source.index.line(range.start);
                             let last = source.index.end_line(range.start, range.end);
                             diagnostics.push(diagnostic(&source, &error, Some((first, last))));

@@ -359,6 +359,213 @@ fn regex_end(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
+/// Calls `visit(i, b, depth)` for every byte `b` at `i` in `range` that starts
+/// a token outside strings, templates, regular expressions and comments (a
+/// word is reported once, by its first byte); `depth` is the bracket nesting
+/// after that byte (`(`, `[`, `{` counted; template substitutions are skipped
+/// whole).
+fn scan(text: &str, range: Range<usize>, mut visit: impl FnMut(usize, u8, usize, usize)) {
+    let bytes = text.as_bytes();
+    let end = range.end.min(bytes.len());
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut last: Option<u8> = None;
+    let mut last_word: Range<usize> = 0..0;
+    let mut i = range.start;
+    let brackets = |stack: &[Frame]| {
+        stack
+            .iter()
+            .filter(|f| matches!(f, Frame::Bracket(_)))
+            .count()
+    };
+    while i < end {
+        let b = bytes[i];
+        if b.is_ascii_whitespace() || b == 0x0b {
+            i += 1;
+            continue;
+        }
+        if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            i = line_end(bytes, i);
+            continue;
+        }
+        if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |e| e + 2);
+            continue;
+        }
+        match b {
+            b'"' | b'\'' => {
+                let start = i;
+                i = string_end(bytes, i);
+                visit(start, b, brackets(&stack), i);
+                last = Some(b);
+                continue;
+            }
+            b'`' => {
+                let start = i;
+                i = template_end(bytes, i + 1, &mut stack);
+                visit(start, b, brackets(&stack), i);
+                last = Some(b'`');
+                continue;
+            }
+            b'/' if regex_allowed(last, text.get(last_word.clone()).unwrap_or_default()) => {
+                let start = i;
+                i = regex_end(bytes, i);
+                visit(start, b'"', brackets(&stack), i);
+                last = Some(b'/');
+                last_word = 0..0;
+                continue;
+            }
+            b'(' | b'[' | b'{' => stack.push(Frame::Bracket(b)),
+            b')' | b']' => {
+                if matches!(stack.last(), Some(Frame::Bracket(_))) {
+                    stack.pop();
+                }
+            }
+            b'}' => match stack.last() {
+                Some(Frame::Substitution) => {
+                    stack.pop();
+                    let start = i;
+                    i = template_end(bytes, i + 1, &mut stack);
+                    visit(start, b'`', brackets(&stack), i);
+                    last = Some(b'`');
+                    continue;
+                }
+                Some(Frame::Bracket(_)) => {
+                    stack.pop();
+                }
+                None => {}
+            },
+            _ => {}
+        }
+        if is_word_byte(b) {
+            let start = i;
+            while i < end && is_word_byte(bytes[i]) {
+                i += 1;
+            }
+            visit(start, b, brackets(&stack), i);
+            last = bytes.get(i - 1).copied();
+            last_word = start..i;
+            continue;
+        }
+        visit(i, b, brackets(&stack), i + 1);
+        last = Some(b);
+        last_word = 0..0;
+        i += 1;
+    }
+}
+
+/// The braces of the body of a failed statement at `range`: the `{` that
+/// opens it and the last significant byte of the statement, which is the `}`
+/// matching that `{` when the braces balance. The body is the `{…}` that ends
+/// the statement, or else (unbalanced) the first `{` outside every bracket.
+/// `None` when the statement has no such brace.
+pub(crate) fn body_braces(text: &str, range: Range<usize>) -> Option<(usize, usize)> {
+    let mut opens: Vec<usize> = Vec::new();
+    let mut first_open: Option<usize> = None;
+    let mut closed: Option<(usize, usize)> = None;
+    let mut last_token = None;
+    scan(text, range, |i, b, depth, _| {
+        last_token = Some(i);
+        match b {
+            b'{' | b'(' | b'[' => {
+                if b == b'{' && depth == 1 && first_open.is_none() {
+                    first_open = Some(i);
+                }
+                opens.push(i);
+                closed = None;
+            }
+            b'}' | b')' | b']' => {
+                let open = opens.pop();
+                closed = match (b, open) {
+                    (b'}', Some(open)) if depth == 0 => Some((open, i)),
+                    _ => None,
+                };
+            }
+            _ => closed = None,
+        }
+    });
+    let last = last_token?;
+    match closed {
+        Some((open, close)) if close == last && text.as_bytes().get(open) == Some(&b'{') => {
+            Some((open, close))
+        }
+        _ => first_open
+            .filter(|open| *open < last)
+            .map(|open| (open, last)),
+    }
+}
+
+/// The members of a class body (the bytes strictly between its braces), in
+/// order. A member ends at bracket depth 0 after `;` or `}`, or where a line
+/// starts at the members' indentation (that of the first one) with a token
+/// that can start a member and the previous one is finished or left brackets
+/// open, so one unclosed brace costs one member.
+pub(crate) fn split_members(text: &str, body: Range<usize>) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut members = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut indent: Option<usize> = None;
+    let mut ended = false;
+    let mut depth_before = 0usize;
+    let mut last: Option<u8> = None;
+    let line_indent = |i: usize| -> Option<usize> {
+        let line_start = bytes
+            .get(..i)?
+            .iter()
+            .rposition(|b| *b == b'\n' || *b == b'\r')
+            .map_or(0, |n| n + 1);
+        bytes
+            .get(line_start..i)?
+            .iter()
+            .all(|b| *b == b' ' || *b == b'\t')
+            .then_some(i - line_start)
+    };
+    let mut token_end = body.start;
+    scan(text, body.clone(), |i, b, depth, end| {
+        let own_line = line_indent(i);
+        if indent.is_none() {
+            indent = Some(own_line.unwrap_or(0));
+        }
+        let starts_member = is_word_byte(b) || matches!(b, b'#' | b'@' | b'*' | b'[');
+        let finished = matches!(last, Some(c) if matches!(c, b';' | b'}' | b')' | b']' | b'"' | b'\'' | b'`') || is_word_byte(c));
+        let at_indent = own_line.is_some() && own_line == indent;
+        let boundary = match start {
+            None => false,
+            Some(_) => {
+                (depth_before == 0 && ended)
+                    || (at_indent && starts_member && (depth_before > 0 || finished))
+            }
+        };
+        if boundary && let Some(s) = start.take() {
+            members.push(s..token_end);
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+        ended = matches!(b, b';' | b'}') && depth == 0;
+        depth_before = depth;
+        last = Some(b);
+        token_end = end;
+    });
+    if let Some(s) = start {
+        members.push(s..token_end);
+    }
+    members
+}
+
+/// `text` with the bytes of `ranges` turned into spaces, line ends kept, so
+/// every other byte keeps its offset (and line and column).
+pub(crate) fn blank(text: &str, ranges: &[Range<usize>]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for range in ranges {
+        for b in bytes.iter_mut().take(range.end).skip(range.start) {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
