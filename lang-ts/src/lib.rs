@@ -73,6 +73,36 @@ fn diagnostic(source: &Source<'_>, error: &Error, context: Option<(u32, u32)>) -
     }
 }
 
+/// `diagnostics` without repeats of the same line, column and message (swc
+/// can report one error more than once, and a statement that fails again
+/// during recovery repeats an error already recovered from), in their order;
+/// of two repeats the one that says what was left out is kept.
+fn dedup(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let base = |message: &str| -> String {
+        match message.rfind(" (") {
+            Some(at) if message.ends_with("left out)") => message.get(..at).unwrap_or(message),
+            _ => message,
+        }
+        .to_owned()
+    };
+    for d in diagnostics {
+        let key = base(&d.message);
+        match out
+            .iter_mut()
+            .find(|o| o.line == d.line && o.column == d.column && base(&o.message) == key)
+        {
+            Some(o) => {
+                if d.message.len() > o.message.len() {
+                    o.message = d.message;
+                }
+            }
+            None => out.push(d),
+        }
+    }
+    out
+}
+
 /// Whether `items` declare a class (`class X {}`, exported or default).
 fn declares_class(items: &[ModuleItem]) -> bool {
     items.iter().any(|item| {
@@ -255,9 +285,18 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
             .iter()
             .map(|e| diagnostic(&source, e, None))
             .collect();
-        let items: Vec<ModuleItem> = match parsed.items {
+        // Errors swc recovered from can still nest later column-1
+        // declarations inside an unclosed body: then the statement-wise
+        // path, whose splitter keeps them at the top level, is preferred.
+        let parsed_items = match parsed.items {
+            Ok(_) if !parsed.recovered.is_empty() => Err(None),
+            Ok(items) => Ok(items),
+            Err(fatal) => Err(Some(fatal)),
+        };
+        let items: Vec<ModuleItem> = match parsed_items {
             Ok(items) => items,
             Err(fatal) => {
+                let original = diagnostics.clone();
                 // Start again, one top-level statement at a time.
                 let comments = SingleThreadedComments::default();
                 let mut items = Vec::new();
@@ -311,7 +350,10 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                 if !failed && diagnostics.is_empty() {
                     // The pieces parsed alone, cleanly, although the whole did
                     // not: keep the original error so the file is still marked.
-                    diagnostics.push(diagnostic(&source, &fatal, None));
+                    match &fatal {
+                        Some(fatal) => diagnostics.push(diagnostic(&source, fatal, None)),
+                        None => diagnostics = original,
+                    }
                 }
                 let walker = Walker {
                     source: &source,
@@ -324,7 +366,7 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                 return Extracted {
                     symbols,
                     imports: imports::module_imports(&source, &items),
-                    diagnostics,
+                    diagnostics: dedup(diagnostics),
                     partial: true,
                     doc: None,
                 };
@@ -342,7 +384,7 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
             symbols,
             imports: imports::module_imports(&source, &items),
             partial: !diagnostics.is_empty(),
-            diagnostics,
+            diagnostics: dedup(diagnostics),
             doc: None,
         }
     }

@@ -133,7 +133,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             continue;
         }
         if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |e| e + 2);
+            i = find(bytes, i + 2, b"*/").map_or_else(|| line_end(bytes, i), |e| e + 2);
             continue;
         }
         if at_line_start || ended {
@@ -190,7 +190,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 continue;
             }
             b'`' => {
-                i = template_end(bytes, i + 1, &mut stack);
+                i = unterminated_at_line_end(bytes, i, template_end(bytes, i + 1, &mut stack));
                 last = Some(b'`');
                 continue;
             }
@@ -221,7 +221,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             b'}' => match stack.last() {
                 Some(Frame::Substitution) => {
                     stack.pop();
-                    i = template_end(bytes, i + 1, &mut stack);
+                    i = unterminated_at_line_end(bytes, i, template_end(bytes, i + 1, &mut stack));
                     last = Some(b'`');
                     continue;
                 }
@@ -258,6 +258,17 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         });
     }
     (pieces, raw_max)
+}
+
+/// `end`, the end of a literal or comment opening at `start`, or the end of
+/// its line when it runs unterminated to the end of the file: an unclosed
+/// template or comment must not swallow every statement after it.
+fn unterminated_at_line_end(bytes: &[u8], start: usize, end: usize) -> usize {
+    if end >= bytes.len() && !bytes.ends_with(b"`") {
+        line_end(bytes, start)
+    } else {
+        end
+    }
 }
 
 /// `end` moved back over the whitespace that ends `start..end`, so an error
@@ -626,5 +637,30 @@ mod tests {
     fn continuations_stay_together() {
         let text = "if (a) {\n} else {\n}\nfoo\n  .bar()\n";
         assert_eq!(pieces(text), ["if (a) {\n} else {\n}", "foo\n  .bar()"]);
+    }
+
+    #[test]
+    fn an_unterminated_template_ends_at_its_line() {
+        let text = "const s = `abc ${x}\nfunction b() {}\nclass C {}\n";
+        assert_eq!(
+            pieces(text),
+            ["const s = `abc ${x}", "function b() {}", "class C {}"]
+        );
+    }
+
+    #[test]
+    fn class_members_split_at_their_indentation() {
+        let text = "class S {\n  a() {\n    if (x) {\n  }\n  @d()\n  b = 1;\n  c() {}\n}";
+        let open = text.find('{').unwrap_or_default();
+        let close = text.rfind('}').unwrap_or_default();
+        assert_eq!(body_braces(text, 0..text.len()), Some((open, close)));
+        let members: Vec<&str> = split_members(text, open + 1..close)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            members,
+            ["a() {\n    if (x) {\n  }", "@d()", "b = 1;", "c() {}"]
+        );
     }
 }
