@@ -330,6 +330,17 @@ fn field(
     if let Some(f) = value.and_then(fn_like) {
         let mut symbol = walker.function(name, name_pos, &f, SymbolKind::Method, &ctx, true);
         symbol.decorators = walker.decorators(decorators);
+        // The field's own type (`create: (...a: any[]) => any = …`) stays in
+        // the signature as written.
+        if let (Some(annotation), Some(signature)) =
+            (type_text(source, type_ann), symbol.signature.as_mut())
+        {
+            let written = format!("{} = ", symbol.name);
+            if let Some(at) = signature.find(&written) {
+                signature.insert_str(at + symbol.name.len(), &format!(": {annotation}"));
+                *signature = truncate(signature, MAX_SIGNATURE_CHARS);
+            }
+        }
         return symbol;
     }
     let mut symbol = walker.symbol(name, SymbolKind::Field, start, span.hi, name_pos);

@@ -443,7 +443,10 @@ impl Walker<'_, '_> {
         symbol.parameters = params.into_iter().map(|p| p.param).collect();
 
         let mut signature = String::new();
-        if let Some(v) = &symbol.visibility {
+        // A `#name` is private without a keyword: none is printed.
+        if let Some(v) = &symbol.visibility
+            && !symbol.name.starts_with('#')
+        {
             signature.push_str(v);
             signature.push(' ');
         }
@@ -452,6 +455,7 @@ impl Walker<'_, '_> {
                 Modifier::Static => "static ",
                 Modifier::Abstract => "abstract ",
                 Modifier::Override => "override ",
+                Modifier::Readonly => "readonly ",
                 Modifier::Async if matches!(f, FnLike::Function(_)) => "async ",
                 _ => "",
             };
