@@ -103,6 +103,21 @@ fn dedup(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     out
 }
 
+/// Whether `items` declare a namespace or module (`namespace N {}`,
+/// `module M {}`, `declare module "m" {}`, exported or not).
+fn declares_namespace(items: &[ModuleItem]) -> bool {
+    items.iter().any(|item| {
+        matches!(
+            item,
+            ModuleItem::Stmt(Stmt::Decl(Decl::TsModule(_)))
+                | ModuleItem::ModuleDecl(ModuleDecl::ExportDecl(ExportDecl {
+                    decl: Decl::TsModule(_),
+                    ..
+                }))
+        )
+    })
+}
+
 /// Whether `items` declare a class (`class X {}`, exported or default).
 fn declares_class(items: &[ModuleItem]) -> bool {
     items.iter().any(|item| {
@@ -138,79 +153,106 @@ fn recover_body(
     comments: &SingleThreadedComments,
     error: &Error,
 ) -> Option<(Vec<ModuleItem>, Vec<Diagnostic>)> {
+    type Span = std::ops::Range<usize>;
     let text = source.text;
     let (open, close) = recovery::body_braces(text, range.clone())?;
-    let piece = |ranges: &[std::ops::Range<usize>]| -> Option<String> {
-        let mut blanked = recovery::blank(text.get(range.clone())?, ranges);
-        // The body ends with a `}` even when the braces did not balance.
-        let close_at = close.checked_sub(range.start)?;
-        if blanked.get(close_at..=close_at)? != "}" {
-            blanked.replace_range(close_at..=close_at, "}");
+    // `text[within]` with `blanks` blanked and a `}` forced at each of
+    // `closers` (a body whose braces did not balance still ends with one).
+    let blanked = |within: &Span, blanks: &[Span], closers: &[usize]| -> Option<String> {
+        let local: Vec<Span> = blanks
+            .iter()
+            .map(|r| r.start.saturating_sub(within.start)..r.end.saturating_sub(within.start))
+            .collect();
+        let mut out = recovery::blank(text.get(within.clone())?, &local);
+        for close in closers {
+            let at = close.checked_sub(within.start)?;
+            if out.get(at..=at)? != "}" {
+                out.replace_range(at..=at, "}");
+            }
         }
-        Some(blanked)
+        Some(out)
     };
     let body = open + 1..close;
-    let local = |r: &std::ops::Range<usize>| r.start - range.start..r.end - range.start;
     let scratch = SingleThreadedComments::default();
-    let header_only = piece(&[local(&body)])?;
+    let header_only = blanked(&range, std::slice::from_ref(&body), &[close])?;
     let header = parse::parse(&header_only, range.start, syntax, &scratch)
         .items
         .ok()?;
     let first = source.index.line(open);
     let last = source.index.end_line(open, close + 1);
-    if declares_class(&header) {
-        let mut failed = Vec::new();
+    let left_out = |e: &Error, what: &str, span: &Span| {
+        let first = source.index.line(span.start);
+        let last = source.index.end_line(span.start, span.end);
+        let mut d = diagnostic(source, e, None);
+        if d.line > last {
+            d.line = last;
+            d.column = 1;
+        }
+        d.message = format!("{} ({what} at lines {first}-{last} left out)", d.message);
+        d
+    };
+    // Members of a class are tried inside `class R{…}`; statements of a
+    // namespace alone.
+    let wrapper = if declares_class(&header) {
+        Some(("class R{", "\n}"))
+    } else if declares_namespace(&header) {
+        Some(("", ""))
+    } else {
+        None
+    };
+    if let Some((before, after)) = wrapper {
+        let mut blanks: Vec<Span> = Vec::new();
+        let mut closers = vec![close];
         let mut member_diagnostics = Vec::new();
         let members = recovery::split_members(text, body.clone());
-        let fails = |member: &std::ops::Range<usize>| -> Option<Error> {
-            const WRAPPER: &str = "class R{";
+        let fails = |member: &Span, member_blanks: &[Span], member_closers: &[usize]| {
             let (Some(member_text), Some(offset)) = (
-                text.get(member.clone()),
-                member.start.checked_sub(WRAPPER.len()),
+                blanked(member, member_blanks, member_closers),
+                member.start.checked_sub(before.len()),
             ) else {
                 return Some(error.clone());
             };
-            let wrapped = format!("{WRAPPER}{member_text}\n}}");
+            let wrapped = format!("{before}{member_text}{after}");
             parse::parse(&wrapped, offset, syntax, &scratch).items.err()
         };
         let mut index = 0;
         while let Some(member) = members.get(index) {
             index += 1;
-            let Some(member_error) = fails(member) else {
+            let Some(member_error) = fails(member, &[], &[]) else {
                 continue;
             };
             // A member split from its decorators or continuation: try it
             // with the next one.
             if let Some(next) = members.get(index)
-                && fails(&(member.start..next.end)).is_none()
+                && fails(&(member.start..next.end), &[], &[]).is_none()
             {
                 index += 1;
                 continue;
             }
-            let first = source.index.line(member.start);
-            let last = source.index.end_line(member.start, member.end);
-            let mut d = diagnostic(source, &member_error, None);
-            if d.line > last {
-                d.line = last;
-                d.column = 1;
+            // Its header alone, its body left out.
+            if let Some((o, c)) = recovery::body_braces(text, member.clone())
+                && fails(member, &[o + 1..c], &[c]).is_none()
+            {
+                member_diagnostics.push(left_out(&member_error, "body", &(o..c + 1)));
+                blanks.push(o + 1..c);
+                closers.push(c);
+                continue;
             }
-            d.message = format!("{} (member at lines {first}-{last} left out)", d.message);
-            member_diagnostics.push(d);
-            failed.push(member.clone());
+            member_diagnostics.push(left_out(&member_error, "member", member));
+            blanks.push(member.clone());
         }
-        if !failed.is_empty() {
-            let locals: Vec<_> = failed.iter().map(local).collect();
-            if let Some(kept) = piece(&locals) {
-                let parsed = parse::parse(&kept, range.start, syntax, comments);
-                if let Ok(items) = parsed.items {
-                    let mut diagnostics: Vec<Diagnostic> = parsed
-                        .recovered
-                        .iter()
-                        .map(|e| diagnostic(source, e, None))
-                        .collect();
-                    diagnostics.extend(member_diagnostics);
-                    return Some((items, diagnostics));
-                }
+        if !member_diagnostics.is_empty()
+            && let Some(kept) = blanked(&range, &blanks, &closers)
+        {
+            let parsed = parse::parse(&kept, range.start, syntax, comments);
+            if let Ok(items) = parsed.items {
+                let mut diagnostics: Vec<Diagnostic> = parsed
+                    .recovered
+                    .iter()
+                    .map(|e| diagnostic(source, e, None))
+                    .collect();
+                diagnostics.extend(member_diagnostics);
+                return Some((items, diagnostics));
             }
         }
     }
@@ -219,6 +261,33 @@ fn recover_body(
     let mut d = diagnostic(source, error, None);
     d.message = format!("{} (body at lines {first}-{last} left out)", d.message);
     Some((items, vec![d]))
+}
+
+/// The error of the statement at `range` that failed with `error`, looked
+/// for again without a leading `export`: swc reports an error inside
+/// `export namespace N { … }` at the `namespace` keyword, as if the whole
+/// declaration were wrong. The error further into the statement is kept.
+fn real_error(
+    source: &Source<'_>,
+    range: std::ops::Range<usize>,
+    syntax: swc_ecma_parser::Syntax,
+    error: Error,
+) -> Error {
+    let Some(piece) = source.text.get(range.clone()) else {
+        return error;
+    };
+    let Some(rest) = piece.strip_prefix("export") else {
+        return error;
+    };
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return error;
+    }
+    let unexported = recovery::blank(piece, &[0..6]);
+    let scratch = SingleThreadedComments::default();
+    match parse::parse(&unexported, range.start, syntax, &scratch).items {
+        Err(inner) if inner.span().lo > error.span().lo => inner,
+        _ => error,
+    }
 }
 
 /// Stack reserved for one extraction. swc's parser grows its own stack on deep
@@ -334,6 +403,7 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                         Ok(piece_items) => items.extend(piece_items),
                         Err(error) => {
                             failed = true;
+                            let error = real_error(&source, range.clone(), syntax, error);
                             if let Some((piece_items, piece_diagnostics)) =
                                 recover_body(&source, range.clone(), syntax, &comments, &error)
                             {
