@@ -231,7 +231,7 @@ fn recover_body(
             }
             // Its header alone, its body left out.
             if let Some((o, c)) = recovery::body_braces(text, member.clone())
-                && fails(member, &[o + 1..c], &[c]).is_none()
+                && fails(member, std::slice::from_ref(&(o + 1..c)), &[c]).is_none()
             {
                 member_diagnostics.push(left_out(&member_error, "body", &(o..c + 1)));
                 blanks.push(o + 1..c);
@@ -282,7 +282,7 @@ fn real_error(
     if !rest.starts_with(|c: char| c.is_whitespace()) {
         return error;
     }
-    let unexported = recovery::blank(piece, &[0..6]);
+    let unexported = recovery::blank(piece, std::slice::from_ref(&(0..6)));
     let scratch = SingleThreadedComments::default();
     match parse::parse(&unexported, range.start, syntax, &scratch).items {
         Err(inner) if inner.span().lo > error.span().lo => inner,
