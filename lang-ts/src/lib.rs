@@ -73,6 +73,21 @@ fn diagnostic(source: &Source<'_>, error: &Error, context: Option<(u32, u32)>) -
     }
 }
 
+/// A warning when the walk stopped at [`symbols::MAX_WALK_DEPTH`].
+fn cut_warning(walker: &Walker<'_, '_>, diagnostics: &mut Vec<Diagnostic>) {
+    if walker.cut.get() {
+        diagnostics.push(Diagnostic {
+            line: 1,
+            column: 1,
+            severity: Severity::Warning,
+            message: format!(
+                "statements nested more than {} levels deep are not outlined",
+                symbols::MAX_WALK_DEPTH
+            ),
+        });
+    }
+}
+
 /// `diagnostics` without repeats of the same line, column and message (swc
 /// can report one error more than once, and a statement that fails again
 /// during recovery repeats an error already recovered from), in their order;
@@ -371,11 +386,45 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                 let mut items = Vec::new();
                 diagnostics.clear();
                 let mut failed = false;
+                // Statements whose brackets nest too deeply (counted across
+                // the forced splits at column-1 declarations) are reported
+                // once each, not parsed.
+                let deep = if too_deep {
+                    recovery::deep_regions(text, MAX_NESTING)
+                } else {
+                    Vec::new()
+                };
+                let mut reported = vec![false; deep.len()];
                 for piece_info in pieces {
                     let range = piece_info.range;
                     let Some(piece) = text.get(range.clone()) else {
                         continue;
                     };
+                    if let Some(at) = deep
+                        .iter()
+                        .position(|(r, _)| r.start < range.end && range.start < r.end)
+                    {
+                        failed = true;
+                        if let (Some(done), Some((region, depth))) =
+                            (reported.get_mut(at), deep.get(at))
+                            && !*done
+                        {
+                            *done = true;
+                            let start = region.start.min(range.start);
+                            let first = source.index.line(start);
+                            let last = source.index.end_line(start, region.end);
+                            diagnostics.push(Diagnostic {
+                                line: first,
+                                column: source.index.column(start),
+                                severity: Severity::Error,
+                                message: format!(
+                                    "brackets nested {depth} levels deep (more than \
+                                     {MAX_NESTING}): statement at lines {first}-{last} not parsed"
+                                ),
+                            });
+                        }
+                        continue;
+                    }
                     if piece_info.depth > MAX_NESTING {
                         failed = true;
                         let first = source.index.line(range.start);
@@ -430,9 +479,11 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                     comments: &comments,
                     options,
                     depth: Cell::new(0),
+                    cut: Cell::new(false),
                 };
                 let mut symbols = Vec::new();
                 walker.items(&items, &mut symbols);
+                cut_warning(&walker, &mut diagnostics);
                 return Extracted {
                     symbols,
                     imports: imports::module_imports(&source, &items),
@@ -447,9 +498,11 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
             comments: &comments,
             options,
             depth: Cell::new(0),
+            cut: Cell::new(false),
         };
         let mut symbols = Vec::new();
         walker.items(&items, &mut symbols);
+        cut_warning(&walker, &mut diagnostics);
         Extracted {
             symbols,
             imports: imports::module_imports(&source, &items),

@@ -577,6 +577,35 @@ pub(crate) fn blank(text: &str, ranges: &[Range<usize>]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
+/// Byte ranges of the bracketed regions of `text` whose brackets nest more
+/// than `limit` deep, each from its outermost opening bracket to just after
+/// its closing one (or the end of the text), with its deepest nesting.
+pub(crate) fn deep_regions(text: &str, limit: usize) -> Vec<(Range<usize>, usize)> {
+    let mut regions = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut deepest = 0usize;
+    scan(text, 0..text.len(), |i, b, depth, end| {
+        if depth > 0 && start.is_none() {
+            start = Some(i);
+            deepest = 0;
+        }
+        deepest = deepest.max(depth);
+        if depth == 0
+            && matches!(b, b')' | b']' | b'}')
+            && let Some(s) = start.take()
+            && deepest > limit
+        {
+            regions.push((s..end, deepest));
+        }
+    });
+    if let Some(s) = start
+        && deepest > limit
+    {
+        regions.push((s..text.len(), deepest));
+    }
+    regions
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -662,5 +691,12 @@ mod tests {
             members,
             ["a() {\n    if (x) {\n  }", "@d()", "b = 1;", "c() {}"]
         );
+    }
+
+    #[test]
+    fn deep_regions_span_forced_splits() {
+        let text = "function a() {\nfunction b() {\n}\n}\nf(1);\n";
+        assert_eq!(deep_regions(text, 1), [(13..33, 2)]);
+        assert!(deep_regions(text, 2).is_empty());
     }
 }

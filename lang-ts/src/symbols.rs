@@ -54,12 +54,15 @@ pub(crate) struct Walker<'s, 'a> {
     pub options: &'s OutlineOptions,
     /// How many statements, functions and object literals the walk is inside.
     pub depth: Cell<u32>,
+    /// Whether the walk met [`MAX_WALK_DEPTH`] and left something out.
+    pub cut: Cell<bool>,
 }
 
-/// Deepest nesting the walk enters. The core keeps 50 symbol levels, so
-/// nothing deeper could be shown; the cap bounds the walk's stack on
-/// pathological input (thousands of nested blocks).
-pub(crate) const MAX_WALK_DEPTH: u32 = 300;
+/// Deepest nesting the walk enters: above the deepest bracket nesting that
+/// is parsed, so that the core's own cap (50 symbol levels) counts every
+/// symbol it leaves out; the cap only bounds the walk's stack on nesting
+/// without brackets (`if (a) if (b) …` thousands deep), and is reported.
+pub(crate) const MAX_WALK_DEPTH: u32 = 2_500;
 
 /// Leaves one nesting level when dropped.
 pub(crate) struct Level<'w>(&'w Cell<u32>);
@@ -128,6 +131,7 @@ impl Walker<'_, '_> {
     pub fn enter(&self) -> Option<Level<'_>> {
         let depth = self.depth.get();
         if depth >= MAX_WALK_DEPTH {
+            self.cut.set(true);
             return None;
         }
         self.depth.set(depth + 1);

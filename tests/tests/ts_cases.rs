@@ -182,3 +182,39 @@ fn parameters_lose_their_prefixes() {
     );
     assert_eq!(bare_parameter("options?: object"), "options?: object");
 }
+
+/// Functions nested 400 deep: the walk goes deep enough that the core's own
+/// cap (50 symbol levels) counts every symbol it leaves out (350).
+#[test]
+fn deep_nesting_is_counted_by_the_core_cap() {
+    let n = 400;
+    let mut text = String::from("function f0() {\n");
+    for i in 1..n {
+        text.push_str(&format!("function f{i}() {{\n"));
+    }
+    text.push_str(&"}\n".repeat(n));
+    text.push_str("function after() {}\n");
+    let language = outline_core::Language::Javascript;
+    let outline = ast_outline::SourceText::from_bytes(text.into_bytes(), Some(language)).outline(
+        "deep.js",
+        language,
+        &ast_outline::OutlineOptions::default(),
+    );
+    let messages: Vec<&str> = outline
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        ["350 symbols nested deeper than 50 levels are not listed"]
+    );
+    assert_eq!(
+        outline
+            .symbols
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>(),
+        ["f0", "after"]
+    );
+}
