@@ -65,7 +65,12 @@ pub(crate) fn module_imports(source: &Source<'_>, items: &[ModuleItem]) -> Vec<I
                                 .imported
                                 .as_ref()
                                 .map_or_else(|| n.local.sym.to_string(), export_name),
-                            alias: n.imported.as_ref().map(|_| n.local.sym.to_string()),
+                            // `{ a as a }` has no alias worth showing.
+                            alias: n.imported.as_ref().map(|_| n.local.sym.to_string()).filter(
+                                |local| {
+                                    n.imported.as_ref().map(export_name).as_ref() != Some(local)
+                                },
+                            ),
                         },
                         ImportSpecifier::Default(d) => ImportedName {
                             name: "default".to_owned(),
@@ -115,7 +120,8 @@ pub(crate) fn module_imports(source: &Source<'_>, items: &[ModuleItem]) -> Vec<I
             ModuleDecl::TsImportEquals(e) => {
                 if let TsModuleRef::TsExternalModuleRef(r) = &e.module_ref {
                     let mut i = import(source, e.span, specifier(source, &r.expr), Vec::new());
-                    i.alias = Some(e.id.sym.to_string());
+                    i.alias =
+                        Some(e.id.sym.to_string()).filter(|local| i.module.as_ref() != Some(local));
                     out.push(i);
                 }
             }
@@ -142,13 +148,17 @@ pub(crate) fn required_module(expr: &Expr) -> Option<&Str> {
     }
 }
 
-/// `const x = require("m")` as `m as x`; `const { a, b: c } = require("m")`
+/// `const x = require("m")` as `m as x` (just `m` when `x` is `m`); `const { a, b: c } = require("m")`
 /// as `m.{a, b as c}`.
 fn require(source: &Source<'_>, span: Span, declarator: &VarDeclarator) -> Option<Import> {
     let module = required_module(declarator.init.as_deref()?)?;
     let mut import = import(source, span, specifier(source, module), Vec::new());
     match &declarator.name {
-        Pat::Ident(b) => import.alias = Some(b.id.sym.to_string()),
+        // `var m = require("m")`: the local name is the module's, no alias.
+        Pat::Ident(b) => {
+            import.alias =
+                Some(b.id.sym.to_string()).filter(|local| import.module.as_ref() != Some(local));
+        }
         Pat::Object(o) => {
             for prop in &o.props {
                 match prop {
@@ -163,7 +173,8 @@ fn require(source: &Source<'_>, span: Span, declarator: &VarDeclarator) -> Optio
                         };
                         import.names.push(ImportedName {
                             name: key.sym.to_string(),
-                            alias: Some(local.id.sym.to_string()),
+                            alias: Some(local.id.sym.to_string())
+                                .filter(|local| *local != *key.sym),
                         });
                     }
                     ObjectPatProp::Rest(_) => {}
