@@ -1647,3 +1647,107 @@ fn reading_a_directory_says_so() {
         "ast-outline: pkg: is a directory; read a file in it (list them with `ast-outline outline pkg`)\n"
     );
 }
+
+/// One small file per language, each defining a greeter in its own idiom.
+fn polyglot() -> TempDir {
+    tree(&[
+        (
+            "app/greet.py",
+            "class Greeter:\n    def greet(self):\n        pass\n",
+        ),
+        (
+            "app/greet.ts",
+            "export class Greeter {\n  greet(name: string): string {\n    return name;\n  }\n}\n",
+        ),
+        (
+            "app/view.tsx",
+            "export function View() {\n  return <div>\n    hi\n  </div>;\n}\n",
+        ),
+        (
+            "app/old.js",
+            "function legacy(a, b) {\n  return a + b;\n}\n",
+        ),
+        (
+            "app/greet.rs",
+            "pub struct Greeter;\n\nimpl Greeter {\n    pub fn greet(&self) -> String {\n        String::new()\n    }\n}\n",
+        ),
+        ("app/notes.md", "# not code\n"),
+    ])
+}
+
+#[test]
+fn a_walk_outlines_every_language_by_extension() {
+    let dir = polyglot();
+    let out = run(dir.path(), &["outline", "--format", "json", "app"]);
+    out.expect_clean_success();
+    let files = out.json_lines();
+    assert_eq!(
+        paths(&files),
+        [
+            "app/greet.py",
+            "app/greet.rs",
+            "app/greet.ts",
+            "app/old.js",
+            "app/view.tsx"
+        ]
+    );
+    let languages: Vec<&str> = files
+        .iter()
+        .map(|f| f["language"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        languages,
+        ["python", "rust", "typescript", "javascript", "tsx"]
+    );
+    assert_eq!(
+        spans(&files[1]),
+        [
+            span("app/greet.rs:1:Greeter", "struct", 1, 1),
+            span("app/greet.rs:3:impl Greeter", "impl", 3, 7),
+            span("app/greet.rs:4:impl Greeter.greet", "method", 4, 6),
+        ]
+    );
+    assert_eq!(
+        spans(&files[2]),
+        [
+            span("app/greet.ts:1:Greeter", "class", 1, 5),
+            span("app/greet.ts:2:Greeter.greet", "method", 2, 4),
+        ]
+    );
+    assert_eq!(
+        spans(&files[3]),
+        [span("app/old.js:1:legacy", "function", 1, 3)]
+    );
+    assert_eq!(
+        spans(&files[4]),
+        [span("app/view.tsx:1:View", "function", 1, 5)]
+    );
+    for file in &files {
+        assert_eq!(file["diagnostics"], serde_json::json!([]), "{file}");
+    }
+}
+
+#[test]
+fn read_finds_typescript_and_rust_symbols_by_qualname_and_id() {
+    let dir = polyglot();
+    let out = run(dir.path(), &["read", "app/greet.ts:Greeter.greet"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> app/greet.ts:2-4 method Greeter.greet <==\n  greet(name: string): string {\n    return name;\n  }\n"
+    );
+    let out = run(dir.path(), &["read", "app/greet.rs:4:impl Greeter.greet"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> app/greet.rs:4-6 method impl Greeter.greet <==\n    pub fn greet(&self) -> String {\n        String::new()\n    }\n"
+    );
+    let out = run(dir.path(), &["read", "app/greet.rs:impl Greeter"]);
+    out.expect_clean_success();
+    assert!(
+        out.stdout()
+            .starts_with("==> app/greet.rs:3-7 impl impl Greeter <==\n"),
+        "{}",
+        out.stdout()
+    );
+}

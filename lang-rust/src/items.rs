@@ -67,7 +67,7 @@ impl Mapper<'_, '_, '_> {
                 let mut symbol = self.base(item, &s.attrs, &s.vis, &s.ident, SymbolKind::Struct);
                 symbol.type_parameters = type_parameters(region, &s.generics);
                 let fields = match &s.fields {
-                    Fields::Unnamed(fields) => region.node_text(fields, MAX_TYPE_CHARS),
+                    Fields::Unnamed(_) => fields_text(region, &s.fields),
                     _ => String::new(),
                 };
                 symbol.signature = Some(self.header(
@@ -98,16 +98,8 @@ impl Mapper<'_, '_, '_> {
                         SymbolKind::EnumMember,
                     );
                     let fields = match &variant.fields {
-                        Fields::Unit => String::new(),
-                        fields => format!(
-                            "{}{}",
-                            if matches!(fields, Fields::Named(_)) {
-                                " "
-                            } else {
-                                ""
-                            },
-                            region.node_text(fields, MAX_TYPE_CHARS)
-                        ),
+                        Fields::Named(_) => format!(" {}", fields_text(region, &variant.fields)),
+                        fields => fields_text(region, fields),
                     };
                     member.value = variant
                         .discriminant
@@ -680,6 +672,35 @@ fn start_line_offset(
 }
 
 /// The span of the visibility's first token, unless inherited.
+/// The fields of a struct or variant on one line, written from their parts so
+/// attributes and doc comments on fields never leak in: `(u32, String)`,
+/// `{ x: f64, y: f64 }`, or nothing for a unit. Types are cut to
+/// [`MAX_TYPE_CHARS`], the whole to [`MAX_TYPE_CHARS`] as well.
+fn fields_text(region: &Region<'_, '_>, fields: &Fields) -> String {
+    let field = |f: &syn::Field| {
+        let ty = region.node_text(&f.ty, MAX_TYPE_CHARS);
+        let vis = visibility(region, &f.vis)
+            .map(|v| format!("{v} "))
+            .unwrap_or_default();
+        match &f.ident {
+            Some(name) => format!("{vis}{name}: {ty}"),
+            None => format!("{vis}{ty}"),
+        }
+    };
+    let text = match fields {
+        Fields::Unit => return String::new(),
+        Fields::Unnamed(u) => format!(
+            "({})",
+            u.unnamed.iter().map(field).collect::<Vec<_>>().join(", ")
+        ),
+        Fields::Named(n) => format!(
+            "{{ {} }}",
+            n.named.iter().map(field).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    truncate(&text, MAX_TYPE_CHARS)
+}
+
 pub(crate) fn vis_start(vis: &Visibility) -> Option<proc_macro2::Span> {
     match vis {
         Visibility::Public(p) => Some(p.span),
