@@ -15,6 +15,7 @@
 
 use std::fmt::Write as _;
 
+use crate::language::Language;
 use crate::model::{FileOutline, Severity, Symbol, SymbolKind};
 use crate::text::{escape_controls, truncate};
 
@@ -111,7 +112,11 @@ fn write_imports(out: &mut String, outline: &FileOutline, options: &TextOptions)
                         None => n.name.clone(),
                     })
                     .collect();
-                let separator = if import.module.is_some() { "." } else { "" };
+                let separator = match (&import.module, outline.language) {
+                    (None, _) => "",
+                    (Some(_), Language::Rust) => "::",
+                    (Some(_), _) => ".",
+                };
                 let _ = write!(item, "{separator}{{{}}}", names.join(", "));
             }
             item
