@@ -202,6 +202,10 @@ fn recover_body(
         if d.line > last {
             d.line = last;
             d.column = 1;
+        } else if d.line < first {
+            // Inside the wrapper that was put before it.
+            d.line = first;
+            d.column = source.index.column(span.start);
         }
         d.message = format!("{} ({what} at lines {first}-{last} left out)", d.message);
         d

@@ -2,10 +2,10 @@
 //! piece of it, during recovery) with its comments.
 
 use outline_core::Language;
-use swc_common::BytePos;
 use swc_common::comments::SingleThreadedComments;
+use swc_common::{BytePos, Span};
 use swc_ecma_ast::{EsVersion, ModuleItem, Program};
-use swc_ecma_parser::error::Error;
+use swc_ecma_parser::error::{Error, SyntaxError};
 use swc_ecma_parser::lexer::Lexer;
 use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax, TsSyntax};
 
@@ -54,14 +54,29 @@ pub(crate) fn parse(
         .unwrap_or(u32::MAX / 2)
         .saturating_add(BASE);
     let len = u32::try_from(text.len()).unwrap_or(u32::MAX / 2);
-    let input = StringInput::new(text, BytePos(start), BytePos(start.saturating_add(len)));
-    let lexer = Lexer::new(syntax, EsVersion::latest(), input, Some(comments));
-    let mut parser = Parser::new_from(lexer);
-    let program = parser.parse_program();
-    let recovered = parser.take_errors();
-    let items = program.map(|program| match program {
-        Program::Module(module) => module.body,
-        Program::Script(script) => script.body.into_iter().map(ModuleItem::Stmt).collect(),
-    });
-    Parsed { items, recovered }
+    // swc has internal assertions (`debug_assert!`, checked in debug builds)
+    // that some broken inputs trip: such a text counts as failed, so that
+    // recovery still outlines the rest of the file.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let input = StringInput::new(text, BytePos(start), BytePos(start.saturating_add(len)));
+        let lexer = Lexer::new(syntax, EsVersion::latest(), input, Some(comments));
+        let mut parser = Parser::new_from(lexer);
+        let program = parser.parse_program();
+        let recovered = parser.take_errors();
+        let items = program.map(|program| match program {
+            Program::Module(module) => module.body,
+            Program::Script(script) => script.body.into_iter().map(ModuleItem::Stmt).collect(),
+        });
+        Parsed { items, recovered }
+    }))
+    .unwrap_or_else(|_| Parsed {
+        items: Err(Error::new(
+            Span::new(BytePos(start), BytePos(start)),
+            SyntaxError::Expected(
+                "valid syntax".to_owned(),
+                "input the parser failed on".to_owned(),
+            ),
+        )),
+        recovered: Vec::new(),
+    })
 }

@@ -218,3 +218,31 @@ fn deep_nesting_is_counted_by_the_core_cap() {
         ["f0", "after"]
     );
 }
+
+/// Inputs that trip swc's internal assertions (checked in debug builds) are
+/// recovered like any syntax error, never reported as an adapter failure.
+#[test]
+fn parser_assertions_do_not_lose_the_file() {
+    let cases = [
+        ("a.js", "class A {\n  a() {\n    return\n"),
+        (
+            "b.ts",
+            "export enum Color {\n  Red,\n  Green `= \"green\",\n  Blue = Red + 2,\n}\n\nconst enum Direction {\n  Up,\n}\n",
+        ),
+    ];
+    for (path, text) in cases {
+        let language = outline_core::Language::from_path(path).expect("known extension");
+        let outline = ast_outline::SourceText::from_bytes(text.as_bytes().to_vec(), Some(language))
+            .outline(path, language, &ast_outline::OutlineOptions::default());
+        assert!(
+            outline
+                .diagnostics
+                .iter()
+                .all(|d| !d.message.contains("internal error")),
+            "{path}: {:?}",
+            outline.diagnostics
+        );
+        assert!(outline.partial, "{path}");
+        assert!(!outline.symbols.is_empty(), "{path}");
+    }
+}
