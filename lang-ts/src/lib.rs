@@ -275,11 +275,75 @@ fn recover_body(
             }
         }
     }
+    if let Some(recovered) = recover_blocks(source, range.clone(), syntax, comments, error) {
+        return Some(recovered);
+    }
     let parsed = parse::parse(&header_only, range.start, syntax, comments);
     let items = parsed.items.ok()?;
     let mut d = diagnostic(source, error, None);
     d.message = format!("{} (body at lines {first}-{last} left out)", d.message);
     Some((items, vec![d]))
+}
+
+/// Most blocks blanked while recovering one statement.
+const MAX_BLANKED_BLOCKS: usize = 8;
+
+/// Recovery of a failed statement by leaving out the innermost `{…}` block
+/// around each error (a function body, an `if` block…), as long as the
+/// blanked statement then parses: what is outside those blocks, nested
+/// functions included, keeps its exact lines. `None` when no block around
+/// the error helps within [`MAX_BLANKED_BLOCKS`] tries.
+fn recover_blocks(
+    source: &Source<'_>,
+    range: std::ops::Range<usize>,
+    syntax: swc_ecma_parser::Syntax,
+    comments: &SingleThreadedComments,
+    error: &Error,
+) -> Option<(Vec<ModuleItem>, Vec<Diagnostic>)> {
+    let text = source.text;
+    let piece = text.get(range.clone())?;
+    let pairs = recovery::brace_pairs(text, range.clone());
+    let scratch = SingleThreadedComments::default();
+    let mut blanks: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut error = error.clone();
+    let mut tries = 0;
+    loop {
+        let at = source.offset(error.span().lo);
+        // The innermost block around the error that is not yet blanked.
+        let (open, close) = pairs
+            .iter()
+            .filter(|(open, close)| *open < at && at <= *close)
+            .filter(|(open, close)| !blanks.iter().any(|b| b.start <= *open && *close <= b.end))
+            .min_by_key(|(open, close)| close - open)
+            .copied()?;
+        tries += 1;
+        if tries > MAX_BLANKED_BLOCKS {
+            return None;
+        }
+        blanks.retain(|b| !(open < b.start && b.end <= close));
+        blanks.push(open + 1..close);
+        let mut d = diagnostic(source, &error, None);
+        let first = source.index.line(open);
+        let last = source.index.end_line(open, close + 1);
+        d.message = format!("{} (block at lines {first}-{last} left out)", d.message);
+        diagnostics.retain(|old: &Diagnostic| !(first <= old.line && old.line <= last));
+        diagnostics.push(d);
+        let local: Vec<_> = blanks
+            .iter()
+            .map(|b| b.start - range.start..b.end - range.start)
+            .collect();
+        let blanked = recovery::blank(piece, &local);
+        match parse::parse(&blanked, range.start, syntax, &scratch).items {
+            Ok(_) => {
+                let parsed = parse::parse(&blanked, range.start, syntax, comments);
+                let items = parsed.items.ok()?;
+                diagnostics.extend(parsed.recovered.iter().map(|e| diagnostic(source, e, None)));
+                return Some((items, diagnostics));
+            }
+            Err(next) => error = next,
+        }
+    }
 }
 
 /// The error of the statement at `range` that failed with `error`, looked
@@ -459,6 +523,15 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                             let error = real_error(&source, range.clone(), syntax, error);
                             if let Some((piece_items, piece_diagnostics)) =
                                 recover_body(&source, range.clone(), syntax, &comments, &error)
+                                    .or_else(|| {
+                                        recover_blocks(
+                                            &source,
+                                            range.clone(),
+                                            syntax,
+                                            &comments,
+                                            &error,
+                                        )
+                                    })
                             {
                                 items.extend(piece_items);
                                 diagnostics.extend(piece_diagnostics);

@@ -606,6 +606,26 @@ pub(crate) fn deep_regions(text: &str, limit: usize) -> Vec<(Range<usize>, usize
     regions
 }
 
+/// The `{…}` pairs of `range` whose braces match (byte of `{`, byte of
+/// `}`), in the order they close (inner blocks before the blocks around them).
+pub(crate) fn brace_pairs(text: &str, range: Range<usize>) -> Vec<(usize, usize)> {
+    let mut opens: Vec<(u8, usize)> = Vec::new();
+    let mut pairs = Vec::new();
+    scan(text, range, |i, b, _, _| match b {
+        b'{' | b'(' | b'[' => opens.push((b, i)),
+        b'}' | b')' | b']' => {
+            if let Some((open, at)) = opens.pop()
+                && open == b'{'
+                && b == b'}'
+            {
+                pairs.push((at, i));
+            }
+        }
+        _ => {}
+    });
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
