@@ -107,6 +107,8 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
     let mut last: Option<u8> = None;
     let mut last_word: Range<usize> = 0..0;
     let mut ended = true;
+    // Whether the current piece is so far only decorators.
+    let mut decorating = false;
     let mut at_line_start = true;
     let mut i = 0;
     let word_at = |i: usize| -> &str {
@@ -165,8 +167,14 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                         | b'^'
                 );
             let ends_line = matches!(last, Some(c) if c == b';' || c == b'}' || c == b')' || c == b']' || c == b'"' || c == b'\'' || c == b'`' || is_word_byte(c));
-            let boundary = declaration
+            let mut boundary = declaration
                 || (stack.is_empty() && !continues && (ended || (column_one && ends_line)));
+            // Decorators (`@Component({…})` on lines of their own) stay with
+            // the declaration they decorate.
+            if boundary && decorating && stack.is_empty() {
+                boundary = false;
+                decorating = b == b'@';
+            }
             if boundary {
                 if let Some(start) = piece_start.take() {
                     pieces.push(Piece {
@@ -181,6 +189,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         }
         if piece_start.is_none() {
             piece_start = Some(i);
+            decorating = b == b'@';
         }
         ended = false;
         match b {
@@ -718,5 +727,18 @@ mod tests {
         let text = "function a() {\nfunction b() {\n}\n}\nf(1);\n";
         assert_eq!(deep_regions(text, 1), [(13..33, 2)]);
         assert!(deep_regions(text, 2).is_empty());
+    }
+
+    #[test]
+    fn decorators_stay_with_their_declaration() {
+        let text = "@Component({\n  a: 1,\n})\n@b\nexport class A {}\n@c\nclass B {}\nf();\n";
+        assert_eq!(
+            pieces(text),
+            [
+                "@Component({\n  a: 1,\n})\n@b\nexport class A {}",
+                "@c\nclass B {}",
+                "f();"
+            ]
+        );
     }
 }
