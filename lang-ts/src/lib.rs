@@ -199,9 +199,11 @@ fn recover_body(
         let first = source.index.line(span.start);
         let last = source.index.end_line(span.start, span.end);
         let mut d = diagnostic(source, e, None);
-        if d.line > last {
+        if source.offset(e.span().lo) >= span.end {
+            // Past the member: its brackets do not balance.
             d.line = last;
-            d.column = 1;
+            d.column = source.index.column(span.end.saturating_sub(1));
+            d.message = "Unclosed bracket".to_owned();
         } else if d.line < first {
             // Inside the wrapper that was put before it.
             d.line = first;
