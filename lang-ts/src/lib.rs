@@ -250,6 +250,23 @@ fn recover_body(
                 index += 1;
                 continue;
             }
+            // The innermost block around its error left out (a method's
+            // body, or a method's body inside a nested class).
+            let at = source.offset(member_error.span().lo);
+            let mut around: Vec<(usize, usize)> = recovery::brace_pairs(text, member.clone())
+                .into_iter()
+                .filter(|(o, c)| *o < at && at <= *c)
+                .collect();
+            around.sort_by_key(|(o, c)| c - o);
+            if let Some((o, c)) = around
+                .into_iter()
+                .take(3)
+                .find(|(o, c)| fails(member, std::slice::from_ref(&(o + 1..*c)), &[]).is_none())
+            {
+                member_diagnostics.push(left_out(&member_error, "block", &(o..c + 1)));
+                blanks.push(o + 1..c);
+                continue;
+            }
             // Its header alone, its body left out.
             if let Some((o, c)) = recovery::body_braces(text, member.clone())
                 && fails(member, std::slice::from_ref(&(o + 1..c)), &[c]).is_none()
