@@ -7,10 +7,15 @@
 //!
 //! Lines equal the TypeScript compiler's (`node.getStart()`, which includes
 //! decorators and modifiers but not JSDoc, to `node.getEnd()`); a preceding
-//! JSDoc is given separately as `doc_start_line`. When swc stops at a syntax
-//! error, the file is split into its top-level statements and each is parsed
-//! alone, so one broken function costs only its own statement (see
-//! `recovery.rs`).
+//! JSDoc is given separately as `doc_start_line`. When swc reports a syntax
+//! error (fatal or recovered), the file is split into its top-level
+//! statements and each is parsed alone (see `recovery.rs`). A statement that
+//! still fails is parsed again with parts blanked (spaces, line ends kept, so
+//! every offset stays exact): a class or namespace keeps each member that
+//! parses alone and, for a broken member, leaves out only the innermost block
+//! around its error (or its body, or the member); any other statement leaves
+//! out the innermost blocks around its errors, or its body. Each part left
+//! out is an error diagnostic naming its lines.
 //!
 //! ```
 //! use lang_ts::TypeScriptOutline;

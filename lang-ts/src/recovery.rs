@@ -12,7 +12,14 @@
 //! column 1 starts a token that cannot continue the previous one. A
 //! line that starts in column 1 with a declaration keyword always starts a new
 //! piece, even inside unbalanced brackets, so one unclosed brace cannot swallow
-//! the rest of the file.
+//! the rest of the file; nor can an unterminated template literal or comment,
+//! which ends at its line end here. Decorators on lines of their own stay
+//! with their declaration.
+//!
+//! The same scanner finds, inside a failed statement, its body braces, the
+//! members of a class or namespace body (split at the members' indentation
+//! as well, so an unclosed brace costs one member) and its matching `{…}`
+//! pairs, for the partial re-parses done in `lib.rs`.
 
 use std::ops::Range;
 
