@@ -95,26 +95,35 @@ fn cut_warning(walker: &Walker<'_, '_>, diagnostics: &mut Vec<Diagnostic>) {
 
 /// `diagnostics` without repeats of the same line, column and message (swc
 /// can report one error more than once, and a statement that fails again
-/// during recovery repeats an error already recovered from), in their order;
-/// of two repeats the one that says what was left out is kept.
+/// during recovery repeats an error already recovered from, sometimes in
+/// other words), in their order; a repeat's "(… left out)" note is kept.
 fn dedup(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();
-    let base = |message: &str| -> String {
+    // The message without its "(… left out)" note, and the note.
+    let split = |message: &str| -> (String, String) {
         match message.rfind(" (") {
-            Some(at) if message.ends_with("left out)") => message.get(..at).unwrap_or(message),
-            _ => message,
+            Some(at) if message.ends_with("left out)") => (
+                message.get(..at).unwrap_or(message).to_owned(),
+                message.get(at..).unwrap_or_default().to_owned(),
+            ),
+            _ => (message.to_owned(), String::new()),
         }
-        .to_owned()
     };
     for d in diagnostics {
-        let key = base(&d.message);
-        match out
-            .iter_mut()
-            .find(|o| o.line == d.line && o.column == d.column && base(&o.message) == key)
-        {
+        let (message, note) = split(&d.message);
+        let same = out.iter_mut().find(|o| {
+            let (old, old_note) = split(&o.message);
+            o.line == d.line
+                && o.column == d.column
+                && (old == message || note.is_empty() != old_note.is_empty())
+        });
+        match same {
+            // One error at one place: the first message (the cause swc saw
+            // first), with the note of what was left out.
             Some(o) => {
-                if d.message.len() > o.message.len() {
-                    o.message = d.message;
+                let (old, old_note) = split(&o.message);
+                if old_note.is_empty() {
+                    o.message = format!("{old}{note}");
                 }
             }
             None => out.push(d),
