@@ -275,23 +275,47 @@ pub(crate) fn body_children(mapper: &Mapper<'_, '_, '_>, open: Span, end_line: u
         .text
         .get(region.range(group.span()))
         .unwrap_or_default();
-    if !long && !might_hold_items(text) {
-        return Vec::new();
-    }
     let stripped = {
         let mut bodies = mapper.bodies.borrow_mut();
         strip_bodies(group.stream(), &mut bodies)
     };
+    // The item parse skipped this body: parse it now, so an error inside it
+    // is reported (never a broken file that looks clean).
+    let parser = |input: ParseStream<'_>| {
+        // Inner attributes (`#![allow(…)]`) may open a body.
+        input.call(syn::Attribute::parse_inner)?;
+        Block::parse_within(input)
+    };
+    let parsed = parser.parse2(stripped.clone());
+    if let Err(error) = &parsed
+        && !mapper.in_macro.get()
+    {
+        let span = error.span().byte_range();
+        // A call-site span (0..0) means "unexpected end of input": the body's
+        // closing brace.
+        let offset = if span == (0..0) {
+            group.span_close().byte_range().start
+        } else {
+            span.start
+        };
+        let offset = (region.base + offset).min(region.limit);
+        mapper
+            .body_errors
+            .borrow_mut()
+            .push((offset, error.to_string()));
+    }
+    if !long && !might_hold_items(text) {
+        return Vec::new();
+    }
     let mut items = Vec::new();
-    scan_items(mapper, stripped.clone(), false, &mut items);
+    scan_items(mapper, stripped, false, &mut items);
     if !long {
         return items;
     }
-    let parser = |input: ParseStream<'_>| Block::parse_within(input);
-    let Ok(stmts) = parser.parse2(stripped) else {
+    let Ok(stmts) = parsed else {
         return items;
     };
-    let mut out = blocks(mapper, &stmts);
+    let mut out = blocks(mapper, &stmts, 1);
     for item in items {
         place(&mut out, item);
     }
@@ -361,8 +385,10 @@ fn tree_start(tree: &TokenTree) -> usize {
 }
 
 /// Control-flow statements of `stmts` as blocks; a block longer than the
-/// threshold holds the blocks of its own statements.
-fn blocks(mapper: &Mapper<'_, '_, '_>, stmts: &[Stmt]) -> Vec<Symbol> {
+/// threshold holds the blocks of its own statements, down to `depth`
+/// [`outline_core::MAX_SYMBOL_DEPTH`] (deeper ones would be cut from the
+/// outline anyway, and each level costs a walk of its tokens).
+fn blocks(mapper: &Mapper<'_, '_, '_>, stmts: &[Stmt], depth: usize) -> Vec<Symbol> {
     let region = mapper.region;
     let mut out = Vec::new();
     for stmt in stmts {
@@ -377,9 +403,13 @@ fn blocks(mapper: &Mapper<'_, '_, '_>, stmts: &[Stmt]) -> Vec<Symbol> {
         let end = region.end_line(&range);
         let mut block = Symbol::new(block_name(&header), SymbolKind::Block, start, end);
         block.name_column = region.column(range.start);
-        if splits_body(start, end, mapper.options.block_threshold) {
+        if depth < outline_core::MAX_SYMBOL_DEPTH
+            && splits_body(start, end, mapper.options.block_threshold)
+        {
             for body in inner {
-                block.children.extend(blocks(mapper, &body.stmts));
+                block
+                    .children
+                    .extend(blocks(mapper, &body.stmts, depth + 1));
             }
         }
         out.push(block);

@@ -52,7 +52,13 @@ impl Mapper<'_, '_, '_> {
             symbol.modifiers.push(Modifier::Unsafe);
         }
         if let Some((path, _)) = &block.trait_ {
-            symbol.bases = vec![region.node_text(path, MAX_TYPE_CHARS)];
+            // A negative impl (`impl !Send for T`) keeps its `!`.
+            let bang = if block.modifiers.polarity.is_some() {
+                "!"
+            } else {
+                ""
+            };
+            symbol.bases = vec![format!("{bang}{}", region.node_text(path, MAX_TYPE_CHARS))];
         }
         let unsafe_kw = if block.unsafety.is_some() {
             "unsafe "

@@ -8,7 +8,7 @@
 //! `bodiless`. Items defined inside function bodies are the function's
 //! children (see [`crate::bodies`]).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
 use quote::ToTokens;
@@ -30,6 +30,13 @@ pub(crate) struct Mapper<'r, 'f, 'a> {
     pub region: &'r Region<'f, 'a>,
     pub bodies: RefCell<Bodies>,
     pub options: &'r OutlineOptions,
+    /// Syntax errors found in function bodies, as (byte offset in the file,
+    /// message); see [`crate::bodies::body_children`].
+    pub body_errors: RefCell<Vec<(usize, String)>>,
+    /// Whether the items being mapped come from a macro invocation's tokens
+    /// (`quote! { fn f() { #body } }`): their bodies are template text, not
+    /// Rust, so their syntax errors are not reported.
+    pub in_macro: Cell<bool>,
 }
 
 /// Where a function stands: receivers make methods only in traits and impls.
@@ -56,6 +63,12 @@ impl Mapper<'_, '_, '_> {
     }
 
     fn item(&self, item: &Item, from_macro: bool, out: &mut Vec<Symbol>) {
+        let outer = self.in_macro.replace(self.in_macro.get() || from_macro);
+        self.item_symbols(item, from_macro, out);
+        self.in_macro.set(outer);
+    }
+
+    fn item_symbols(&self, item: &Item, from_macro: bool, out: &mut Vec<Symbol>) {
         let region = self.region;
         let before = out.len();
         match item {

@@ -2,7 +2,7 @@
 //! into symbols: lex with `proc_macro2`, empty the function bodies (see
 //! [`crate::bodies`]), parse the items with `syn`, map them.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use outline_core::{Import, OutlineOptions, Symbol};
 use syn::parse::Parser;
@@ -16,6 +16,9 @@ pub(crate) struct Parsed {
     pub symbols: Vec<Symbol>,
     pub imports: Vec<Import>,
     pub doc: Option<String>,
+    /// Syntax errors inside function bodies (which the item parse skips), as
+    /// (byte offset in the file, message).
+    pub body_errors: Vec<(usize, String)>,
 }
 
 /// Why a region did not parse: where (byte offset in the file) and what.
@@ -76,10 +79,14 @@ pub(crate) fn parse_region(
         region: &region,
         bodies: RefCell::new(bodies),
         options,
+        body_errors: RefCell::new(Vec::new()),
+        in_macro: Cell::new(false),
     };
+    let symbols = mapper.items(&parsed.items, false);
     Ok(Parsed {
-        symbols: mapper.items(&parsed.items, false),
+        symbols,
         imports: crate::imports::imports(&region, &parsed.items),
         doc: crate::attrs::inner_doc(&parsed.attrs),
+        body_errors: mapper.body_errors.into_inner(),
     })
 }

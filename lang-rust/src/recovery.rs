@@ -31,13 +31,20 @@ pub(crate) fn extract(file: &FileText<'_>, options: &OutlineOptions) -> Extracte
         0
     };
     match parse_region(file, start, text.len(), "", options) {
-        Ok(parsed) => Extracted {
-            symbols: parsed.symbols,
-            imports: parsed.imports,
-            diagnostics: Vec::new(),
-            partial: false,
-            doc: parsed.doc,
-        },
+        Ok(parsed) => {
+            let diagnostics: Vec<Diagnostic> = parsed
+                .body_errors
+                .iter()
+                .map(|(offset, message)| diagnostic(file, *offset, message))
+                .collect();
+            Extracted {
+                symbols: parsed.symbols,
+                imports: parsed.imports,
+                partial: !diagnostics.is_empty(),
+                diagnostics,
+                doc: parsed.doc,
+            }
+        }
         Err(_) => recover(file, start, options),
     }
 }
@@ -83,7 +90,7 @@ fn recover_chunk(
 ) {
     let error = match parse_region(file, range.start, range.end, "", options) {
         Ok(parsed) => {
-            take(parsed, out, first);
+            take(file, parsed, out, first);
             return;
         }
         Err(error) => error,
@@ -168,7 +175,7 @@ fn recover_chunk(
         })
         .collect();
     if let Ok(parsed) = parse_region(file, range.start, end, &closers, options) {
-        take(parsed, out, first);
+        take(file, parsed, out, first);
     }
 }
 
@@ -234,7 +241,10 @@ fn recover_container(
     Some(container)
 }
 
-fn take(parsed: Parsed, out: &mut Extracted, first: bool) {
+fn take(file: &FileText<'_>, parsed: Parsed, out: &mut Extracted, first: bool) {
+    for (offset, message) in &parsed.body_errors {
+        out.diagnostics.push(diagnostic(file, *offset, message));
+    }
     out.symbols.extend(parsed.symbols);
     out.imports.extend(parsed.imports);
     if first && out.doc.is_none() {
