@@ -392,13 +392,33 @@ fn blocks(mapper: &Mapper<'_, '_, '_>, stmts: &[Stmt], depth: usize) -> Vec<Symb
     let region = mapper.region;
     let mut out = Vec::new();
     for stmt in stmts {
-        let Stmt::Expr(expr, _) = stmt else {
-            continue;
+        // `match x { … }`, and `let y = match x { … };` (the whole statement,
+        // named `let y = match x`).
+        let (expr, range, prefix) = match stmt {
+            Stmt::Expr(expr, _) => (expr, region.node_range(expr), String::new()),
+            Stmt::Local(local) => {
+                let Some(init) = &local.init else {
+                    continue;
+                };
+                if init.diverge.is_some() || !is_control_flow(&init.expr) {
+                    continue;
+                }
+                let pattern = region.tokens_text(
+                    quote::ToTokens::to_token_stream(&local.pat),
+                    MAX_VALUE_CHARS,
+                );
+                (
+                    &*init.expr,
+                    region.node_range(local),
+                    format!("let {pattern} = "),
+                )
+            }
+            _ => continue,
         };
         let Some((header, inner)) = control_flow(mapper, expr) else {
             continue;
         };
-        let range = region.node_range(expr);
+        let header = format!("{prefix}{header}");
         let start = region.line(range.start);
         let end = region.end_line(&range);
         let mut block = Symbol::new(block_name(&header), SymbolKind::Block, start, end);
@@ -415,6 +435,20 @@ fn blocks(mapper: &Mapper<'_, '_, '_>, stmts: &[Stmt], depth: usize) -> Vec<Symb
         out.push(block);
     }
     out
+}
+
+/// Whether `expr` is one of the control-flow expressions that make blocks
+/// (checked before building the header text of a `let` statement).
+fn is_control_flow(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::If(_)
+            | Expr::ForLoop(_)
+            | Expr::While(_)
+            | Expr::Loop(_)
+            | Expr::Match(_)
+            | Expr::Unsafe(_)
+    )
 }
 
 /// The header and the inner blocks of a control-flow expression: an
