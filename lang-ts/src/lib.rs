@@ -512,34 +512,13 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                         {
                             *done = true;
                             let start = region.start.min(range.start);
-                            let first = source.index.line(start);
-                            let last = source.index.end_line(start, region.end);
-                            diagnostics.push(Diagnostic {
-                                line: first,
-                                column: source.index.column(start),
-                                severity: Severity::Error,
-                                message: format!(
-                                    "brackets nested {depth} levels deep (more than \
-                                     {MAX_NESTING}): statement at lines {first}-{last} not parsed"
-                                ),
-                            });
+                            diagnostics.push(nested_too_deep(&source, start..region.end, *depth));
                         }
                         continue;
                     }
                     if piece_info.depth > MAX_NESTING {
                         failed = true;
-                        let first = source.index.line(range.start);
-                        let last = source.index.end_line(range.start, range.end);
-                        diagnostics.push(Diagnostic {
-                            line: first,
-                            column: source.index.column(range.start),
-                            severity: Severity::Error,
-                            message: format!(
-                                "brackets nested {} levels deep (more than {MAX_NESTING}): \
-                                 statement at lines {first}-{last} not parsed",
-                                piece_info.depth
-                            ),
-                        });
+                        diagnostics.push(nested_too_deep(&source, range.clone(), piece_info.depth));
                         continue;
                     }
                     let parsed = parse::parse(piece, range.start, syntax, &comments);
@@ -584,41 +563,55 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                         None => diagnostics = original,
                     }
                 }
-                let walker = Walker {
-                    source: &source,
-                    comments: &comments,
-                    options,
-                    depth: Cell::new(0),
-                    cut: Cell::new(false),
-                };
-                let mut symbols = Vec::new();
-                walker.items(&items, &mut symbols);
-                cut_warning(&walker, &mut diagnostics);
-                return Extracted {
-                    symbols,
-                    imports: imports::module_imports(&source, &items),
-                    diagnostics: dedup(diagnostics),
-                    partial: true,
-                    doc: None,
-                };
+                return outline_items(&source, &comments, options, &items, diagnostics, true);
             }
         };
-        let walker = Walker {
-            source: &source,
-            comments: &comments,
-            options,
-            depth: Cell::new(0),
-            cut: Cell::new(false),
-        };
-        let mut symbols = Vec::new();
-        walker.items(&items, &mut symbols);
-        cut_warning(&walker, &mut diagnostics);
-        Extracted {
-            symbols,
-            imports: imports::module_imports(&source, &items),
-            partial: !diagnostics.is_empty(),
-            diagnostics: dedup(diagnostics),
-            doc: None,
-        }
+        let partial = !diagnostics.is_empty();
+        outline_items(&source, &comments, options, &items, diagnostics, partial)
+    }
+}
+
+/// Walks `items` into symbols and imports, with the diagnostics deduplicated
+/// and the walk's own depth warning added.
+fn outline_items(
+    source: &Source<'_>,
+    comments: &SingleThreadedComments,
+    options: &OutlineOptions,
+    items: &[ModuleItem],
+    mut diagnostics: Vec<Diagnostic>,
+    partial: bool,
+) -> Extracted {
+    let walker = Walker {
+        source,
+        comments,
+        options,
+        depth: Cell::new(0),
+        cut: Cell::new(false),
+    };
+    let mut symbols = Vec::new();
+    walker.items(items, &mut symbols);
+    cut_warning(&walker, &mut diagnostics);
+    Extracted {
+        symbols,
+        imports: imports::module_imports(source, items),
+        partial,
+        diagnostics: dedup(diagnostics),
+        doc: None,
+    }
+}
+
+/// The diagnostic of a statement (byte range `range`) nested more than
+/// [`MAX_NESTING`] brackets deep, which is not parsed.
+fn nested_too_deep(source: &Source<'_>, range: std::ops::Range<usize>, depth: usize) -> Diagnostic {
+    let first = source.index.line(range.start);
+    let last = source.index.end_line(range.start, range.end);
+    Diagnostic {
+        line: first,
+        column: source.index.column(range.start),
+        severity: Severity::Error,
+        message: format!(
+            "brackets nested {depth} levels deep (more than {MAX_NESTING}): \
+             statement at lines {first}-{last} not parsed"
+        ),
     }
 }
