@@ -30,6 +30,9 @@ pub struct TextOptions {
     pub max_diagnostics: usize,
     /// Longest imports line, in characters.
     pub max_imports_chars: usize,
+    /// End each symbol line with its id, as ` id=PATH:START_LINE:QUALNAME`, so
+    /// a reader (an agent) can ask for that symbol without the JSON output.
+    pub ids: bool,
 }
 
 impl Default for TextOptions {
@@ -39,6 +42,7 @@ impl Default for TextOptions {
             max_decorators: 4,
             max_diagnostics: 5,
             max_imports_chars: 300,
+            ids: false,
         }
     }
 }
@@ -158,6 +162,9 @@ fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize, options: &TextO
     if let Some(doc) = &symbol.doc {
         let _ = write!(out, " — {doc}");
     }
+    if options.ids {
+        let _ = write!(out, " id={}", escape_controls(&symbol.id));
+    }
     out.push('\n');
     for child in &symbol.children {
         write_symbol(out, child, depth + 1, options);
@@ -234,5 +241,19 @@ mod tests {
              L5-12 @cached def find(self, key: int) -> Order\n    \
              L7-7 (block) for row in rows\n"
         );
+        let with_ids = render_text(
+            &outline,
+            &TextOptions {
+                ids: true,
+                ..TextOptions::default()
+            },
+        );
+        assert!(
+            with_ids.contains(
+                "  L5-12 @cached def find(self, key: int) -> Order id=repo.py:5:Repo.find\n"
+            ),
+            "{with_ids}"
+        );
+        assert!(with_ids.contains("(block) for row in rows id=repo.py:7:Repo.find\n"));
     }
 }
