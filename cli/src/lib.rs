@@ -37,6 +37,7 @@
 
 pub mod cli;
 mod error;
+pub mod mcp;
 mod source_file;
 pub mod walk;
 

@@ -35,6 +35,15 @@ pub enum Command {
     /// after a header line naming the file and the real lines.
     #[command(after_help = EXAMPLES)]
     Read(ReadArgs),
+    /// Serve MCP (Model Context Protocol) on stdio: tools to outline files, read
+    /// a symbol by id (also after edits), read line ranges and find symbols, for
+    /// the files under --root only.
+    Mcp(McpArgs),
+    /// Print the MCP server's tools as function-calling definitions (JSON).
+    Tools(ToolsArgs),
+    /// Print a short system-prompt snippet telling an agent to outline first
+    /// and read by id.
+    Prompt,
     /// Print the JSON Schema of one line of `outline --format json`.
     Schema,
     /// Print a shell completion script.
@@ -97,6 +106,35 @@ pub struct ReadArgs {
     /// Extraction settings.
     #[command(flatten)]
     pub extraction: ExtractionArgs,
+}
+
+/// Flags of `mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// The directory whose files the tools may read; paths outside it
+    /// (absolute, `..`, or through symbolic links) are refused.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+}
+
+/// Flags of `tools`.
+#[derive(Debug, Args)]
+pub struct ToolsArgs {
+    /// The shape of the definitions: OpenAI function calling, Anthropic tool
+    /// use, or MCP `tools/list`.
+    #[arg(long, value_enum, default_value_t = ToolsFormat::Mcp)]
+    pub format: ToolsFormat,
+}
+
+/// Output formats of `tools`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ToolsFormat {
+    /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`.
+    Openai,
+    /// `[{"name", "description", "input_schema"}]`.
+    Anthropic,
+    /// `{"tools": [{"name", "description", "inputSchema", …}]}`, as `tools/list`.
+    Mcp,
 }
 
 /// Output formats of `outline`.

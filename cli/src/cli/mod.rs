@@ -1,8 +1,11 @@
 //! The command-line interface: flags in [`args`], one module per command.
 
 pub mod args;
+mod mcp;
 mod outline;
-mod read;
+mod prompt;
+pub(crate) mod read;
+mod tools;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -41,6 +44,9 @@ fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Outline(args) => outline::run(&args),
         Command::Read(args) => read::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
+        Command::Tools(args) => tools::run(&args),
+        Command::Prompt => prompt::run(),
         Command::Schema => {
             print_or_exit(&outline_core::schema::file_outline_schema_text());
             ExitCode::SUCCESS

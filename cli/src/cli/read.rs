@@ -49,48 +49,207 @@ fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String>
     let source =
         SourceText::read(Path::new(path), Language::from_path(path)).map_err(|e| e.to_string())?;
     let display = crate::walk::display_path(Path::new(path));
-    let index = LineIndex::new(source.text_without_bom());
-
-    if let Selector::Lines { start, end } = selector {
-        return lines(&display, &index, start, end, None);
-    }
-    let language = Language::from_path(&display).ok_or_else(|| {
-        format!("{display}: not a language ast-outline knows; only START-END ranges can be read")
+    let passage = locate(&display, &source.text, None, &selector, options).map_err(|miss| {
+        miss.message(
+            target,
+            &format!("list its symbols with `ast-outline outline {display}`"),
+        )
     })?;
+    let index = LineIndex::new(source.text_without_bom());
+    let (start, end, text) = passage_lines(&display, &index, passage.start, passage.end)?;
+    Ok(header(&display, start, end, passage.label.as_deref()) + &text)
+}
+
+/// A symbol or line range found in one file: the lines to print and what they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Passage {
+    /// First line (1-based): a symbol's preceding doc comment included.
+    pub(crate) start: u32,
+    /// Last line (1-based, inclusive); may lie past the end of the file for a range.
+    pub(crate) end: u32,
+    /// What the lines are (`method Repo.find`, with a note when the id moved);
+    /// `None` for a plain line range.
+    pub(crate) label: Option<String>,
+    /// The start line an id was issued with, when the symbol was found again
+    /// at other lines because the file changed.
+    pub(crate) moved_from: Option<u32>,
+    /// The named symbols enclosing it, outermost first, each as a [`summary`]
+    /// line (`L3-40 class Repo(Base)`).
+    pub(crate) enclosing: Vec<String>,
+}
+
+/// Why a selector names nothing to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Miss {
+    /// The file's language is unknown, so only line ranges can be read.
+    UnknownLanguage(String),
+    /// Several symbols match: `id  summary` lines, in source order.
+    Ambiguous(Vec<String>),
+    /// Nothing matches: `id  summary` lines of the nearest names (maybe none).
+    NotFound {
+        /// The file looked in.
+        path: String,
+        /// The nearest names, best first.
+        suggestions: Vec<String>,
+    },
+}
+
+impl Miss {
+    /// The message for `target`; `how_to_list` tells the reader how to list the
+    /// file's symbols when there is no suggestion.
+    pub(crate) fn message(&self, target: &str, how_to_list: &str) -> String {
+        match self {
+            Miss::UnknownLanguage(path) => format!(
+                "{path}: not a language ast-outline knows; only START-END ranges can be read"
+            ),
+            Miss::Ambiguous(candidates) => {
+                let mut message = format!(
+                    "{target}: {} symbols match; read one by its id:",
+                    candidates.len()
+                );
+                for line in candidates {
+                    message.push_str(&format!("\n  {line}"));
+                }
+                message
+            }
+            Miss::NotFound { path, suggestions } => {
+                let mut message = format!("{target}: no such symbol in {path}");
+                if suggestions.is_empty() {
+                    message.push_str(&format!("; {how_to_list}"));
+                } else {
+                    message.push_str("; did you mean:");
+                    for line in suggestions {
+                        message.push_str(&format!("\n  {line}"));
+                    }
+                }
+                message
+            }
+        }
+    }
+}
+
+/// Finds what `selector` names in `text`, the source of `display` (whose
+/// extension gives the language), looking symbols up in `outline` (made from
+/// `text` with `options` when not given). An id whose line no longer holds its qualname
+/// is found again by the qualname (the passage says it moved); a block's id is
+/// found whatever block threshold it was issued under.
+///
+/// # Errors
+/// A [`Miss`] when the language is unknown (for a symbol), several symbols
+/// match, or none does.
+pub(crate) fn locate(
+    display: &str,
+    text: &str,
+    outline: Option<&FileOutline>,
+    selector: &Selector,
+    options: &OutlineOptions,
+) -> Result<Passage, Miss> {
+    let range = |start, end, label: Option<&str>| Passage {
+        start,
+        end,
+        label: label.map(str::to_owned),
+        moved_from: None,
+        enclosing: Vec::new(),
+    };
+    if let Selector::Lines { start, end } = selector {
+        return Ok(range(*start, *end, None));
+    }
+    let language =
+        Language::from_path(display).ok_or_else(|| Miss::UnknownLanguage(display.to_owned()))?;
     let outline_with =
-        |options: &OutlineOptions| outline_source_as(&display, language, &source.text, options);
-    let outline = outline_with(options);
-    let resolution = resolve(&outline, &selector);
+        |options: &OutlineOptions| outline_source_as(display, language, text, options);
+    let made;
+    let outline = match outline {
+        Some(outline) => outline,
+        None => {
+            made = outline_with(options);
+            &made
+        }
+    };
+    let resolution = resolve(outline, selector);
     // A block's id was issued under some --block-threshold; when it does not
     // match exactly under this one, look for that exact block with every
     // control-flow statement split out before calling it moved.
     let finest;
-    let resolution = match (&selector, &resolution) {
-        (Selector::Id { .. }, Resolution::Found(_)) | (_, Resolution::Lines { .. }) => resolution,
+    let (outline, resolution) = match (selector, &resolution) {
+        (Selector::Id { .. }, Resolution::Found(_)) | (_, Resolution::Lines { .. }) => {
+            (outline, resolution)
+        }
         (Selector::Id { .. }, _) => {
-            finest = outline_with(&OutlineOptions { block_threshold: 1 });
-            match resolve(&finest, &selector) {
+            let mut every_block = options.clone();
+            every_block.block_threshold = 1;
+            finest = outline_with(&every_block);
+            match resolve(&finest, selector) {
                 Resolution::Found(block) if block.kind == SymbolKind::Block => {
-                    Resolution::Found(block)
+                    (&finest, Resolution::Found(block))
                 }
-                _ => resolution,
+                _ => (outline, resolution),
             }
         }
         (Selector::Line(line), Resolution::NotFound { .. }) => {
-            let label = "(no symbol contains this line)";
-            return lines(&display, &index, *line, *line, Some(label));
+            return Ok(range(*line, *line, Some("(no symbol contains this line)")));
         }
-        _ => resolution,
+        _ => (outline, resolution),
     };
-    match resolution {
-        Resolution::Found(symbol) => symbol_text(&display, &index, symbol, None),
-        Resolution::Moved { symbol, from_line } => {
-            symbol_text(&display, &index, symbol, Some(from_line))
+    let listed = |symbols: &[&Symbol]| -> Vec<String> {
+        symbols
+            .iter()
+            .map(|s| format!("{}  {}", s.id, summary(s)))
+            .collect()
+    };
+    let (symbol, moved_from) = match resolution {
+        Resolution::Found(symbol) => (symbol, None),
+        Resolution::Moved { symbol, from_line } => (symbol, Some(from_line)),
+        Resolution::Lines { start, end } => return Ok(range(start, end, None)),
+        Resolution::Ambiguous(candidates) => return Err(Miss::Ambiguous(listed(&candidates))),
+        Resolution::NotFound { suggestions } => {
+            return Err(Miss::NotFound {
+                path: outline.path.clone(),
+                suggestions: listed(&suggestions),
+            });
         }
-        Resolution::Lines { start, end } => lines(&display, &index, start, end, None),
-        Resolution::Ambiguous(candidates) => Err(ambiguous(target, &candidates)),
-        Resolution::NotFound { suggestions } => Err(not_found(target, &outline, &suggestions)),
+    };
+    let mut label = describe(symbol);
+    if let Some(from_line) = moved_from {
+        label.push_str(&format!(
+            " (moved: the id said line {from_line}, it now starts at line {}; \
+             the file changed since the id was issued)",
+            symbol.start_line
+        ));
     }
+    let mut enclosing = Vec::new();
+    enclosing_symbols(&outline.symbols, symbol, &mut enclosing);
+    Ok(Passage {
+        start: symbol.doc_start_line.unwrap_or(symbol.start_line),
+        end: symbol.end_line,
+        label: Some(label),
+        moved_from,
+        enclosing: enclosing
+            .iter()
+            .filter(|s| s.kind != SymbolKind::Block)
+            .map(|s| summary(s))
+            .collect(),
+    })
+}
+
+/// Pushes onto `path` the symbols of `symbols` (and below) that contain
+/// `target`, outermost first; returns whether `target` was found.
+fn enclosing_symbols<'a>(
+    symbols: &'a [Symbol],
+    target: &Symbol,
+    path: &mut Vec<&'a Symbol>,
+) -> bool {
+    for symbol in symbols {
+        if std::ptr::eq(symbol, target) {
+            return true;
+        }
+        path.push(symbol);
+        if enclosing_symbols(&symbol.children, target, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
 }
 
 /// Why no file was found in `target`: the whole target is a file with nothing
@@ -120,22 +279,6 @@ fn no_file(target: &str) -> String {
     }
 }
 
-fn symbol_text(
-    path: &str,
-    index: &LineIndex<'_>,
-    symbol: &Symbol,
-    moved_from: Option<u32>,
-) -> Result<String, String> {
-    let start = symbol.doc_start_line.unwrap_or(symbol.start_line);
-    let mut label = describe(symbol);
-    if let Some(from_line) = moved_from {
-        label.push_str(&format!(
-            " (moved: the id said line {from_line}; the file changed since it was issued)"
-        ));
-    }
-    lines(path, index, start, symbol.end_line, Some(&label))
-}
-
 fn describe(symbol: &Symbol) -> String {
     if symbol.kind == SymbolKind::Block {
         let owner = if symbol.qualname.is_empty() {
@@ -149,61 +292,42 @@ fn describe(symbol: &Symbol) -> String {
     }
 }
 
-fn lines(
+/// The header line of a passage: `==> PATH:START-END LABEL <==`.
+pub(crate) fn header(path: &str, start: u32, end: u32, label: Option<&str>) -> String {
+    let path = outline_core::text::escape_controls(path);
+    match label {
+        Some(label) => format!("==> {path}:{start}-{end} {label} <==\n"),
+        None => format!("==> {path}:{start}-{end} <==\n"),
+    }
+}
+
+/// Lines `start..=end` of the file (`end` cut at its last line), ending with a
+/// newline, with the real first and last line.
+///
+/// # Errors
+/// A message when `start` lies past the end of the file.
+pub(crate) fn passage_lines(
     path: &str,
     index: &LineIndex<'_>,
     start: u32,
     end: u32,
-    label: Option<&str>,
-) -> Result<String, String> {
+) -> Result<(u32, u32, String), String> {
     let line_count = index.line_count();
     let end = end.min(line_count);
     let text = index
         .lines_text(start, end)
         .ok_or_else(|| format!("{path}: has {line_count} lines; nothing at line {start}"))?;
-    let path = outline_core::text::escape_controls(path);
-    let mut out = match label {
-        Some(label) => format!("==> {path}:{start}-{end} {label} <==\n"),
-        None => format!("==> {path}:{start}-{end} <==\n"),
-    };
-    out.push_str(text);
+    let mut text = text.to_owned();
     // End with a newline even after a last line without one, or a lone `\r`.
     if !text.ends_with('\n') {
-        out.push('\n');
+        text.push('\n');
     }
-    Ok(out)
-}
-
-fn ambiguous(target: &str, candidates: &[&Symbol]) -> String {
-    let mut message = format!(
-        "{target}: {} symbols match; read one by its id:",
-        candidates.len()
-    );
-    for symbol in candidates {
-        message.push_str(&format!("\n  {}  {}", symbol.id, summary(symbol)));
-    }
-    message
-}
-
-fn not_found(target: &str, outline: &FileOutline, suggestions: &[&Symbol]) -> String {
-    let mut message = format!("{target}: no such symbol in {}", outline.path);
-    if suggestions.is_empty() {
-        message.push_str(&format!(
-            "; list its symbols with `ast-outline outline {}`",
-            outline.path
-        ));
-    } else {
-        message.push_str("; did you mean:");
-        for symbol in suggestions {
-            message.push_str(&format!("\n  {}  {}", symbol.id, summary(symbol)));
-        }
-    }
-    message
+    Ok((start, end, text))
 }
 
 /// `L13-17 @celsius.setter def celsius(self, value: float) -> None`: enough to
 /// tell same-named candidates apart.
-fn summary(symbol: &Symbol) -> String {
+pub(crate) fn summary(symbol: &Symbol) -> String {
     let mut line = format!("L{}-{}", symbol.start_line, symbol.end_line);
     for decorator in &symbol.decorators {
         line.push(' ');

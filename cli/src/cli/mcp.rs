@@ -1,0 +1,16 @@
+//! `ast-outline mcp [--root DIR]`: serve MCP on stdio (see [`crate::mcp`]).
+
+use std::process::ExitCode;
+
+use super::args::McpArgs;
+use super::report;
+
+pub(super) fn run(args: &McpArgs) -> ExitCode {
+    match crate::mcp::serve_stdio(&args.root) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            report(message);
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! `ast-outline mcp`: an MCP (Model Context Protocol) server on stdio, built on
+//! the official Rust SDK (`rmcp`), that lets an agent outline files, read one
+//! symbol by id (also after edits), read capped line ranges and find symbols.
+//!
+//! - [`jail`]: every path is resolved against the root; paths leaving it are refused.
+//! - [`tools`]: what each tool does, as plain functions returning text.
+//! - [`server`]: the rmcp tool router and server handler around them.
+//! - [`schemas`]: the same tool definitions for OpenAI / Anthropic function calling.
+//! - `cache`: parsed files kept in memory, keyed by path, modification time and size.
+//! - `tokens`: result sizes in `o200k_base` tokens.
+
+mod cache;
+pub mod jail;
+pub mod schemas;
+pub mod server;
+mod tokens;
+pub mod tools;
+
+use std::path::Path;
+
+use rmcp::ServiceExt;
+
+pub use server::{INSTRUCTIONS, OutlineServer};
+
+/// Serves MCP on standard input and output for the tree under `root` until
+/// the client disconnects. Runs on the calling thread (tools are answered one
+/// at a time, on that thread's stack).
+///
+/// # Errors
+/// A message when the root is not a directory, the runtime cannot start, or
+/// the connection fails (for example an `initialize` that never came).
+pub fn serve_stdio(root: &Path) -> Result<(), String> {
+    let jail = jail::Jail::new(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let server = OutlineServer::new(tools::Workspace::new(jail));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(async move {
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| format!("MCP connection failed: {e}"))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| format!("MCP server stopped: {e}"))?;
+        Ok(())
+    })
+}

@@ -1,0 +1,546 @@
+//! What each tool does, as plain functions from arguments to text, so they
+//! can be tested without a protocol. [`super::server`] exposes them over MCP
+//! and [`super::schemas`] prints their schemas for function calling.
+//!
+//! Every result is compact text with 1-based inclusive line numbers; every
+//! error is one message saying what was wrong and what to do instead.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use outline_core::{
+    Filter, LineIndex, OutlineOptions, Selector, Symbol, SymbolKind, TargetError, TextOptions,
+    render_text, split_target,
+};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::cache::{OutlineCache, Parsed};
+use super::jail::{Jail, JailError, Jailed};
+use super::tokens;
+use crate::cli::read::{header, locate, passage_lines, summary};
+use crate::walk::{WalkOptions, collect_files};
+
+/// Default of `max_tokens` for outlines.
+pub const DEFAULT_OUTLINE_TOKENS: u32 = 10_000;
+/// Default of `max_lines` for `read_lines`.
+pub const DEFAULT_MAX_LINES: u32 = 300;
+/// Most lines `read_lines` returns, whatever `max_lines` asks.
+pub const MOST_LINES: u32 = 2_000;
+/// Most matches `find_symbol` lists.
+pub const MAX_MATCHES: usize = 50;
+
+/// Arguments of `get_file_outline`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct FileOutlineArgs {
+    /// File or directory to outline, relative to the server's root (`.` for the
+    /// whole tree). Directories are walked recursively, honouring .gitignore.
+    pub path: String,
+    /// Show symbols nested at most this deep (1 = top-level only). Default: all.
+    #[schemars(range(min = 1))]
+    pub depth: Option<u32>,
+    /// Split functions longer than this many lines into control-flow blocks
+    /// (`if`, `for`, `try`…) that get their own ids. Default 100.
+    #[schemars(range(min = 1))]
+    pub block_threshold: Option<u32>,
+    /// Largest result, in o200k_base tokens. A larger outline is cut to fewer
+    /// nesting levels (then to fewer lines), with a note saying so. Default 10000.
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+}
+
+/// Arguments of `read_symbol`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ReadSymbolArgs {
+    /// A symbol id from get_file_outline or find_symbol, PATH:START_LINE:QUALNAME
+    /// (e.g. `src/shop.py:42:Cart.total`). Still works after the file changed:
+    /// the symbol is found again by its qualname.
+    pub symbol_id: Option<String>,
+    /// With `qualname`, instead of `symbol_id`: the file, relative to the root.
+    pub path: Option<String>,
+    /// With `path`: the qualified name (`Cart.total`), a plain name, or a dotted
+    /// suffix of a qualname.
+    pub qualname: Option<String>,
+    /// Also show this many lines before and after the symbol. Default 0.
+    pub context_lines: Option<u32>,
+}
+
+/// Arguments of `read_lines`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ReadLinesArgs {
+    /// The file, relative to the root.
+    pub path: String,
+    /// First line (1-based).
+    #[schemars(range(min = 1))]
+    pub start: u32,
+    /// Last line (1-based, inclusive).
+    #[schemars(range(min = 1))]
+    pub end: u32,
+    /// Most lines returned (default 300, at most 2000); prefer read_symbol.
+    #[schemars(range(min = 1))]
+    pub max_lines: Option<u32>,
+}
+
+/// Arguments of `find_symbol`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct FindSymbolArgs {
+    /// Case-insensitive. Without wildcards: a substring of the qualified name
+    /// (`total` finds `Cart.total` and `subtotal`; `Cart.` finds Cart's members).
+    /// With `*` or `?`: a glob matching the whole name or qualified name
+    /// (`get_*`, `Cart.*`).
+    pub pattern: String,
+    /// File or directory to search, relative to the root. Default: the whole tree.
+    pub path: Option<String>,
+}
+
+/// The files an agent may see (under the root) and what was parsed of them.
+#[derive(Debug)]
+pub struct Workspace {
+    jail: Jail,
+    cache: OutlineCache,
+}
+
+impl Workspace {
+    /// A workspace rooted at `jail`'s root.
+    pub fn new(jail: Jail) -> Workspace {
+        Workspace {
+            jail,
+            cache: OutlineCache::default(),
+        }
+    }
+
+    /// The cache (to see what was parsed).
+    pub fn cache(&self) -> &OutlineCache {
+        &self.cache
+    }
+
+    /// `get_file_outline`: the text outline of a file or of a directory's files,
+    /// each symbol line ending with its id.
+    ///
+    /// # Errors
+    /// A message when the path is refused, missing, of unknown language, or
+    /// holds no file of a supported language.
+    pub fn file_outline(&self, args: &FileOutlineArgs) -> Result<String, String> {
+        let target = self.resolve(&args.path)?;
+        let mut options = OutlineOptions::default();
+        if let Some(threshold) = args.block_threshold {
+            options.block_threshold = threshold.max(1);
+        }
+        let mut outlines = Vec::new();
+        let mut problems = Vec::new();
+        for (real, display) in self.files_under(&target, &mut problems)? {
+            match self.cache.get(&real, &display, &options) {
+                Ok(parsed) if parsed.outline.is_some() => outlines.push(parsed),
+                Ok(_) => problems.push(format!(
+                    "{display}: not a language ast-outline knows; read it with read_lines"
+                )),
+                Err(error) => problems.push(error.to_string()),
+            }
+        }
+        if outlines.is_empty() {
+            return Err(match problems.as_slice() {
+                [] => format!(
+                    "{}: no files of a supported language ({}) under it",
+                    target.display,
+                    crate::supported_extensions().join(", ")
+                ),
+                _ => problems.join("\n"),
+            });
+        }
+        let budget = args.max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS).max(1) as usize;
+        Ok(fit_outline(&outlines, &problems, args.depth, budget))
+    }
+
+    /// `read_symbol`: one symbol's source with a header (path, real lines, the
+    /// enclosing symbols, and that it is only part of the file).
+    ///
+    /// # Errors
+    /// A message when the arguments name no file under the root or no symbol
+    /// (with the nearest names), or several symbols (with their ids).
+    pub fn read_symbol(&self, args: &ReadSymbolArgs) -> Result<String, String> {
+        let (target, selector, asked) = match (&args.symbol_id, &args.path, &args.qualname) {
+            (Some(id), _, _) => {
+                let (path, selector) = self.split_id(id)?;
+                (self.resolve(path)?, selector, id.clone())
+            }
+            (None, Some(path), Some(qualname)) => (
+                self.resolve(path)?,
+                Selector::Qualname(qualname.clone()),
+                format!("{path}:{qualname}"),
+            ),
+            _ => {
+                return Err(
+                    "give symbol_id (PATH:START_LINE:QUALNAME, from get_file_outline \
+                            or find_symbol), or both path and qualname"
+                        .to_owned(),
+                );
+            }
+        };
+        let parsed = self.parse(&target, &OutlineOptions::default())?;
+        let display = &target.display;
+        let passage = locate(
+            display,
+            &parsed.source.text,
+            parsed.outline.as_ref(),
+            &selector,
+            &OutlineOptions::default(),
+        )
+        .map_err(|miss| {
+            miss.message(
+                &asked,
+                &format!("list its symbols with get_file_outline(path=\"{display}\")"),
+            )
+        })?;
+        let index = LineIndex::new(parsed.source.text_without_bom());
+        let line_count = index.line_count();
+        let context = args.context_lines.unwrap_or(0);
+        let start = passage.start.saturating_sub(context).max(1);
+        let end = passage.end.saturating_add(context);
+        let (start, end, text) = passage_lines(display, &index, start, end)?;
+        let mut out = header(display, start, end, passage.label.as_deref());
+        if context > 0 {
+            let _ = writeln!(
+                out,
+                "(with {context} context lines around the symbol's lines {}-{})",
+                passage.start,
+                passage.end.min(line_count)
+            );
+        }
+        for enclosing in &passage.enclosing {
+            let _ = writeln!(out, "inside: {enclosing}");
+        }
+        let _ = writeln!(
+            out,
+            "(only lines {start}-{end} of {display}, which has {line_count} lines; \
+             get_file_outline lists the rest)"
+        );
+        out.push_str(&text);
+        Ok(out)
+    }
+
+    /// `read_lines`: lines `start..=end` of a file, at most `max_lines`.
+    ///
+    /// # Errors
+    /// A message when the path is refused or missing, `start > end`, or
+    /// `start` is past the end of the file.
+    pub fn read_lines(&self, args: &ReadLinesArgs) -> Result<String, String> {
+        let target = self.resolve(&args.path)?;
+        if args.start == 0 {
+            return Err("start 0: lines are 1-based".to_owned());
+        }
+        if args.start > args.end {
+            return Err(format!(
+                "range {}-{} is reversed: start must not be after end",
+                args.start, args.end
+            ));
+        }
+        let parsed = self.parse(&target, &OutlineOptions::default())?;
+        let index = LineIndex::new(parsed.source.text_without_bom());
+        let cap = args
+            .max_lines
+            .unwrap_or(DEFAULT_MAX_LINES)
+            .clamp(1, MOST_LINES);
+        let asked_end = args.end.min(index.line_count());
+        let end = asked_end.min(args.start.saturating_add(cap - 1));
+        let display = &target.display;
+        let (start, end, text) = passage_lines(display, &index, args.start, end)?;
+        let mut out = header(display, start, end, None);
+        out.push_str(&text);
+        if end < asked_end {
+            let _ = writeln!(
+                out,
+                "(cut at {cap} lines: asked for {}-{}. Rather than reading more lines, \
+                 outline the file with get_file_outline(path=\"{display}\") and read only \
+                 the symbols you need with read_symbol; or continue with start={})",
+                args.start,
+                args.end,
+                end + 1
+            );
+        }
+        Ok(out)
+    }
+
+    /// `find_symbol`: the symbols whose name or qualified name matches
+    /// `pattern` (see [`FindSymbolArgs::pattern`]), with their ids.
+    ///
+    /// # Errors
+    /// A message when the path is refused or missing, or the glob is malformed.
+    pub fn find_symbol(&self, args: &FindSymbolArgs) -> Result<String, String> {
+        let pattern = Pattern::new(&args.pattern)?;
+        let target = self.resolve(args.path.as_deref().unwrap_or("."))?;
+        let mut problems = Vec::new();
+        let files = self.files_under(&target, &mut problems)?;
+        let options = OutlineOptions::default();
+        let mut matches: Vec<(bool, String)> = Vec::new();
+        let mut searched = 0usize;
+        for (real, display) in &files {
+            let parsed = match self.cache.get(real, display, &options) {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    problems.push(error.to_string());
+                    continue;
+                }
+            };
+            let Some(outline) = &parsed.outline else {
+                continue;
+            };
+            searched += 1;
+            outline.walk(|symbol| {
+                if symbol.kind != SymbolKind::Block && pattern.matches(symbol) {
+                    let exact = symbol.name.eq_ignore_ascii_case(&args.pattern);
+                    matches.push((!exact, format!("{}  {}", symbol.id, summary(symbol))));
+                }
+            });
+        }
+        // Exact names first, then in path and source order.
+        matches.sort_by_key(|(inexact, _)| *inexact);
+        let files_text = plural(searched, "file");
+        let mut out = String::new();
+        if matches.is_empty() {
+            let _ = writeln!(
+                out,
+                "no symbol matches `{}` in {files_text} under {} (a substring of a qualified \
+                 name, or a glob with * and ?; case-insensitive)",
+                args.pattern, target.display
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{} for `{}` in {files_text} under {} (read one with read_symbol(symbol_id)):",
+                plural(matches.len(), "match"),
+                args.pattern,
+                target.display
+            );
+            for (_, line) in matches.iter().take(MAX_MATCHES) {
+                let _ = writeln!(out, "{line}");
+            }
+            if matches.len() > MAX_MATCHES {
+                let _ = writeln!(
+                    out,
+                    "(first {MAX_MATCHES} shown; narrow the pattern or the path)"
+                );
+            }
+        }
+        for problem in &problems {
+            let _ = writeln!(out, "! {problem}");
+        }
+        Ok(out)
+    }
+
+    fn resolve(&self, path: &str) -> Result<Jailed, String> {
+        self.jail.resolve(path).map_err(|e| e.to_string())
+    }
+
+    fn parse(&self, target: &Jailed, options: &OutlineOptions) -> Result<Arc<Parsed>, String> {
+        if target.real.is_dir() {
+            return Err(format!(
+                "{}: is a directory; outline it with get_file_outline to see its files",
+                target.display
+            ));
+        }
+        self.cache
+            .get(&target.real, &target.display, options)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The files to outline under `target` (itself when it is a file), as
+    /// (real path, display path) in display order.
+    fn files_under(
+        &self,
+        target: &Jailed,
+        problems: &mut Vec<String>,
+    ) -> Result<Vec<(PathBuf, String)>, String> {
+        if !target.real.is_dir() {
+            return Ok(vec![(target.real.clone(), target.display.clone())]);
+        }
+        let walked = collect_files(std::slice::from_ref(&target.real), WalkOptions::default());
+        problems.extend(walked.problems);
+        let prefix = if target.display == "." {
+            String::new()
+        } else {
+            format!("{}/", target.display)
+        };
+        let mut files: Vec<(PathBuf, String)> = walked
+            .files
+            .into_iter()
+            .map(|file| {
+                let inner = file
+                    .path
+                    .strip_prefix(&target.real)
+                    .map(|p| self.jail.display(&self.jail.root().join(p)))
+                    .unwrap_or_else(|_| file.display.clone());
+                (file.path, format!("{prefix}{inner}"))
+            })
+            .collect();
+        files.sort_by(|a, b| a.1.cmp(&b.1));
+        Ok(files)
+    }
+
+    /// Splits a symbol id into its path and selector; a path that leaves the
+    /// root is reported as refused.
+    fn split_id<'a>(&self, id: &'a str) -> Result<(&'a str, Selector), String> {
+        let is_file = |p: &str| self.jail.resolve(p).is_ok_and(|j| j.real.is_file());
+        match split_target(id, is_file) {
+            Ok(split) => Ok(split),
+            Err(TargetError::Selector { error, .. }) => Err(format!("{id}: {error}")),
+            Err(TargetError::NoFile) => {
+                let refused = id
+                    .match_indices(':')
+                    .map(|(i, _)| &id[..i])
+                    .chain(std::iter::once(id))
+                    .filter(|p| !p.is_empty())
+                    .find_map(|p| self.jail.resolve(p).err().filter(JailError::is_escape));
+                Err(match refused {
+                    Some(error) => error.to_string(),
+                    None => format!(
+                        "{id}: no file under the root starts this id; an id is \
+                         PATH:START_LINE:QUALNAME with PATH relative to the root"
+                    ),
+                })
+            }
+        }
+    }
+}
+
+/// The outlines rendered within `budget` tokens: all of them at `depth`, else
+/// at fewer nesting levels, else cut after whole lines; the cut is noted.
+fn fit_outline(
+    outlines: &[Arc<Parsed>],
+    problems: &[String],
+    depth: Option<u32>,
+    budget: usize,
+) -> String {
+    let deepest = outlines
+        .iter()
+        .filter_map(|p| p.outline.as_ref())
+        .map(|o| nesting_depth(&o.symbols))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let asked = depth.map_or(deepest, |d| (d as usize).clamp(1, deepest));
+    let fits = |text: &str| tokens::count(text).is_none_or(|n| n <= budget);
+    for shown in (1..=asked).rev() {
+        let text = render_all(outlines, problems, shown);
+        if shown == asked {
+            if fits(&text) {
+                return text;
+            }
+            continue;
+        }
+        let note = format!(
+            "(cut to depth {shown} of {deepest} to fit max_tokens={budget}: deeper symbols are \
+             left out; outline a single file or a subdirectory, or raise max_tokens)\n"
+        );
+        let text = text + &note;
+        if fits(&text) {
+            return text;
+        }
+    }
+    // Even the top level does not fit: keep whole lines while they fit.
+    let text = render_all(outlines, problems, 1);
+    let total = text.lines().count();
+    let mut kept = String::new();
+    let mut kept_lines = 0;
+    for line in text.lines() {
+        let candidate = format!("{kept}{line}\n");
+        if !fits(&(candidate.clone() + &cut_note(kept_lines + 1, total, budget))) {
+            break;
+        }
+        kept = candidate;
+        kept_lines += 1;
+    }
+    kept + &cut_note(kept_lines, total, budget)
+}
+
+fn cut_note(kept: usize, total: usize, budget: usize) -> String {
+    format!(
+        "(cut after {kept} of {total} lines of the top-level outline to fit \
+         max_tokens={budget}; outline a narrower path or raise max_tokens)\n"
+    )
+}
+
+/// The text outlines of `outlines` at nesting depth `depth`, separated by blank
+/// lines, then the problems met.
+fn render_all(outlines: &[Arc<Parsed>], problems: &[String], depth: usize) -> String {
+    let filter = Filter {
+        max_depth: Some(depth),
+        ..Filter::default()
+    };
+    let options = TextOptions {
+        ids: true,
+        ..TextOptions::default()
+    };
+    let mut out = String::new();
+    for parsed in outlines {
+        let Some(outline) = &parsed.outline else {
+            continue;
+        };
+        let mut outline = outline.clone();
+        filter.apply(&mut outline);
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&render_text(&outline, &options));
+    }
+    for problem in problems {
+        let _ = writeln!(out, "! {problem}");
+    }
+    out
+}
+
+/// How many nesting levels `symbols` have, counted as [`Filter::max_depth`]
+/// counts them (blocks add no level).
+fn nesting_depth(symbols: &[Symbol]) -> usize {
+    symbols
+        .iter()
+        .map(|s| {
+            let below = nesting_depth(&s.children);
+            if s.kind == SymbolKind::Block {
+                below.max(1)
+            } else {
+                below + 1
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A `find_symbol` pattern: a case-insensitive substring, or a glob.
+enum Pattern {
+    Substring(String),
+    Glob(globset::GlobMatcher),
+}
+
+impl Pattern {
+    fn new(pattern: &str) -> Result<Pattern, String> {
+        if pattern.is_empty() {
+            return Err("pattern is empty: give a name, a qualified name or a glob".to_owned());
+        }
+        if pattern.contains(['*', '?']) {
+            let glob = globset::GlobBuilder::new(pattern)
+                .case_insensitive(true)
+                .literal_separator(false)
+                .build()
+                .map_err(|e| format!("`{pattern}`: not a valid glob: {e}"))?;
+            Ok(Pattern::Glob(glob.compile_matcher()))
+        } else {
+            Ok(Pattern::Substring(pattern.to_lowercase()))
+        }
+    }
+
+    fn matches(&self, symbol: &Symbol) -> bool {
+        match self {
+            Pattern::Substring(text) => symbol.qualname.to_lowercase().contains(text),
+            Pattern::Glob(glob) => glob.is_match(&symbol.name) || glob.is_match(&symbol.qualname),
+        }
+    }
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    match (count, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "match") => format!("{count} matches"),
+        _ => format!("{count} {noun}s"),
+    }
+}
