@@ -1,0 +1,533 @@
+//! End-to-end tests of `ast-outline mcp`: the binary is started as an MCP
+//! server on stdio and driven with real JSON-RPC messages (`initialize`,
+//! `tools/list`, `tools/call`), as an agent's client would; plus the `tools`
+//! and `prompt` commands, whose definitions must be those the server lists.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_ast-outline"))
+}
+
+/// A running `ast-outline mcp`, initialized.
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    initialized: Value,
+}
+
+impl Server {
+    /// Starts the server on `root` and performs the MCP handshake.
+    fn start(root: &Path) -> Server {
+        let mut child = Command::new(binary())
+            .args(["mcp", "--root"])
+            .arg(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start ast-outline mcp");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut server = Server {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+            initialized: Value::Null,
+        };
+        server.initialized = server.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "cli-tests", "version": "0"}
+            }),
+        );
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").expect("write to the server");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Sends a request and returns its `result`, failing on a JSON-RPC error.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let read = self
+                .stdout
+                .read_line(&mut line)
+                .expect("read from the server");
+            assert!(
+                read > 0,
+                "the server closed stdout while `{method}` was pending"
+            );
+            let message: Value = serde_json::from_str(&line).expect("one JSON message a line");
+            if message["id"] != json!(id) {
+                continue; // a notification
+            }
+            assert!(
+                message.get("error").is_none(),
+                "`{method}` failed: {message}"
+            );
+            return message["result"].clone();
+        }
+    }
+
+    /// Calls a tool; returns (its text, whether it is a tool error).
+    fn call(&mut self, tool: &str, arguments: Value) -> (String, bool) {
+        let result = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        let text = result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no text content: {result}"))
+            .to_owned();
+        (text, result["isError"] == json!(true))
+    }
+
+    /// Calls a tool that must succeed; returns its text.
+    fn ok(&mut self, tool: &str, arguments: Value) -> String {
+        let (text, is_error) = self.call(tool, arguments.clone());
+        assert!(!is_error, "{tool}({arguments}) failed: {text}");
+        text
+    }
+
+    /// Calls a tool that must fail; returns its message.
+    fn refused(&mut self, tool: &str, arguments: Value) -> String {
+        let (text, is_error) = self.call(tool, arguments.clone());
+        assert!(is_error, "{tool}({arguments}) should fail: {text}");
+        text
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A temporary tree with `shop/cart.py` and `web/api.ts`.
+fn tree() -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("project");
+    write(&root.join("shop/cart.py"), CART);
+    write(
+        &root.join("web/api.ts"),
+        "export class Api {\n  getTotal(): number {\n    return 1;\n  }\n}\n\nexport function getUser() {}\n",
+    );
+    write(&dir.path().join("secret.py"), "password = 'hunter2'\n");
+    (dir, root)
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+const CART: &str = "\
+import json
+
+
+class Cart:
+    \"\"\"A shopping cart.\"\"\"
+
+    def total(self, tax: float) -> float:
+        \"\"\"Sum with tax.\"\"\"
+        return sum(self.items) * (1 + tax)
+
+    def clear(self):
+        self.items = []
+";
+
+/// The token count a result states, checking the footer's form.
+fn stated_tokens(text: &str) -> usize {
+    let footer = text.lines().last().expect("a footer line");
+    let count = footer
+        .strip_prefix('[')
+        .and_then(|f| f.strip_suffix(" tokens, o200k_base]"))
+        .unwrap_or_else(|| panic!("no token footer: {footer:?}"));
+    count.parse().expect("a number of tokens")
+}
+
+/// The `id=` values of an outline's symbol lines, in order.
+fn ids(outline: &str) -> Vec<String> {
+    outline
+        .lines()
+        .filter_map(|l| l.rsplit_once(" id=").map(|(_, id)| id.to_owned()))
+        .collect()
+}
+
+#[test]
+fn initialize_and_list_the_four_tools_with_schemas_that_teach_the_workflow() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    assert_eq!(server.initialized["serverInfo"]["name"], "ast-outline");
+    let instructions = server.initialized["instructions"]
+        .as_str()
+        .expect("instructions");
+    assert!(instructions.contains("get_file_outline") && instructions.contains("read_symbol"));
+
+    let listed = server.request("tools/list", json!({}));
+    let tools = listed["tools"].as_array().expect("tools");
+    let mut names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "find_symbol",
+            "get_file_outline",
+            "read_lines",
+            "read_symbol"
+        ]
+    );
+    for tool in tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
+    }
+    let description = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .and_then(|t| t["description"].as_str())
+            .expect("description")
+            .to_owned()
+    };
+    assert!(description("get_file_outline").starts_with("Start here."));
+    assert!(description("read_symbol").contains("id"));
+    assert!(description("read_lines").contains("300 lines"));
+    let outline_schema = &tools
+        .iter()
+        .find(|t| t["name"] == "get_file_outline")
+        .expect("outline tool")["inputSchema"];
+    assert_eq!(outline_schema["required"], json!(["path"]));
+    for argument in ["depth", "block_threshold", "max_tokens"] {
+        assert!(
+            outline_schema["properties"].get(argument).is_some(),
+            "{argument}"
+        );
+    }
+}
+
+#[test]
+fn outline_then_read_by_id_then_read_again_after_an_edit_moved_the_symbol() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    let outline = server.ok("get_file_outline", json!({"path": "shop/cart.py"}));
+    assert!(
+        outline.starts_with("shop/cart.py (python, 12 lines)\n"),
+        "{outline}"
+    );
+    assert!(
+        outline.contains("  L7-9 def total(self, tax: float) -> float — Sum with tax. id=shop/cart.py:7:Cart.total\n"),
+        "{outline}"
+    );
+    assert_eq!(
+        ids(&outline),
+        [
+            "shop/cart.py:4:Cart",
+            "shop/cart.py:7:Cart.total",
+            "shop/cart.py:11:Cart.clear"
+        ]
+    );
+    let tokens = stated_tokens(&outline);
+    assert!((20..200).contains(&tokens), "{tokens} tokens");
+
+    let read = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "shop/cart.py:7:Cart.total"}),
+    );
+    let expected = "\
+==> shop/cart.py:7-9 method Cart.total <==
+inside: L4-12 class Cart
+(only lines 7-9 of shop/cart.py, which has 12 lines; get_file_outline lists the rest)
+    def total(self, tax: float) -> float:
+        \"\"\"Sum with tax.\"\"\"
+        return sum(self.items) * (1 + tax)
+";
+    assert!(read.starts_with(expected), "{read}");
+
+    // The file changes under the agent: three lines inserted above the class.
+    write(
+        &root.join("shop/cart.py"),
+        &format!("import os\nimport sys\nimport re\n{CART}"),
+    );
+    let moved = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "shop/cart.py:7:Cart.total"}),
+    );
+    assert!(
+        moved.starts_with(
+            "==> shop/cart.py:10-12 method Cart.total (moved: the id said line 7, it now starts at line 10;"
+        ),
+        "{moved}"
+    );
+    assert!(
+        moved.contains(
+            "    def total(self, tax: float) -> float:\n        \"\"\"Sum with tax.\"\"\"\n"
+        ),
+        "{moved}"
+    );
+    assert!(moved.contains("inside: L7-15 class Cart\n"), "{moved}");
+
+    // With context lines.
+    let context = server.ok(
+        "read_symbol",
+        json!({"path": "shop/cart.py", "qualname": "Cart.clear", "context_lines": 1}),
+    );
+    assert!(context.starts_with("==> shop/cart.py:13-15 method Cart.clear <==\n(with 1 context lines around the symbol's lines 14-15)\n"), "{context}");
+
+    // The symbol is renamed: gone, with the nearest name suggested.
+    write(
+        &root.join("shop/cart.py"),
+        &CART.replace("def total(", "def grand_total("),
+    );
+    let gone = server.refused(
+        "read_symbol",
+        json!({"symbol_id": "shop/cart.py:7:Cart.total"}),
+    );
+    assert!(
+        gone.starts_with("shop/cart.py:7:Cart.total: no such symbol in shop/cart.py; did you mean:\n  shop/cart.py:7:Cart.grand_total  L7-9 def grand_total("),
+        "{gone}"
+    );
+}
+
+#[test]
+fn paths_outside_the_root_are_refused_with_a_clear_error() {
+    let (dir, root) = tree();
+    let mut server = Server::start(&root);
+    let secret = dir.path().join("secret.py");
+    let absolute = server.refused(
+        "read_lines",
+        json!({"path": secret.to_string_lossy(), "start": 1, "end": 1}),
+    );
+    assert!(absolute.contains("refused, outside the root"), "{absolute}");
+    let dotdot = server.refused("get_file_outline", json!({"path": "../secret.py"}));
+    assert!(
+        dotdot.contains("refused, `..` leads outside the root"),
+        "{dotdot}"
+    );
+    let by_id = server.refused(
+        "read_symbol",
+        json!({"symbol_id": "../secret.py:1:password"}),
+    );
+    assert!(by_id.contains("refused"), "{by_id}");
+    let search = server.refused("find_symbol", json!({"pattern": "password", "path": ".."}));
+    assert!(search.contains("refused"), "{search}");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&secret, root.join("link.py")).expect("symlink");
+        let link = server.refused(
+            "read_lines",
+            json!({"path": "link.py", "start": 1, "end": 1}),
+        );
+        assert!(
+            link.contains("a symbolic link leads outside the root"),
+            "{link}"
+        );
+    }
+    let missing = server.refused("get_file_outline", json!({"path": "shop/none.py"}));
+    assert!(
+        missing.starts_with("shop/none.py: no such file"),
+        "{missing}"
+    );
+}
+
+#[test]
+fn read_lines_is_capped_with_a_note_pointing_to_the_outline() {
+    let (_dir, root) = tree();
+    let text: String = (1..=500).map(|i| format!("x{i} = {i}\n")).collect();
+    write(&root.join("long.py"), &text);
+    let mut server = Server::start(&root);
+    let lines = server.ok(
+        "read_lines",
+        json!({"path": "long.py", "start": 2, "end": 500}),
+    );
+    assert!(
+        lines.starts_with("==> long.py:2-301 <==\nx2 = 2\n"),
+        "{}",
+        &lines[..80]
+    );
+    assert!(
+        lines.contains("x301 = 301\n(cut at 300 lines: asked for 2-500."),
+        "cut note"
+    );
+    assert!(lines.contains("get_file_outline(path=\"long.py\")"));
+    assert!(lines.contains("continue with start=302"));
+    assert!(!lines.contains("x302 = 302"));
+    let few = server.ok(
+        "read_lines",
+        json!({"path": "long.py", "start": 499, "end": 900}),
+    );
+    assert!(
+        few.starts_with("==> long.py:499-500 <==\nx499 = 499\nx500 = 500\n["),
+        "{few}"
+    );
+    let past = server.refused(
+        "read_lines",
+        json!({"path": "long.py", "start": 501, "end": 502}),
+    );
+    assert_eq!(past, "long.py: has 500 lines; nothing at line 501");
+    let reversed = server.refused(
+        "read_lines",
+        json!({"path": "long.py", "start": 9, "end": 2}),
+    );
+    assert!(reversed.contains("reversed"), "{reversed}");
+}
+
+#[test]
+fn find_symbol_by_substring_and_glob_across_the_tree() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    let found = server.ok("find_symbol", json!({"pattern": "total"}));
+    assert!(
+        found.starts_with(
+            "2 matches for `total` in 2 files under . (read one with read_symbol(symbol_id)):\n"
+        ),
+        "{found}"
+    );
+    // The exact name first, then in path and source order.
+    let lines: Vec<&str> = found.lines().skip(1).take(2).collect();
+    assert!(
+        lines[0].starts_with("shop/cart.py:7:Cart.total  L7-9 def total("),
+        "{found}"
+    );
+    assert!(
+        lines[1].starts_with("web/api.ts:2:Api.getTotal  L2-4 "),
+        "{found}"
+    );
+
+    let glob = server.ok("find_symbol", json!({"pattern": "get*", "path": "web"}));
+    assert!(
+        glob.starts_with("2 matches for `get*` in 1 file under web"),
+        "{glob}"
+    );
+    assert!(glob.contains("web/api.ts:7:getUser  "), "{glob}");
+
+    let none = server.ok("find_symbol", json!({"pattern": "nothing_like_it"}));
+    assert!(
+        none.starts_with("no symbol matches `nothing_like_it` in 2 files under ."),
+        "{none}"
+    );
+}
+
+#[test]
+fn a_directory_outline_is_cut_by_depth_to_fit_max_tokens_with_a_note() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    let full = server.ok("get_file_outline", json!({"path": "."}));
+    assert!(full.contains("shop/cart.py (python") && full.contains("web/api.ts (typescript"));
+    assert!(full.contains("id=web/api.ts:2:Api.getTotal"), "{full}");
+    let full_tokens = stated_tokens(&full);
+
+    let budget = full_tokens - 10;
+    let cut = server.ok(
+        "get_file_outline",
+        json!({"path": ".", "max_tokens": budget}),
+    );
+    assert!(
+        cut.contains("(cut to depth 1 of 2 to fit max_tokens="),
+        "{cut}"
+    );
+    assert!(!cut.contains("Api.getTotal"), "{cut}");
+    assert!(cut.contains("id=web/api.ts:1:Api"), "{cut}");
+    assert!(stated_tokens(&cut) <= budget, "{cut}");
+
+    // Smaller than even the top level: whole lines are kept, and it says so.
+    let tiny = server.ok("get_file_outline", json!({"path": ".", "max_tokens": 60}));
+    assert!(
+        tiny.contains("lines of the top-level outline to fit max_tokens=60"),
+        "{tiny}"
+    );
+    assert!(stated_tokens(&tiny) <= 60, "{tiny}");
+
+    let depth = server.ok("get_file_outline", json!({"path": "shop", "depth": 1}));
+    assert!(
+        !depth.contains("Cart.total") && !depth.contains("cut to"),
+        "{depth}"
+    );
+}
+
+#[test]
+fn tools_prints_the_definitions_the_server_lists_in_three_formats() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    let listed = server.request("tools/list", json!({}));
+    let run = |format: &str| -> Value {
+        let output = Command::new(binary())
+            .args(["tools", "--format", format])
+            .output()
+            .expect("run ast-outline tools");
+        assert!(output.status.success(), "{output:?}");
+        serde_json::from_slice(&output.stdout).expect("JSON")
+    };
+    let mcp = run("mcp");
+    let by_name = |tools: &Value| -> Vec<(String, Value)> {
+        let mut all: Vec<(String, Value)> = tools
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap_or_default().to_owned(), t.clone()))
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    };
+    assert_eq!(by_name(&mcp["tools"]), by_name(&listed["tools"]));
+    let names: Vec<&str> = mcp["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "get_file_outline",
+            "read_symbol",
+            "find_symbol",
+            "read_lines"
+        ]
+    );
+
+    let openai = run("openai");
+    let anthropic = run("anthropic");
+    for (i, tool) in listed_in_order(&mcp).iter().enumerate() {
+        let mut schema = tool["inputSchema"].clone();
+        schema.as_object_mut().expect("object").remove("$schema");
+        assert_eq!(openai[i]["type"], "function");
+        assert_eq!(openai[i]["function"]["name"], tool["name"]);
+        assert_eq!(openai[i]["function"]["description"], tool["description"]);
+        assert_eq!(openai[i]["function"]["parameters"], schema);
+        assert_eq!(anthropic[i]["name"], tool["name"]);
+        assert_eq!(anthropic[i]["description"], tool["description"]);
+        assert_eq!(anthropic[i]["input_schema"], schema);
+    }
+
+    let prompt = Command::new(binary())
+        .arg("prompt")
+        .output()
+        .expect("run ast-outline prompt");
+    let prompt = String::from_utf8(prompt.stdout).expect("UTF-8");
+    assert_eq!(
+        prompt.trim_end(),
+        server.initialized["instructions"]
+            .as_str()
+            .expect("instructions")
+    );
+}
+
+fn listed_in_order(mcp: &Value) -> Vec<Value> {
+    mcp["tools"].as_array().expect("tools").clone()
+}
