@@ -453,6 +453,12 @@ fn a_directory_outline_is_cut_by_depth_to_fit_max_tokens_with_a_note() {
     );
     assert!(stated_tokens(&tiny) <= 60, "{tiny}");
 
+    let too_small = server.refused("get_file_outline", json!({"path": ".", "max_tokens": 5}));
+    assert!(
+        too_small.starts_with("max_tokens=5 is too small"),
+        "{too_small}"
+    );
+
     let depth = server.ok("get_file_outline", json!({"path": "shop", "depth": 1}));
     assert!(
         !depth.contains("Cart.total") && !depth.contains("cut to"),

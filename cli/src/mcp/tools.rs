@@ -149,7 +149,7 @@ impl Workspace {
             });
         }
         let budget = args.max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS).max(1) as usize;
-        Ok(fit_outline(&outlines, &problems, args.depth, budget))
+        fit_outline(&outlines, &problems, args.depth, budget)
     }
 
     /// `read_symbol`: one symbol's source with a header (path, real lines, the
@@ -405,12 +405,15 @@ impl Workspace {
 
 /// The outlines rendered within `budget` tokens: all of them at `depth`, else
 /// at fewer nesting levels, else cut after whole lines; the cut is noted.
+///
+/// # Errors
+/// A message when not even the first line and the note fit.
 fn fit_outline(
     outlines: &[Arc<Parsed>],
     problems: &[String],
     depth: Option<u32>,
     budget: usize,
-) -> String {
+) -> Result<String, String> {
     let deepest = outlines
         .iter()
         .filter_map(|p| p.outline.as_ref())
@@ -424,7 +427,7 @@ fn fit_outline(
         let text = render_all(outlines, problems, shown);
         if shown == asked {
             if fits(&text) {
-                return text;
+                return Ok(text);
             }
             continue;
         }
@@ -434,7 +437,7 @@ fn fit_outline(
         );
         let text = text + &note;
         if fits(&text) {
-            return text;
+            return Ok(text);
         }
     }
     // Even the top level does not fit: keep whole lines while they fit.
@@ -450,7 +453,14 @@ fn fit_outline(
         kept = candidate;
         kept_lines += 1;
     }
-    kept + &cut_note(kept_lines, total, budget)
+    if kept_lines == 0 {
+        return Err(format!(
+            "max_tokens={budget} is too small for even the first line of this outline; \
+             raise it (the top-level outline alone is {} tokens)",
+            tokens::count(&text).unwrap_or_default()
+        ));
+    }
+    Ok(kept + &cut_note(kept_lines, total, budget))
 }
 
 fn cut_note(kept: usize, total: usize, budget: usize) -> String {
