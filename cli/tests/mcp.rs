@@ -453,6 +453,28 @@ fn a_directory_outline_is_cut_by_depth_to_fit_max_tokens_with_a_note() {
     );
     assert!(stated_tokens(&tiny) <= 60, "{tiny}");
 
+    // Whatever the budget: a result within it that says it was cut, or an error.
+    for budget in (1..full_tokens + 5).step_by(3) {
+        let (text, is_error) = server.call(
+            "get_file_outline",
+            json!({"path": ".", "max_tokens": budget}),
+        );
+        if is_error {
+            assert!(text.contains("is too small"), "{budget}: {text}");
+            continue;
+        }
+        let tokens = stated_tokens(&text);
+        assert!(
+            tokens <= budget,
+            "max_tokens={budget} gave {tokens} tokens:\n{text}"
+        );
+        assert_eq!(
+            text.contains("(cut "),
+            budget < full_tokens,
+            "{budget}: {text}"
+        );
+    }
+
     let too_small = server.refused("get_file_outline", json!({"path": ".", "max_tokens": 5}));
     assert!(
         too_small.starts_with("max_tokens=5 is too small"),
