@@ -244,6 +244,17 @@ fn outline_then_read_by_id_then_read_again_after_an_edit_moved_the_symbol() {
     );
     let tokens = stated_tokens(&outline);
     assert!((20..200).contains(&tokens), "{tokens} tokens");
+    let without_ids = server.ok(
+        "get_file_outline",
+        json!({"path": "shop/cart.py", "ids": false}),
+    );
+    let stripped: String = outline
+        .lines()
+        .map(|l| format!("{}\n", l.split(" id=").next().unwrap_or(l)))
+        .filter(|l| !l.starts_with('['))
+        .collect();
+    assert!(without_ids.starts_with(&stripped), "{without_ids}");
+    assert!(stated_tokens(&without_ids) < tokens);
 
     let read = server.ok(
         "read_symbol",

@@ -48,6 +48,9 @@ pub struct FileOutlineArgs {
     /// nesting levels (then to fewer lines), with a note saying so. Default 10000.
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u32>,
+    /// End each symbol line with its id (default true). Without ids the outline
+    /// is about a third smaller; read symbols by path + qualname then.
+    pub ids: Option<bool>,
 }
 
 /// Arguments of `read_symbol`.
@@ -149,7 +152,11 @@ impl Workspace {
             });
         }
         let budget = args.max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS).max(1) as usize;
-        fit_outline(&outlines, &problems, args.depth, budget)
+        let text_options = TextOptions {
+            ids: args.ids.unwrap_or(true),
+            ..TextOptions::default()
+        };
+        fit_outline(&outlines, &problems, &text_options, args.depth, budget)
     }
 
     /// `read_symbol`: one symbol's source with a header (path, real lines, the
@@ -411,6 +418,7 @@ impl Workspace {
 fn fit_outline(
     outlines: &[Arc<Parsed>],
     problems: &[String],
+    options: &TextOptions,
     depth: Option<u32>,
     budget: usize,
 ) -> Result<String, String> {
@@ -424,7 +432,7 @@ fn fit_outline(
     let asked = depth.map_or(deepest, |d| (d as usize).clamp(1, deepest));
     let fits = |text: &str| tokens::count(text).is_none_or(|n| n <= budget);
     for shown in (1..=asked).rev() {
-        let text = render_all(outlines, problems, shown);
+        let text = render_all(outlines, problems, options, shown);
         if shown == asked {
             if fits(&text) {
                 return Ok(text);
@@ -441,7 +449,7 @@ fn fit_outline(
         }
     }
     // Even the top level does not fit: keep whole lines while they fit.
-    let text = render_all(outlines, problems, 1);
+    let text = render_all(outlines, problems, options, 1);
     let total = text.lines().count();
     let mut kept = String::new();
     let mut kept_lines = 0;
@@ -472,14 +480,15 @@ fn cut_note(kept: usize, total: usize, budget: usize) -> String {
 
 /// The text outlines of `outlines` at nesting depth `depth`, separated by blank
 /// lines, then the problems met.
-fn render_all(outlines: &[Arc<Parsed>], problems: &[String], depth: usize) -> String {
+fn render_all(
+    outlines: &[Arc<Parsed>],
+    problems: &[String],
+    options: &TextOptions,
+    depth: usize,
+) -> String {
     let filter = Filter {
         max_depth: Some(depth),
         ..Filter::default()
-    };
-    let options = TextOptions {
-        ids: true,
-        ..TextOptions::default()
     };
     let mut out = String::new();
     for parsed in outlines {
@@ -491,7 +500,7 @@ fn render_all(outlines: &[Arc<Parsed>], problems: &[String], depth: usize) -> St
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&render_text(&outline, &options));
+        out.push_str(&render_text(&outline, options));
     }
     for problem in problems {
         let _ = writeln!(out, "! {problem}");
