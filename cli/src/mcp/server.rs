@@ -28,7 +28,7 @@ const OUTLINE: &str = "\
 Start here. The outline of a source file (or of every source file under a directory): \
 one line per class, function, method, field… as `L<start>-<end> <signature> — <first doc line> \
 id=<id>`, indented by nesting, with imports and syntax errors. Lines are 1-based and inclusive. \
-Costs a small fraction of reading the file: outline first, then read only the symbols you need \
+Much cheaper than reading the file: outline first, then read only the symbols you need \
 with read_symbol(symbol_id). Large results are cut to fewer nesting levels to fit max_tokens \
 (the result says so). Python, TypeScript/JavaScript and Rust.";
 
