@@ -29,6 +29,16 @@ pub enum Error {
         /// The path as given.
         path: PathBuf,
     },
+    /// The file is larger than the size limit (`--max-file-size`, default
+    /// [`crate::DEFAULT_MAX_FILE_SIZE`]), so it is not read.
+    TooLarge {
+        /// The path as given.
+        path: PathBuf,
+        /// Its size in bytes (at least `limit + 1` when it grew while read).
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -50,6 +60,11 @@ impl fmt::Display for Error {
             Error::Binary { path } => write!(
                 f,
                 "{}: looks binary (contains NUL bytes); not outlined",
+                path.display()
+            ),
+            Error::TooLarge { path, size, limit } => write!(
+                f,
+                "{}: {size} bytes, more than the limit of {limit} (--max-file-size); not read",
                 path.display()
             ),
         }

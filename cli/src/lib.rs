@@ -88,7 +88,28 @@ pub fn outline_source(
     Ok(outline_source_as(path, language, source, options))
 }
 
+/// Default largest file read, in bytes (64 MiB): larger files are skipped
+/// when walked and an error when named (`--max-file-size`). Outlining takes
+/// about ten times a file's size in memory while it is parsed.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 << 20;
+
+/// Stack the adapters run on, in bytes: parsers, tree walks and the drop of a
+/// tree recurse once per nesting level. It is virtual memory, touched only as
+/// deep as the input needs.
+pub const PARSER_STACK_BYTES: usize = 256 << 20;
+
+/// When less stack than this is left on the caller's thread, the adapter runs
+/// on a fresh stack of [`PARSER_STACK_BYTES`] (on the same thread).
+const PARSER_STACK_RED_ZONE: usize = 128 << 20;
+
 /// Outlines `source` as `language`; `path` is used for the symbol ids only.
+///
+/// Safe on any thread: when the caller's stack has less than 128 MiB left
+/// (a default 2 MiB or 8 MiB thread), the adapter runs on a fresh 256 MiB
+/// stack ([`PARSER_STACK_BYTES`], allocated with the `stacker` crate on the same
+/// thread), and brackets nested deeper than
+/// [`OutlineOptions::max_nesting`] are not parsed, so deep nesting cannot
+/// overflow the stack.
 ///
 /// An adapter never panics by design; should one do so anyway, the panic is
 /// caught and reported as an error diagnostic of an empty, partial outline.
@@ -100,9 +121,11 @@ pub fn outline_source_as(
     options: &OutlineOptions,
 ) -> FileOutline {
     let adapter = adapter(language);
-    let outlined = catch_unwind(AssertUnwindSafe(|| {
-        adapter.outline(path, language, source, options)
-    }));
+    let outlined = stacker::maybe_grow(PARSER_STACK_RED_ZONE, PARSER_STACK_BYTES, || {
+        catch_unwind(AssertUnwindSafe(|| {
+            adapter.outline(path, language, source, options)
+        }))
+    });
     outlined.unwrap_or_else(|_| {
         let mut outline = outline_core::finish(
             path,
@@ -127,8 +150,10 @@ pub fn outline_source_as(
 /// turned into `/`).
 ///
 /// # Errors
-/// [`Error::UnknownLanguage`], [`Error::Io`] when the file
-/// cannot be read, [`Error::Binary`] when it holds NUL bytes.
+/// [`Error::UnknownLanguage`], [`Error::Io`] when the file cannot be read,
+/// [`Error::NotRegularFile`] for a FIFO, socket or device,
+/// [`Error::TooLarge`] above [`DEFAULT_MAX_FILE_SIZE`], [`Error::Binary`] when
+/// it holds NUL bytes.
 pub fn outline_file(
     path: impl AsRef<Path>,
     options: &OutlineOptions,

@@ -6,6 +6,7 @@
 //! `encoding_rs`). Invalid bytes are replaced by U+FFFD and reported as a
 //! warning diagnostic located at the first of them; the line structure is kept.
 
+use std::io::Read;
 use std::path::Path;
 
 use outline_core::{Diagnostic, Language, LineIndex, Severity, strip_bom};
@@ -25,23 +26,54 @@ pub struct SourceText {
 
 impl SourceText {
     /// Reads the file at `path`; `language` (if known) decides whether a PEP 263
-    /// declaration is honoured.
+    /// declaration is honoured. Files larger than [`crate::DEFAULT_MAX_FILE_SIZE`]
+    /// are not read.
+    ///
+    /// # Errors
+    /// As [`SourceText::read_at_most`].
+    pub fn read(path: &Path, language: Option<Language>) -> Result<SourceText, Error> {
+        SourceText::read_at_most(path, language, crate::DEFAULT_MAX_FILE_SIZE)
+    }
+
+    /// Reads the file at `path` when it holds at most `max_bytes` bytes.
     ///
     /// # Errors
     /// [`Error::Io`] when it cannot be read, [`Error::NotRegularFile`] for a FIFO,
-    /// socket or device, [`Error::Binary`] when it contains a NUL byte (no source
-    /// file of a supported language can).
-    pub fn read(path: &Path, language: Option<Language>) -> Result<SourceText, Error> {
+    /// socket or device, [`Error::TooLarge`] when it is larger than `max_bytes`
+    /// (also when it grows past it while being read), [`Error::Binary`] when
+    /// it contains a NUL byte (no source file of a supported language can).
+    pub fn read_at_most(
+        path: &Path,
+        language: Option<Language>,
+        max_bytes: u64,
+    ) -> Result<SourceText, Error> {
         let io_error = |source| Error::Io {
             path: path.to_owned(),
             source,
         };
-        if !std::fs::metadata(path).map_err(io_error)?.is_file() {
+        let too_large = |size| Error::TooLarge {
+            path: path.to_owned(),
+            size,
+            limit: max_bytes,
+        };
+        let meta = std::fs::metadata(path).map_err(io_error)?;
+        if !meta.is_file() {
             return Err(Error::NotRegularFile {
                 path: path.to_owned(),
             });
         }
-        let bytes = std::fs::read(path).map_err(io_error)?;
+        if meta.len() > max_bytes {
+            return Err(too_large(meta.len()));
+        }
+        let file = std::fs::File::open(path).map_err(io_error)?;
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        file.take(max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(io_error)?;
+        let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+        if read > max_bytes {
+            return Err(too_large(read));
+        }
         if bytes.contains(&0) {
             return Err(Error::Binary {
                 path: path.to_owned(),

@@ -27,6 +27,7 @@
 mod docstring;
 mod encoding;
 mod imports;
+mod nesting;
 mod signature;
 mod source;
 mod symbols;
@@ -44,41 +45,57 @@ use crate::symbols::Walker;
 pub struct PythonOutline;
 
 impl Outline for PythonOutline {
+    /// Brackets nested deeper than [`OutlineOptions::max_nesting`] are left
+    /// out (blanked, lines kept) before parsing, with an error diagnostic.
     fn extract(&self, text: &str, _language: Language, options: &OutlineOptions) -> Extracted {
-        let parse_options =
-            ParseOptions::from(Mode::Module).with_target_version(PythonVersion::PY314);
-        let parsed = parse_unchecked(text, parse_options);
-        let source = Source::new(text, parsed.tokens());
-        let diagnostics: Vec<Diagnostic> = parsed
-            .errors()
-            .iter()
-            .map(|error| {
-                let offset = error.location.start().to_usize();
-                Diagnostic {
-                    line: source.index.line(offset),
-                    column: source.index.column(offset),
-                    severity: Severity::Error,
-                    message: outline_core::text::collapse_whitespace(&error.error.to_string()),
-                }
-            })
-            .collect();
-        let Some(module) = parsed.syntax().as_module() else {
-            return Extracted {
-                diagnostics,
-                partial: true,
-                ..Extracted::default()
-            };
-        };
-        let walker = Walker {
-            source: &source,
-            options,
-        };
-        Extracted {
-            symbols: walker.module(&module.body),
-            imports: imports::module_imports(&source, &module.body),
-            partial: !diagnostics.is_empty(),
-            diagnostics,
-            doc: docstring::docstring_first_line(&module.body),
+        let max = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
+        let deep = nesting::too_deep(text, max);
+        if deep.is_empty() {
+            return extract_text(text, options);
         }
+        let (shallow, left_out) =
+            outline_core::nesting::leave_out(text, &deep, options.max_nesting);
+        let mut extracted = extract_text(&shallow, options);
+        extracted.diagnostics.extend(left_out);
+        extracted.partial = true;
+        extracted
+    }
+}
+
+/// The outline of `text`, parsed whole.
+fn extract_text(text: &str, options: &OutlineOptions) -> Extracted {
+    let parse_options = ParseOptions::from(Mode::Module).with_target_version(PythonVersion::PY314);
+    let parsed = parse_unchecked(text, parse_options);
+    let source = Source::new(text, parsed.tokens());
+    let diagnostics: Vec<Diagnostic> = parsed
+        .errors()
+        .iter()
+        .map(|error| {
+            let offset = error.location.start().to_usize();
+            Diagnostic {
+                line: source.index.line(offset),
+                column: source.index.column(offset),
+                severity: Severity::Error,
+                message: outline_core::text::collapse_whitespace(&error.error.to_string()),
+            }
+        })
+        .collect();
+    let Some(module) = parsed.syntax().as_module() else {
+        return Extracted {
+            diagnostics,
+            partial: true,
+            ..Extracted::default()
+        };
+    };
+    let walker = Walker {
+        source: &source,
+        options,
+    };
+    Extracted {
+        symbols: walker.module(&module.body),
+        imports: imports::module_imports(&source, &module.body),
+        partial: !diagnostics.is_empty(),
+        diagnostics,
+        doc: docstring::docstring_first_line(&module.body),
     }
 }

@@ -67,12 +67,30 @@ pub fn parse_items_only(text: &str) -> Option<usize> {
 pub struct RustOutline;
 
 impl Outline for RustOutline {
+    /// Delimiters nested deeper than [`OutlineOptions::max_nesting`] are left
+    /// out (blanked, lines kept) before lexing, with an error diagnostic:
+    /// `syn` and the walk recurse once per level.
     fn extract(&self, text: &str, _language: Language, options: &OutlineOptions) -> Extracted {
-        let file = FileText::new(text);
-        let extracted = recovery::extract(&file, options);
-        // proc_macro2 keeps every lexed text in a thread-local map for its
-        // spans; drop it so a long run does not grow without bound.
-        proc_macro2::extra::invalidate_current_thread_spans();
+        let max = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
+        let deep = recovery::scan_nesting(text, 0..text.len(), max).deep;
+        if deep.is_empty() {
+            return extract_text(text, options);
+        }
+        let (shallow, left_out) =
+            outline_core::nesting::leave_out(text, &deep, options.max_nesting);
+        let mut extracted = extract_text(&shallow, options);
+        extracted.diagnostics.extend(left_out);
+        extracted.partial = true;
         extracted
     }
+}
+
+/// The outline of `text`, parsed whole (or recovered item by item).
+fn extract_text(text: &str, options: &OutlineOptions) -> Extracted {
+    let file = FileText::new(text);
+    let extracted = recovery::extract(&file, options);
+    // proc_macro2 keeps every lexed text in a thread-local map for its
+    // spans; drop it so a long run does not grow without bound.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    extracted
 }

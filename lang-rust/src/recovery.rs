@@ -288,6 +288,10 @@ pub(crate) struct Scan {
     pub problems: Vec<(usize, String)>,
     /// Delimiters still open at the end, with their offsets.
     pub open: Vec<(usize, u8)>,
+    /// The insides of the delimiter pairs opened deeper than the limit given
+    /// to [`scan_nesting`]: from just after the opening delimiter at depth
+    /// `max + 1` to just before its closing one (or to the end of the range).
+    pub deep: Vec<Range<usize>>,
 }
 
 const ITEM_WORDS: &[&str] = &[
@@ -313,6 +317,12 @@ const ITEM_WORDS: &[&str] = &[
 
 /// Scans `range` of `text`; never fails.
 pub(crate) fn scan(text: &str, range: Range<usize>) -> Scan {
+    scan_nesting(text, range, usize::MAX)
+}
+
+/// Scans `range` of `text` as [`scan`] does, also recording in
+/// [`Scan::deep`] the delimiters opened deeper than `max`.
+pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan {
     let bytes = text.as_bytes();
     let end = range.end.min(bytes.len());
     let mut out = Scan::default();
@@ -448,9 +458,17 @@ pub(crate) fn scan(text: &str, range: Range<usize>) -> Scan {
                     out.first_open = Some(i);
                 }
                 out.open.push((i, b));
+                if out.open.len() == max.saturating_add(1) {
+                    out.deep.push(i + 1..end);
+                }
                 i += 1;
             }
             b')' | b']' | b'}' => {
+                if out.open.len() == max.saturating_add(1)
+                    && let Some(deep) = out.deep.last_mut()
+                {
+                    deep.end = i;
+                }
                 if out.open.pop().is_none() {
                     out.problems
                         .push((i, format!("unexpected closing delimiter `{}`", b as char)));

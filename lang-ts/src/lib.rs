@@ -406,40 +406,14 @@ fn real_error(
     }
 }
 
-/// Stack reserved for one extraction. swc's parser grows its own stack on deep
-/// input, but dropping a deeply nested tree (50 000 nested parentheses) is
-/// recursive; the reservation is virtual memory, touched only when needed.
-const STACK_BYTES: usize = 256 << 20;
-
-/// Deepest bracket nesting of a statement that is parsed; deeper statements
-/// are reported, not parsed (see [`STACK_BYTES`]). Real code stays far below.
-const MAX_NESTING: usize = 2_000;
-
 impl Outline for TypeScriptOutline {
-    /// Runs [`extract_here`] on a thread with a large stack, so pathological
-    /// nesting cannot overflow the caller's stack; a panic (a bug) becomes an
-    /// error diagnostic instead of unwinding into the caller.
+    /// Parses on the caller's thread. swc's parser grows its own stack, but
+    /// the walk and the drop of a deep tree recurse: the caller provides a
+    /// large stack (the `ast-outline` library's entry points do), and
+    /// statements nested deeper than [`OutlineOptions::max_nesting`] brackets
+    /// are reported instead of parsed.
     fn extract(&self, text: &str, language: Language, options: &OutlineOptions) -> Extracted {
-        std::thread::scope(|scope| {
-            let spawned = std::thread::Builder::new()
-                .name("lang-ts".to_owned())
-                .stack_size(STACK_BYTES)
-                .spawn_scoped(scope, || extract_here(text, language, options));
-            match spawned {
-                Ok(handle) => handle.join().unwrap_or_else(|_| Extracted {
-                    diagnostics: vec![Diagnostic {
-                        line: 1,
-                        column: 1,
-                        severity: Severity::Error,
-                        message: "internal error: the TypeScript adapter failed on this file"
-                            .to_owned(),
-                    }],
-                    partial: true,
-                    ..Extracted::default()
-                }),
-                Err(_) => extract_here(text, language, options),
-            }
-        })
+        extract_here(text, language, options)
     }
 }
 
@@ -449,8 +423,10 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
         let source = Source::new(text);
         let syntax = parse::syntax(language);
         let comments = SingleThreadedComments::default();
+        // Parsing, walking and dropping a tree recurse once per level.
+        let max_nesting = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
         let (pieces, max_depth) = recovery::split(text);
-        let too_deep = max_depth > MAX_NESTING;
+        let too_deep = max_depth > max_nesting;
         let parsed = if too_deep {
             // Parsing (and dropping) such a tree could exhaust the stack:
             // go straight to the statement-wise path, which skips the deep
@@ -491,7 +467,7 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                 // the forced splits at column-1 declarations) are reported
                 // once each, not parsed.
                 let deep = if too_deep {
-                    recovery::deep_regions(text, MAX_NESTING)
+                    recovery::deep_regions(text, max_nesting)
                 } else {
                     Vec::new()
                 };
@@ -512,13 +488,23 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                         {
                             *done = true;
                             let start = region.start.min(range.start);
-                            diagnostics.push(nested_too_deep(&source, start..region.end, *depth));
+                            diagnostics.push(nested_too_deep(
+                                &source,
+                                start..region.end,
+                                *depth,
+                                max_nesting,
+                            ));
                         }
                         continue;
                     }
-                    if piece_info.depth > MAX_NESTING {
+                    if piece_info.depth > max_nesting {
                         failed = true;
-                        diagnostics.push(nested_too_deep(&source, range.clone(), piece_info.depth));
+                        diagnostics.push(nested_too_deep(
+                            &source,
+                            range.clone(),
+                            piece_info.depth,
+                            max_nesting,
+                        ));
                         continue;
                     }
                     let parsed = parse::parse(piece, range.start, syntax, &comments);
@@ -601,8 +587,13 @@ fn outline_items(
 }
 
 /// The diagnostic of a statement (byte range `range`) nested more than
-/// [`MAX_NESTING`] brackets deep, which is not parsed.
-fn nested_too_deep(source: &Source<'_>, range: std::ops::Range<usize>, depth: usize) -> Diagnostic {
+/// `max_nesting` brackets deep, which is not parsed.
+fn nested_too_deep(
+    source: &Source<'_>,
+    range: std::ops::Range<usize>,
+    depth: usize,
+    max_nesting: usize,
+) -> Diagnostic {
     let first = source.index.line(range.start);
     let last = source.index.end_line(range.start, range.end);
     Diagnostic {
@@ -610,7 +601,7 @@ fn nested_too_deep(source: &Source<'_>, range: std::ops::Range<usize>, depth: us
         column: source.index.column(range.start),
         severity: Severity::Error,
         message: format!(
-            "brackets nested {depth} levels deep (more than {MAX_NESTING}): \
+            "brackets nested {depth} levels deep (more than {max_nesting}): \
              statement at lines {first}-{last} not parsed"
         ),
     }

@@ -29,6 +29,7 @@ pub mod id;
 mod language;
 mod line_index;
 mod model;
+pub mod nesting;
 mod outline;
 mod render;
 pub mod schema;
@@ -42,5 +43,8 @@ pub use model::{
     Accessor, Diagnostic, FileOutline, Import, ImportedName, Modifier, Parameter, ParameterKind,
     Severity, Symbol, SymbolKind, TypeParameter, TypeParameterKind,
 };
-pub use outline::{Extracted, MAX_DIAGNOSTICS, MAX_SYMBOL_DEPTH, Outline, OutlineOptions, finish};
+pub use outline::{
+    DEFAULT_MAX_NESTING, Extracted, MAX_DIAGNOSTICS, MAX_SYMBOL_DEPTH, Outline, OutlineOptions,
+    finish,
+};
 pub use render::{TextOptions, json_line, render_text};

@@ -15,12 +15,25 @@ pub struct OutlineOptions {
     /// its top-level control-flow statements reported as [`SymbolKind::Block`]
     /// children (see [`crate::blocks`]). Default 100.
     pub block_threshold: u32,
+    /// Deepest bracket nesting (`(`, `[`, `{`) that is parsed. Parsers and
+    /// tree walks recurse once per level, so text nested deeper is not given
+    /// to the parser: the TypeScript/JavaScript statement holding it is
+    /// reported and left out; in Python and Rust the text inside the
+    /// brackets beyond this depth is left out. Either way an error diagnostic
+    /// says where. Default [`DEFAULT_MAX_NESTING`] (2,000); real code stays
+    /// far below it.
+    pub max_nesting: u32,
 }
+
+/// Default of [`OutlineOptions::max_nesting`]: brackets nested deeper than
+/// this are not parsed.
+pub const DEFAULT_MAX_NESTING: u32 = 2_000;
 
 impl Default for OutlineOptions {
     fn default() -> Self {
         OutlineOptions {
             block_threshold: crate::blocks::DEFAULT_BLOCK_THRESHOLD,
+            max_nesting: DEFAULT_MAX_NESTING,
         }
     }
 }

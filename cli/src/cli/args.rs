@@ -94,6 +94,27 @@ pub struct ExtractionArgs {
     /// blocks (`if`, `for`, `try`, …) that can be read by id.
     #[arg(long, value_name = "N", default_value_t = outline_core::blocks::DEFAULT_BLOCK_THRESHOLD)]
     pub block_threshold: u32,
+    /// Do not parse brackets nested deeper than N: the text inside them (in
+    /// TypeScript/JavaScript, the statement holding them) is left out with an
+    /// error diagnostic. Bounds the parsers' recursion.
+    #[arg(long, value_name = "N", default_value_t = outline_core::DEFAULT_MAX_NESTING,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_nesting: u32,
+    /// Do not read files larger than BYTES: walked ones are skipped with a
+    /// note, named ones are an error. Bounds memory (about 10 times the
+    /// file's size while it is parsed).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
+}
+
+impl ExtractionArgs {
+    /// The extraction options these flags ask for.
+    pub fn options(&self) -> outline_core::OutlineOptions {
+        outline_core::OutlineOptions {
+            block_threshold: self.block_threshold,
+            max_nesting: self.max_nesting,
+        }
+    }
 }
 
 /// Flags of `read`.

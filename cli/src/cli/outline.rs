@@ -48,9 +48,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
 
-    let options = OutlineOptions {
-        block_threshold: args.extraction.block_threshold,
-    };
+    let options = args.extraction.options();
     let filter = Filter {
         max_depth: args.depth.map(|d| d as usize),
         docs: !args.no_docs,
@@ -68,7 +66,15 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         let rendered: Vec<Result<String, Error>> = pool.install(|| {
             chunk
                 .par_iter()
-                .map(|file| render_file(file, &options, &filter, args.format))
+                .map(|file| {
+                    render_file(
+                        file,
+                        &options,
+                        args.extraction.max_file_size,
+                        &filter,
+                        args.format,
+                    )
+                })
                 .collect()
         });
         for (file, result) in chunk.iter().zip(rendered) {
@@ -83,6 +89,12 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
                 Err(Error::Binary { .. }) if !file.explicit => {
                     report(format!(
                         "{}: skipped, looks binary (NUL bytes)",
+                        file.display
+                    ));
+                }
+                Err(Error::TooLarge { size, limit, .. }) if !file.explicit => {
+                    report(format!(
+                        "{}: skipped, {size} bytes is more than --max-file-size {limit}",
                         file.display
                     ));
                 }
@@ -109,13 +121,14 @@ fn check_language(file: &FileEntry) -> Result<(), Error> {
 fn render_file(
     file: &FileEntry,
     options: &OutlineOptions,
+    max_file_size: u64,
     filter: &Filter,
     format: Format,
 ) -> Result<String, Error> {
     let language = file.language.ok_or_else(|| Error::UnknownLanguage {
         path: file.display.clone(),
     })?;
-    let source = SourceText::read(&file.path, Some(language))?;
+    let source = SourceText::read_at_most(&file.path, Some(language), max_file_size)?;
     let mut outline = source.outline(&file.display, language, options);
     filter.apply(&mut outline);
     Ok(match format {

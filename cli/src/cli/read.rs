@@ -19,9 +19,7 @@ use super::{print_or_exit, report};
 use crate::{SourceText, outline_source_as};
 
 pub(super) fn run(args: &ReadArgs) -> ExitCode {
-    let options = OutlineOptions {
-        block_threshold: args.extraction.block_threshold,
-    };
+    let options = args.extraction.options();
     let mut read_any = false;
     for target in &args.targets {
         match read_target(target, &options) {
