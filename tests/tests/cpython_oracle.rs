@@ -76,7 +76,7 @@ enum Ours {
 #[test]
 fn outline_agrees_with_cpython_ast_on_the_standard_library() {
     let started = Instant::now();
-    let stdlib = common::stdlib_dir();
+    let stdlib = golden_tests::corpus::stdlib_dir();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("oracle/python_ast.py");
 
     let mut child = Command::new("python3")
@@ -89,7 +89,7 @@ fn outline_agrees_with_cpython_ast_on_the_standard_library() {
     let mut child_stdout = child.stdout.take().expect("piped stdout");
     let mut child_stderr = child.stderr.take().expect("piped stderr");
 
-    let files = common::python_files(&stdlib);
+    let files = golden_tests::corpus::python_files(&stdlib);
     let next = AtomicUsize::new(0);
     let (oracle_text, oracle_errors, ours) = std::thread::scope(|scope| {
         // Drain the oracle's pipes while our side works, so it never blocks.

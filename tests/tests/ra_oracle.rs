@@ -68,7 +68,7 @@ const THREADS: usize = 2;
 #[test]
 fn outline_agrees_with_rust_analyzer_on_the_locked_crates() {
     let started = Instant::now();
-    let files = corpus();
+    let files = golden_tests::corpus::locked_crate_files();
     assert!(
         files.len() > 500,
         "the corpus is too small ({} files): build the workspace first so cargo \
@@ -191,63 +191,6 @@ struct FileResult {
 
 /// Every `.rs` file of the registry packages in the workspace lock file,
 /// sorted.
-fn corpus() -> Vec<PathBuf> {
-    let lock_path = common::tests_dir().join("../Cargo.lock");
-    let lock = std::fs::read_to_string(&lock_path).expect("Cargo.lock is readable");
-    let cargo_home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-        .expect("CARGO_HOME or HOME is set");
-    let registries: Vec<PathBuf> = std::fs::read_dir(cargo_home.join("registry/src"))
-        .map(|dir| dir.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    let mut files = Vec::new();
-    for package in lock.split("[[package]]").skip(1) {
-        let field = |key: &str| {
-            package.lines().find_map(|line| {
-                line.strip_prefix(key)
-                    .and_then(|rest| rest.trim().strip_prefix("= "))
-                    .map(|v| v.trim_matches('"').to_owned())
-            })
-        };
-        let (Some(name), Some(version), Some(source)) =
-            (field("name "), field("version "), field("source "))
-        else {
-            continue;
-        };
-        if !source.starts_with("registry+") {
-            continue;
-        }
-        for registry in &registries {
-            let dir = registry.join(format!("{name}-{version}"));
-            if dir.is_dir() {
-                walk(&dir, &mut files);
-                break;
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        let symlink = path.symlink_metadata().is_ok_and(|m| m.is_symlink());
-        if symlink {
-            continue;
-        }
-        if path.is_dir() {
-            walk(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 fn compare_file(path: &Path) -> Option<FileResult> {
     let text = std::fs::read_to_string(path).ok()?;
     let text = outline_core::strip_bom(&text);

@@ -8,8 +8,8 @@ use ast_outline::{OutlineOptions, Resolution, outline_file, resolve};
 use outline_core::{FileOutline, Symbol, split_target};
 
 fn outlines() -> Vec<FileOutline> {
-    let stdlib = common::stdlib_dir();
-    let files = common::python_files(&stdlib);
+    let stdlib = golden_tests::corpus::stdlib_dir();
+    let files = golden_tests::corpus::python_files(&stdlib);
     assert!(
         files.len() > 500,
         "only {} files in {}",

@@ -32,7 +32,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -47,67 +47,10 @@ type Key = (String, String, u32, u32);
 /// `(path below tests/oracle/ts, kind, name, reason)`.
 const ALLOWED_DIFFERENCES: &[(&str, &str, &str, &str)] = &[];
 
-fn oracle_dir() -> PathBuf {
-    common::tests_dir().join("oracle").join("ts")
-}
-
-/// Runs `npm ci` in the oracle directory when its packages are missing.
-fn ensure_packages(dir: &Path) {
-    if dir.join("node_modules").join("typescript").is_dir()
-        && dir.join("node_modules").join("rxjs").is_dir()
-    {
-        return;
-    }
-    let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(dir)
-        .status()
-        .unwrap_or_else(|e| panic!("this test needs `npm` to install its oracle: {e}"));
-    assert!(status.success(), "`npm ci` failed in {}", dir.display());
-}
-
-/// The corpus, as paths relative to the oracle directory with `/`.
+/// The corpus, as paths relative to the oracle directory with `/`: the npm
+/// packages' files, then our own fixtures.
 fn corpus(dir: &Path) -> Vec<String> {
-    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-            .map(|e| e.expect("directory entry").path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else if path.extension().is_some_and(|e| e == "ts" || e == "js") {
-                let relative = path.strip_prefix(root).expect("below root");
-                out.push(relative.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    let mut files = Vec::new();
-    let lib = dir.join("node_modules/typescript/lib");
-    let mut libs: Vec<String> = std::fs::read_dir(&lib)
-        .expect("typescript/lib exists")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".d.ts"))
-        .map(|p| {
-            p.strip_prefix(dir)
-                .expect("below root")
-                .to_string_lossy()
-                .replace('\\', "/")
-        })
-        .collect();
-    libs.sort();
-    files.extend(libs);
-    walk(&dir.join("node_modules/rxjs/src"), dir, &mut files);
-    // The compiled JavaScript: CommonJS (ES5, `exports.x = …`) and ES modules
-    // (ES2015 classes), and the emitted declaration files.
-    for sub in ["cjs", "esm", "types"] {
-        walk(
-            &dir.join("node_modules/rxjs/dist").join(sub),
-            dir,
-            &mut files,
-        );
-    }
+    let mut files = golden_tests::corpus::ts_package_files(dir);
     // Our own fixtures (TSX and JSX among them), as `../../fixtures/ts/…`.
     let fixtures = common::tests_dir().join("fixtures").join("ts");
     let mut own: Vec<String> = std::fs::read_dir(&fixtures)
@@ -192,8 +135,8 @@ fn ours(outline: &FileOutline) -> Vec<Key> {
 
 #[test]
 fn outline_agrees_with_the_typescript_compiler() {
-    let dir = oracle_dir();
-    ensure_packages(&dir);
+    let dir = golden_tests::corpus::ts_oracle_dir();
+    golden_tests::corpus::ensure_ts_packages(&dir);
     let files = corpus(&dir);
     assert!(files.len() > 300, "corpus too small: {} files", files.len());
 
