@@ -28,13 +28,14 @@ mod docstring;
 mod encoding;
 mod imports;
 mod nesting;
+mod recovery;
 mod signature;
 mod source;
 mod symbols;
 
 use outline_core::{Diagnostic, Extracted, Language, Outline, OutlineOptions, Severity};
-use ruff_python_ast::PythonVersion;
-use ruff_python_parser::{Mode, ParseOptions, parse_unchecked};
+use ruff_python_ast::{Mod, PythonVersion};
+use ruff_python_parser::{Mode, ParseOptions, Parsed, parse_unchecked};
 
 pub use crate::encoding::declared_encoding;
 use crate::source::Source;
@@ -64,25 +65,17 @@ impl Outline for PythonOutline {
 
 /// The outline of `text`, parsed whole.
 fn extract_text(text: &str, options: &OutlineOptions) -> Extracted {
-    let parse_options = ParseOptions::from(Mode::Module).with_target_version(PythonVersion::PY314);
-    let parsed = parse_unchecked(text, parse_options);
+    let parsed = parse_unchecked(text, parse_options());
     let source = Source::new(text, parsed.tokens());
-    let diagnostics: Vec<Diagnostic> = parsed
-        .errors()
-        .iter()
-        .map(|error| {
-            let offset = error.location.start().to_usize();
-            Diagnostic {
-                line: source.index.line(offset),
-                column: source.index.column(offset),
-                severity: Severity::Error,
-                message: outline_core::text::collapse_whitespace(&error.error.to_string()),
-            }
-        })
-        .collect();
+    let diagnostic = |(offset, message): (usize, String)| Diagnostic {
+        line: source.index.line(offset),
+        column: source.index.column(offset),
+        severity: Severity::Error,
+        message,
+    };
     let Some(module) = parsed.syntax().as_module() else {
         return Extracted {
-            diagnostics,
+            diagnostics: error_list(&parsed).into_iter().map(diagnostic).collect(),
             partial: true,
             ..Extracted::default()
         };
@@ -91,11 +84,38 @@ fn extract_text(text: &str, options: &OutlineOptions) -> Extracted {
         source: &source,
         options,
     };
+    let errors = error_list(&parsed);
+    let (symbols, errors) = if errors.is_empty() {
+        (walker.module(&module.body), errors)
+    } else {
+        let recovered = recovery::module_symbols(text, &module.body, errors, &walker, options, 0);
+        (recovered.symbols, recovered.errors)
+    };
+    let diagnostics: Vec<Diagnostic> = errors.into_iter().map(diagnostic).collect();
     Extracted {
-        symbols: walker.module(&module.body),
+        symbols,
         imports: imports::module_imports(&source, &module.body),
         partial: !diagnostics.is_empty(),
         diagnostics,
         doc: docstring::docstring_first_line(&module.body),
     }
+}
+
+/// The parser's errors as (byte offset, one-line message), in its order.
+pub(crate) fn error_list(parsed: &Parsed<Mod>) -> Vec<(usize, String)> {
+    parsed
+        .errors()
+        .iter()
+        .map(|error| {
+            (
+                error.location.start().to_usize(),
+                outline_core::text::collapse_whitespace(&error.error.to_string()),
+            )
+        })
+        .collect()
+}
+
+/// Module mode, with the syntax of the newest Python ruff knows.
+pub(crate) fn parse_options() -> ParseOptions {
+    ParseOptions::from(Mode::Module).with_target_version(PythonVersion::PY314)
 }
