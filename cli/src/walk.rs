@@ -3,9 +3,10 @@
 //! Directories are walked with the `ignore` crate, as ripgrep walks them:
 //! `.gitignore`, `.ignore` and git's exclude files are honoured (also outside a
 //! git repository), hidden files and directories are skipped, symbolic links
-//! are not followed. Walked files of unknown or not-yet-supported languages are
-//! skipped silently; a file named explicitly is always taken (and reported if it
-//! cannot be outlined).
+//! are not followed (a broken one with a supported extension is reported).
+//! Walked files of unknown or not-yet-supported languages, and FIFOs, sockets
+//! and devices, are skipped silently (never opened); a file named explicitly
+//! is always taken (and reported if it cannot be outlined).
 
 use std::path::{Path, PathBuf};
 
@@ -91,7 +92,20 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
                 continue;
             }
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        let file_type = entry.file_type();
+        if file_type.is_some_and(|t| t.is_symlink()) {
+            // Links are not followed; a broken one to a source file is worth
+            // a note, since the file it names cannot be outlined either way.
+            let display = display_path(entry.path());
+            if Language::from_path(&display).is_some() && std::fs::metadata(entry.path()).is_err() {
+                walked
+                    .problems
+                    .push(format!("{display}: broken symbolic link; not read"));
+            }
+            continue;
+        }
+        // FIFOs, sockets and devices are never opened (reading could block).
+        if !file_type.is_some_and(|t| t.is_file()) {
             continue;
         }
         let display = display_path(entry.path());

@@ -1,0 +1,621 @@
+//! Hostile inputs: each has a clear, bounded outcome (an outline, or a
+//! diagnostic, note or error with a known exit status), never a panic, a
+//! stack overflow or a hang. The inputs are generated here, in temporary
+//! directories (nothing large is committed). Time and memory are not
+//! asserted (they are measured and documented in the README); a run that
+//! never ended would hang the test.
+
+use std::path::Path;
+use std::process::Command;
+
+use ast_outline::{
+    FileOutline, Language, OutlineOptions, Severity, Symbol, SymbolKind, outline_source,
+};
+use serde_json::Value;
+use tempfile::TempDir;
+
+// ---------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------
+
+/// What one run of the binary did.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    command: String,
+}
+
+impl Run {
+    fn expect_code(&self, code: i32) -> &Run {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "`{}` exited with {:?}, expected {code}\n--- stdout (start)\n{}\n--- stderr\n{}",
+            self.command,
+            self.code,
+            self.stdout.chars().take(2000).collect::<String>(),
+            self.stderr
+        );
+        assert!(
+            !self.stderr.contains("panicked") && !self.stderr.contains("internal error"),
+            "`{}` panicked:\n{}",
+            self.command,
+            self.stderr
+        );
+        self
+    }
+
+    /// The JSON Lines output, one object per file.
+    fn json(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+            .collect()
+    }
+}
+
+/// Runs the binary in `dir` with `args`.
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run ast-outline");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        command: format!("ast-outline {}", args.join(" ")),
+    }
+}
+
+/// A temporary directory holding `files` (path relative to it, bytes).
+fn tree(files: &[(&str, &[u8])]) -> TempDir {
+    let dir = tempfile::tempdir().expect("create a temporary directory");
+    for (name, bytes) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write a test file");
+    }
+    dir
+}
+
+/// Runs `f` on a thread with a 2 MiB stack, like a default spawned thread
+/// (the library must not rely on the caller's stack size).
+fn on_small_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("small-stack".into())
+            .stack_size(2 << 20)
+            .spawn_scoped(scope, f)
+            .expect("spawn a thread")
+            .join()
+            .expect("the outline does not panic")
+    })
+}
+
+fn outline(path: &str, source: &str) -> FileOutline {
+    outline_source(path, source, &OutlineOptions::default()).expect("a known language")
+}
+
+/// The messages of the error diagnostics.
+fn errors(outline: &FileOutline) -> Vec<&str> {
+    outline
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.as_str())
+        .collect()
+}
+
+/// How deep the symbol tree goes (1 = top level only).
+fn depth(symbols: &[Symbol]) -> usize {
+    symbols
+        .iter()
+        .map(|s| 1 + depth(&s.children))
+        .max()
+        .unwrap_or(0)
+}
+
+const DEEP: usize = 10_000;
+
+// ---------------------------------------------------------------------------
+// Nesting 10,000 levels deep, through the library on a 2 MiB stack
+// ---------------------------------------------------------------------------
+
+#[test]
+fn python_brackets_10000_deep_are_left_out_with_an_error() {
+    let source = format!(
+        "x = {}1{}\n\ndef after():\n    pass\n",
+        "(".repeat(DEEP),
+        ")".repeat(DEEP)
+    );
+    let outline = on_small_stack(|| outline("deep.py", &source));
+    assert_eq!(
+        errors(&outline),
+        [
+            "brackets nested more than 2000 levels deep: the text inside them (lines 1-1) was not parsed"
+        ]
+    );
+    assert!(outline.partial);
+    let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["x", "after"]);
+    assert_eq!(outline.symbols[1].start_line, 3);
+    // The column is the first character inside the 2001st bracket.
+    assert_eq!(outline.diagnostics[0].column, 5 + 2001);
+}
+
+#[test]
+fn python_classes_and_blocks_10000_deep_are_cut_at_the_symbol_depth_limit() {
+    // Indentation nests without brackets: 10,000 classes, then 10,000 ifs.
+    let classes: String = (0..DEEP)
+        .map(|i| format!("{}class C{i}:\n", " ".repeat(i)))
+        .collect();
+    let source = format!("{classes}{}pass\n", " ".repeat(DEEP));
+    let outline = on_small_stack(|| outline("classes.py", &source));
+    assert_eq!(depth(&outline.symbols), outline_core_depth());
+    assert_eq!(outline.symbols[0].name, "C0");
+    let warning = outline.diagnostics.last().expect("a depth warning");
+    assert_eq!(
+        warning.message,
+        format!(
+            "{} symbols nested deeper than {} levels are not listed",
+            DEEP - outline_core_depth(),
+            outline_core_depth()
+        )
+    );
+
+    let ifs: String = (0..DEEP)
+        .map(|i| format!("{}if x:\n", " ".repeat(i + 4)))
+        .collect();
+    let source = format!("def f():\n{ifs}{}pass\n", " ".repeat(DEEP + 4));
+    let options = OutlineOptions {
+        block_threshold: 1,
+        ..OutlineOptions::default()
+    };
+    let outline = on_small_stack(|| outline_source("ifs.py", &source, &options).expect("python"));
+    assert_eq!(outline.symbols[0].name, "f");
+    assert_eq!(outline.symbols[0].children[0].kind, SymbolKind::Block);
+    assert_eq!(depth(&outline.symbols), outline_core_depth());
+}
+
+fn outline_core_depth() -> usize {
+    ast_outline::outline_core::MAX_SYMBOL_DEPTH
+}
+
+#[test]
+fn typescript_brackets_blocks_and_classes_10000_deep_are_reported_not_parsed() {
+    let cases = [
+        (
+            "parens.ts",
+            format!("let x = {}1{};\n", "(".repeat(DEEP), ")".repeat(DEEP)),
+        ),
+        (
+            "blocks.js",
+            format!("{}{}\n", "{".repeat(DEEP), "}".repeat(DEEP)),
+        ),
+        (
+            "classes.ts",
+            format!(
+                "class A {}{}\n",
+                "{ static x = class ".repeat(DEEP - 1) + "{",
+                "}".repeat(DEEP)
+            ),
+        ),
+    ];
+    for (path, deep) in cases {
+        let source = format!("export function before() {{}}\n{deep}export function after() {{}}\n");
+        let outline = on_small_stack(|| outline(path, &source));
+        assert_eq!(
+            errors(&outline),
+            [format!(
+                "brackets nested {DEEP} levels deep (more than 2000): statement at lines 2-2 not parsed"
+            )],
+            "{path}"
+        );
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["before", "after"], "{path}");
+        assert_eq!(outline.symbols[1].start_line, 3, "{path}");
+    }
+}
+
+#[test]
+fn rust_blocks_modules_and_parens_10000_deep_are_left_out_with_an_error() {
+    let cases = [
+        (
+            "blocks.rs",
+            format!("fn f() {}{}\n", "{".repeat(DEEP), "}".repeat(DEEP)),
+        ),
+        (
+            "mods.rs",
+            format!("{}{}\n", "mod m { ".repeat(DEEP), "}".repeat(DEEP)),
+        ),
+        (
+            "parens.rs",
+            format!("const X: u8 = {}1{};\n", "(".repeat(DEEP), ")".repeat(DEEP)),
+        ),
+    ];
+    for (path, deep) in cases {
+        let source = format!("pub fn before() {{}}\n{deep}pub fn after() {{}}\n");
+        let outline = on_small_stack(|| outline(path, &source));
+        assert_eq!(
+            errors(&outline),
+            [
+                "brackets nested more than 2000 levels deep: the text inside them (lines 2-2) was not parsed"
+            ],
+            "{path}"
+        );
+        let first = outline.symbols.first().map(|s| s.name.as_str());
+        let last = outline.symbols.last().map(|s| s.name.as_str());
+        assert_eq!((first, last), (Some("before"), Some("after")), "{path}");
+        assert_eq!(outline.symbols.len(), 3, "{path}");
+    }
+}
+
+#[test]
+fn max_nesting_is_an_option() {
+    let source = format!("x = {}1{}\n", "(".repeat(DEEP), ")".repeat(DEEP));
+    // Raised above the input's depth, everything is parsed (on a 2 MiB
+    // thread too: the library gives the parser its own large stack).
+    let options = OutlineOptions {
+        max_nesting: 20_000,
+        ..OutlineOptions::default()
+    };
+    let outline = on_small_stack(|| outline_source("deep.py", &source, &options).expect("python"));
+    assert_eq!(outline.diagnostics, []);
+    assert_eq!(outline.symbols[0].value.as_deref(), Some("1"));
+
+    // Lowered on the command line.
+    let dir = tree(&[("a.py", b"x = [[[1]]]\n"), ("b.ts", b"let y = [[[1]]];\n")]);
+    let out = run(
+        dir.path(),
+        &["outline", "--max-nesting", "2", "--format", "json", "."],
+    );
+    out.expect_code(0);
+    let files = out.json();
+    assert_eq!(
+        files[0]["diagnostics"][0]["message"],
+        "brackets nested more than 2 levels deep: the text inside them (lines 1-1) was not parsed"
+    );
+    assert_eq!(files[0]["symbols"][0]["value"], "[[[ ]]]");
+    assert_eq!(
+        files[1]["diagnostics"][0]["message"],
+        "brackets nested 3 levels deep (more than 2): statement at lines 1-1 not parsed"
+    );
+    let out = run(dir.path(), &["outline", "--max-nesting", "0", "a.py"]);
+    out.expect_code(2);
+}
+
+// ---------------------------------------------------------------------------
+// Size
+// ---------------------------------------------------------------------------
+
+#[test]
+fn a_50_mb_file_is_outlined() {
+    let line = format!("# {}\n", "x".repeat(97));
+    let mut text = String::from("def first():\n    pass\n");
+    let lines = 50 * 1024 * 1024 / line.len();
+    text.reserve(lines * line.len() + 32);
+    for _ in 0..lines {
+        text.push_str(&line);
+    }
+    text.push_str("def last():\n    pass\n");
+    let dir = tree(&[("big.py", text.as_bytes())]);
+    let out = run(dir.path(), &["outline", "--format", "json", "big.py"]);
+    out.expect_code(0);
+    let file = &out.json()[0];
+    assert_eq!(file["line_count"], lines + 4);
+    let ends: Vec<(&Value, &Value)> = file["symbols"]
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .map(|s| (&s["name"], &s["start_line"]))
+        .collect();
+    assert_eq!(
+        ends,
+        [
+            (&"first".into(), &1.into()),
+            (&"last".into(), &(lines + 3).into())
+        ]
+    );
+}
+
+#[test]
+fn files_above_max_file_size_are_skipped_when_walked_and_refused_when_named() {
+    let dir = tree(&[
+        ("big.py", "x = 1\n".repeat(1000).as_bytes()),
+        ("small.py", b"def ok():\n    pass\n"),
+    ]);
+    let out = run(dir.path(), &["outline", "--max-file-size", "1000", "."]);
+    out.expect_code(0);
+    assert_eq!(out.stdout, "small.py (python, 2 lines)\nL1-2 def ok()\n");
+    assert_eq!(
+        out.stderr,
+        "ast-outline: big.py: skipped, 6000 bytes is more than --max-file-size 1000\n"
+    );
+    let out = run(
+        dir.path(),
+        &["outline", "--max-file-size", "1000", "big.py"],
+    );
+    out.expect_code(1);
+    assert_eq!(
+        out.stderr,
+        "ast-outline: big.py: 6000 bytes, more than the limit of 1000 (--max-file-size); not read\n"
+    );
+    // The default limit is 64 MiB: a sparse file one byte larger is refused
+    // before anything is read.
+    let huge = dir.path().join("huge.py");
+    std::fs::File::create(&huge)
+        .and_then(|f| f.set_len(ast_outline::DEFAULT_MAX_FILE_SIZE + 1))
+        .expect("a sparse file");
+    let out = run(dir.path(), &["outline", "huge.py"]);
+    out.expect_code(1);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "ast-outline: huge.py: {} bytes, more than the limit of {} (--max-file-size); not read\n",
+            (64 << 20) + 1,
+            64 << 20
+        )
+    );
+}
+
+#[test]
+fn a_5_mb_line_of_minified_javascript_is_outlined() {
+    // A bundle: 2,000 functions and a large data array, all on one line.
+    let mut line = String::new();
+    for i in 0..2000 {
+        line.push_str(&format!(
+            "function f{i}(a){{return a+{i}}}var v{i}=f{i}(1);"
+        ));
+    }
+    line.push_str("var data=[");
+    while line.len() < 5 * 1024 * 1024 {
+        line.push_str("123456789,");
+    }
+    line.push_str("0];function last(){}");
+    let dir = tree(&[("bundle.min.js", line.as_bytes())]);
+    let out = run(
+        dir.path(),
+        &["outline", "--format", "json", "bundle.min.js"],
+    );
+    out.expect_code(0);
+    let file = &out.json()[0];
+    assert_eq!(file["line_count"], 1);
+    assert_eq!(file["diagnostics"], Value::Array(vec![]));
+    let symbols = file["symbols"].as_array().expect("symbols");
+    // Each function, each var, `data`, `last`.
+    assert_eq!(symbols.len(), 4002);
+    let data = &symbols[4000];
+    assert_eq!(data["name"], "data");
+    // Long values are cut, so one symbol cannot flood the output.
+    let value = data["value"].as_str().expect("a value");
+    assert!(
+        value.ends_with('…') && value.chars().count() <= 81,
+        "{value}"
+    );
+    assert_eq!(symbols[4001]["name"], "last");
+}
+
+#[test]
+fn a_file_with_100000_symbols_is_outlined() {
+    let text: String = (0..100_000)
+        .map(|i| format!("def f{i}(x):\n    return x\n"))
+        .collect();
+    let dir = tree(&[("many.py", text.as_bytes())]);
+    let out = run(dir.path(), &["outline", "--format", "json", "many.py"]);
+    out.expect_code(0);
+    let file = &out.json()[0];
+    let symbols = file["symbols"].as_array().expect("symbols");
+    assert_eq!(symbols.len(), 100_000);
+    assert_eq!(symbols[99_999]["id"], "many.py:199999:f99999");
+    assert_eq!(symbols[99_999]["end_line"], 200_000);
+}
+
+// ---------------------------------------------------------------------------
+// Encodings, bytes and line ends
+// ---------------------------------------------------------------------------
+
+#[test]
+fn invalid_utf8_is_decoded_lossily_and_said() {
+    let dir = tree(&[(
+        "bad.py",
+        b"def ok():\n    return '\xff\xfe'\n\ndef after():\n    pass\n",
+    )]);
+    let out = run(dir.path(), &["outline", "bad.py"]);
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "bad.py (python, 5 lines)\n\
+         ! L2:13 warning: file is not valid UTF-8; invalid bytes were replaced by U+FFFD\n\
+         L1-2 def ok()\nL4-5 def after()\n"
+    );
+}
+
+#[test]
+fn nul_bytes_are_binary_skipped_with_a_note_when_walked_and_refused_when_named() {
+    let dir = tree(&[
+        ("blob.py", b"x = 1\n\0\0\x01\x02binary"),
+        ("fine.ts", b"export const A = 1;\n"),
+    ]);
+    let out = run(dir.path(), &["outline", "."]);
+    out.expect_code(0);
+    assert_eq!(out.stdout, "fine.ts (typescript, 1 line)\nL1-1 const A\n");
+    assert_eq!(
+        out.stderr,
+        "ast-outline: blob.py: skipped, looks binary (NUL bytes)\n"
+    );
+    let out = run(dir.path(), &["outline", "blob.py"]);
+    out.expect_code(1);
+    assert_eq!(
+        out.stderr,
+        "ast-outline: blob.py: looks binary (contains NUL bytes); not outlined\n"
+    );
+}
+
+#[test]
+fn a_file_with_only_a_bom_is_an_empty_outline() {
+    for name in ["bom.py", "bom.ts", "bom.rs"] {
+        let dir = tree(&[(name, b"\xef\xbb\xbf")]);
+        let out = run(dir.path(), &["outline", "--format", "json", name]);
+        out.expect_code(0);
+        let file = &out.json()[0];
+        assert_eq!(file["line_count"], 0, "{name}");
+        assert_eq!(file["symbols"], Value::Array(vec![]), "{name}");
+        assert_eq!(file["diagnostics"], Value::Array(vec![]), "{name}");
+    }
+}
+
+#[test]
+fn mixed_line_ends_count_as_lines_everywhere() {
+    // Line 1 ends with \r\n, line 2 with \r, line 3 with \n.
+    let cases: [(&str, &[u8], &str); 3] = [
+        ("m.py", b"import os\r\nx = 1\rdef f():\n    pass\r\n", "f"),
+        (
+            "m.ts",
+            b"import 'a';\r\nlet x = 1;\rfunction f() {\n}\r\n",
+            "f",
+        ),
+        ("m.rs", b"use a;\r\nconst X: u8 = 1;\rfn f() {\n}\r\n", "f"),
+    ];
+    for (name, bytes, function) in cases {
+        let dir = tree(&[(name, bytes)]);
+        let out = run(dir.path(), &["outline", "--format", "json", name]);
+        out.expect_code(0);
+        let file = &out.json()[0];
+        assert_eq!(file["line_count"], 4, "{name}");
+        let f = &file["symbols"][1];
+        assert_eq!(f["name"], function, "{name}");
+        assert_eq!(
+            (&f["start_line"], &f["end_line"]),
+            (&3.into(), &4.into()),
+            "{name}"
+        );
+        let out = run(dir.path(), &["read", &format!("{name}:{function}")]);
+        out.expect_code(0);
+        assert!(
+            out.stdout
+                .starts_with(&format!("==> {name}:3-4 function {function} <==\n")),
+            "{}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn tabs_and_spaces_mixed_inconsistently_are_a_diagnostic_not_a_crash() {
+    // The method body is indented with a tab, the next line with 8 spaces.
+    let source = "class A:\n\tdef m(self):\n\t\treturn 1\n        def n(self):\n\t\tpass\n";
+    let mixed = on_small_stack(|| outline("tabs.py", source));
+    assert_eq!(mixed.symbols[0].name, "A");
+    assert_eq!(mixed.symbols[0].children[0].name, "m");
+    assert_eq!(
+        errors(&mixed),
+        [
+            "Unexpected indentation",
+            "Expected an indented block after function definition"
+        ]
+    );
+    assert_eq!(
+        (mixed.diagnostics[0].line, mixed.diagnostics[0].column),
+        (4, 1)
+    );
+    // Consistent tabs are fine.
+    let tabs = outline("tabs_ok.py", "class A:\n\tdef m(self):\n\t\treturn 1\n");
+    assert_eq!(tabs.diagnostics, []);
+    assert_eq!(tabs.symbols[0].children[0].end_line, 3);
+}
+
+#[test]
+fn a_line_separator_in_a_javascript_string_is_no_line_end() {
+    // U+2028 ends a line for ECMAScript but not for our line rule (\n, \r\n,
+    // \r): lines stay those of every editor. In a one-line value it is
+    // whitespace, collapsed to a space like any other run of whitespace.
+    let source = "const s = \"a\u{2028}b\";\nfunction f() {}\n";
+    let outline = outline("sep.js", source);
+    assert_eq!(outline.line_count, 2);
+    assert_eq!(outline.diagnostics, []);
+    assert_eq!(outline.symbols[0].value.as_deref(), Some("\"a b\""));
+    assert_eq!(
+        (
+            outline.symbols[1].name.as_str(),
+            outline.symbols[1].start_line
+        ),
+        ("f", 2)
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Walking a tree
+// ---------------------------------------------------------------------------
+
+#[test]
+fn unreadable_files_and_broken_links_are_notes_and_the_rest_is_outlined() {
+    let dir = tree(&[
+        ("a.py", b"def a():\n    pass\n"),
+        ("locked.py", b"def locked():\n    pass\n"),
+    ]);
+    let locked = dir.path().join("locked.py");
+    std::os::unix::fs::symlink("missing.py", dir.path().join("dangling.py")).expect("symlink");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    // As root, permissions do not deny reading: then the file is outlined.
+    let denied = std::fs::read(&locked).is_err();
+    let out = run(dir.path(), &["outline", "."]);
+    out.expect_code(0);
+    let mut expected_err =
+        String::from("ast-outline: dangling.py: broken symbolic link; not read\n");
+    let mut expected_out = String::from("a.py (python, 2 lines)\nL1-2 def a()\n");
+    if denied {
+        expected_err.push_str("ast-outline: locked.py: Permission denied (os error 13)\n");
+    } else {
+        expected_out.push_str("\nlocked.py (python, 2 lines)\nL1-2 def locked()\n");
+    }
+    assert_eq!(out.stderr, expected_err);
+    assert_eq!(out.stdout, expected_out);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+}
+
+#[test]
+fn walking_a_tree_with_a_fifo_never_opens_it() {
+    let dir = tree(&[("sub/ok.py", b"def fine():\n    pass\n")]);
+    let fifo = dir.path().join("sub/pipe.py");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    // Opening the FIFO for reading would block this run forever (nothing
+    // writes to it): finishing at all is the assertion, with the right output.
+    let out = run(dir.path(), &["outline", "sub"]);
+    out.expect_code(0);
+    assert_eq!(out.stdout, "sub/ok.py (python, 2 lines)\nL1-2 def fine()\n");
+    assert_eq!(out.stderr, "");
+    let out = run(dir.path(), &["outline", "sub/pipe.py"]);
+    out.expect_code(1);
+    assert_eq!(
+        out.stderr,
+        "ast-outline: sub/pipe.py: not a regular file (a FIFO, socket or device); not read\n"
+    );
+}
+
+#[test]
+fn language_of_the_library_entry_point_is_checked() {
+    // outline_file refuses what the binary refuses.
+    let dir = tree(&[("blob.rs", b"fn a() {}\0"), ("ok.rs", b"fn a() {}\n")]);
+    let error = ast_outline::outline_file(dir.path().join("blob.rs"), &OutlineOptions::default())
+        .expect_err("binary");
+    assert!(
+        error
+            .to_string()
+            .ends_with("looks binary (contains NUL bytes); not outlined")
+    );
+    let outline = on_small_stack(|| {
+        ast_outline::outline_file(dir.path().join("ok.rs"), &OutlineOptions::default())
+    })
+    .expect("outlined");
+    assert_eq!(outline.language, Language::Rust);
+    assert_eq!(outline.symbols[0].name, "a");
+}
