@@ -1,0 +1,163 @@
+//! Every input the fuzzers (`fuzz/`) found a bug with, kept in
+//! `fuzz/regressions/<language>/`: each must outline without a panic, keep
+//! the model's invariants (the checks the fuzz targets make), and give the
+//! value asserted for it here.
+
+use std::path::{Path, PathBuf};
+
+use ast_outline::{
+    FileOutline, Language, OutlineOptions, SourceText, Symbol, TextOptions, json_line, render_text,
+};
+
+fn regressions(language: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/regressions")
+        .join(language);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// The outline of a regression input, decoded as the fuzz targets decode it,
+/// under both block thresholds the targets use; the invariants are checked
+/// on each. Returns the outline under the default options.
+fn outline(path: &Path, language: Language) -> FileOutline {
+    let bytes = std::fs::read(path).expect("read a regression input");
+    // The TypeScript target's first byte picks the syntax; the files here
+    // are stored without it, with the syntax in their extension.
+    let source = SourceText::from_bytes(bytes, Some(language));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("input");
+    let mut outlines: Vec<FileOutline> = [1, 100]
+        .into_iter()
+        .map(|block_threshold| {
+            let options = OutlineOptions {
+                block_threshold,
+                ..OutlineOptions::default()
+            };
+            let outline = source.outline(name, language, &options);
+            check(&outline);
+            outline
+        })
+        .collect();
+    outlines.pop().expect("two outlines")
+}
+
+/// The invariants of `fuzz/src/lib.rs`: lines 1-based and inclusive, every
+/// symbol inside the file and its parent, one-line names, both renderers.
+fn check(outline: &FileOutline) {
+    let last = outline.line_count.max(1);
+    for d in &outline.diagnostics {
+        assert!(
+            d.line >= 1 && d.column >= 1 && !d.message.contains('\n'),
+            "{d:?}"
+        );
+    }
+    for symbol in &outline.symbols {
+        check_symbol(symbol, 1, last);
+    }
+    assert!(render_text(outline, &TextOptions::default()).starts_with(&outline.path));
+    assert!(!json_line(outline).expect("serialises").contains('\n'));
+}
+
+fn check_symbol(symbol: &Symbol, first: u32, last: u32) {
+    assert!(
+        first <= symbol.start_line
+            && symbol.start_line <= symbol.end_line
+            && symbol.end_line <= last,
+        "{}: L{}-{} outside L{first}-{last}",
+        symbol.id,
+        symbol.start_line,
+        symbol.end_line
+    );
+    for text in [
+        Some(&symbol.name),
+        Some(&symbol.qualname),
+        symbol.signature.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        assert!(!text.contains(['\n', '\r']), "{}: {text:?}", symbol.id);
+    }
+    for child in &symbol.children {
+        check_symbol(child, symbol.start_line, symbol.end_line);
+    }
+}
+
+fn language_of(path: &Path) -> Language {
+    let name = path.to_string_lossy();
+    Language::from_path(&name).unwrap_or_else(|| panic!("{name}: no language"))
+}
+
+/// The top-level (qualname, start, end) of an outline.
+fn top(outline: &FileOutline) -> Vec<(String, u32, u32)> {
+    outline
+        .symbols
+        .iter()
+        .map(|s| (s.qualname.clone(), s.start_line, s.end_line))
+        .collect()
+}
+
+#[test]
+fn python_regressions() {
+    for path in regressions("python") {
+        let outline = outline(&path, language_of(&path));
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        match name {
+            // A definition after a dedent (line 27) was left inside the
+            // class that ends at line 24.
+            "indent-child-outside-class.py" => {
+                let class = &outline.symbols[2];
+                assert_eq!((class.name.as_str(), class.end_line), ("StillHere", 24));
+                assert!(
+                    class.children.iter().all(|c| c.end_line <= 24),
+                    "{:?}",
+                    class.children
+                );
+            }
+            other => panic!("{other}: add its expected value to this test"),
+        }
+    }
+}
+
+#[test]
+fn typescript_regressions() {
+    for path in regressions("typescript") {
+        let outline = outline(&path, language_of(&path));
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        #[allow(clippy::match_single_binding)]
+        match name {
+            other => panic!(
+                "{other}: add its expected value to this test: {:?}",
+                top(&outline)
+            ),
+        }
+    }
+}
+
+#[test]
+fn rust_regressions() {
+    for path in regressions("rust") {
+        let outline = outline(&path, language_of(&path));
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        #[allow(clippy::match_single_binding)]
+        match name {
+            other => panic!(
+                "{other}: add its expected value to this test: {:?}",
+                top(&outline)
+            ),
+        }
+    }
+}
