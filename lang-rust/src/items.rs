@@ -294,14 +294,35 @@ impl Mapper<'_, '_, '_> {
         if let Some(tokens) = stashed {
             symbol.value = Some(region.tokens_text(tokens.clone(), MAX_VALUE_CHARS));
             let range = region.tokens_range(tokens.clone());
+            let range_end = range.end;
             let text = region.file.text.get(range).unwrap_or_default();
-            if crate::bodies::might_hold_items(text) {
-                let stripped = {
-                    let mut bodies = self.bodies.borrow_mut();
-                    crate::bodies::strip_bodies(tokens, &mut bodies)
-                };
-                if let Ok(expr) = syn::parse2::<syn::Expr>(stripped) {
-                    symbol.children = self.expr_items(&expr);
+            let stripped = {
+                let mut bodies = self.bodies.borrow_mut();
+                crate::bodies::strip_bodies(tokens, &mut bodies)
+            };
+            // The item parse skipped the initializer: parse it now, so an
+            // error inside it is reported (never a broken file that looks
+            // clean).
+            match syn::parse2::<syn::Expr>(stripped) {
+                Ok(expr) => {
+                    if crate::bodies::might_hold_items(text) {
+                        symbol.children = self.expr_items(&expr);
+                    }
+                }
+                Err(error) => {
+                    if !self.in_macro.get() {
+                        let span = error.span().byte_range();
+                        // A call-site span (0..0) means "unexpected end of
+                        // input": the end of the initializer.
+                        let offset = if span == (0..0) {
+                            range_end
+                        } else {
+                            (region.base + span.start).min(region.limit)
+                        };
+                        self.body_errors
+                            .borrow_mut()
+                            .push((offset, error.to_string()));
+                    }
                 }
             }
         } else if let Some(expr) = value {

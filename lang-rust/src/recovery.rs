@@ -3,7 +3,10 @@
 //! `syn` fails a whole file for one error, and `proc_macro2`'s lexer fails on
 //! unbalanced delimiters, so recovery needs its own light [`scan`]: it knows
 //! comments (nested block comments), strings, raw strings `r#"…"#`, byte and
-//! char literals as opposed to lifetimes, and delimiters. It cuts the file
+//! char literals as opposed to lifetimes, and delimiters (a plain string that
+//! would run over a line starting in column 0 with an item keyword ends
+//! before it, unterminated: a stray `"` must not turn every later string
+//! inside out). It cuts the file
 //! into top-level items (at a `;` or a closing `}` back at depth 0). Each item
 //! is parsed alone; one that still fails is cut again where a line starts at
 //! column 0 with an item keyword (`fn`, `pub`, `impl`, `#[`, `///`, …), and a
@@ -404,6 +407,11 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 let mut closed = false;
                 while j < end {
                     match (bytes[j], raw_hashes) {
+                        // A plain string that would run over a line starting
+                        // at column 0 like an item is taken as unterminated
+                        // there: a stray `"` turns every later string inside
+                        // out, and the items between would be lost.
+                        (b'\n', None) if starts_item(text, j + 1, end) => break,
                         (b'\\', None) => j += 2,
                         (b'"', None) => {
                             closed = true;
@@ -433,7 +441,11 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                         literal_start(bytes, i, range.start),
                         format!("unterminated {what} literal"),
                     ));
-                    i = next_line(i);
+                    i = if raw_hashes.is_none() && j < end && bytes[j] == b'\n' {
+                        j
+                    } else {
+                        next_line(i)
+                    };
                 }
             }
             b'\'' => {
@@ -497,6 +509,23 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
         out.chunks.push(chunk_start..end);
     }
     out
+}
+
+/// Whether the line starting at `at` begins, at column 0, with an item
+/// keyword, an outer attribute or a doc comment.
+fn starts_item(text: &str, at: usize, end: usize) -> bool {
+    let Some(rest) = text.get(at..end) else {
+        return false;
+    };
+    rest.starts_with("#[")
+        || rest.starts_with("///")
+        || ITEM_WORDS.iter().any(|w| {
+            rest.starts_with(w)
+                && rest[w.len()..]
+                    .bytes()
+                    .next()
+                    .is_none_or(|c| !is_ident_byte(c) || w.ends_with('!'))
+        })
 }
 
 /// For a `"` at `quote`: `Some(number of #)` when it opens a raw string
