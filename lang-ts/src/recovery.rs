@@ -13,7 +13,10 @@
 //! line that starts in column 1 with a declaration keyword always starts a new
 //! piece, even inside unbalanced brackets, so one unclosed brace cannot swallow
 //! the rest of the file; nor can an unterminated template literal or comment,
-//! which ends at its line end here. Decorators on lines of their own stay
+//! which ends at its line end here; nor can a stray backquote that pairs with
+//! a later one (in a JSDoc comment, say): template text ends before a line
+//! starting in column 1 with a declaration word, a decorator or `/**`.
+//! Decorators on lines of their own stay
 //! with their declaration.
 //!
 //! The same scanner finds, inside a failed statement, its body braces, the
@@ -331,10 +334,16 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
 
 /// Scans template text from `from` to its closing backquote (returning the
 /// index after it) or to a `${` (pushing a substitution frame).
+///
+/// Template text that would run over a line starting in column 1 with a
+/// declaration word, a decorator or a doc comment ends before that line: a
+/// stray backquote turns every later one (those quoting code in JSDoc too)
+/// inside out, and the declarations between would be lost.
 fn template_end(bytes: &[u8], from: usize, stack: &mut Vec<Frame>) -> usize {
     let mut i = from;
     while let Some(&b) = bytes.get(i) {
         match b {
+            b'\n' | b'\r' if starts_declaration(bytes, i + 1) => return i,
             b'\\' => i += 2,
             b'`' => return i + 1,
             b'$' if bytes.get(i + 1) == Some(&b'{') => {
@@ -345,6 +354,20 @@ fn template_end(bytes: &[u8], from: usize, stack: &mut Vec<Frame>) -> usize {
         }
     }
     bytes.len()
+}
+
+/// Whether the line starting at `at` begins, in column 1, with a declaration
+/// word, a decorator or a doc comment.
+fn starts_declaration(bytes: &[u8], at: usize) -> bool {
+    let Some(rest) = bytes.get(at..) else {
+        return false;
+    };
+    if rest.starts_with(b"@") || rest.starts_with(b"/**") {
+        return true;
+    }
+    DECLARATION_WORDS.iter().any(|w| {
+        rest.starts_with(w.as_bytes()) && rest.get(w.len()).is_none_or(|&c| !is_word_byte(c))
+    })
 }
 
 fn regex_allowed(last: Option<u8>, last_word: &str) -> bool {
