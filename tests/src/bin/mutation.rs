@@ -2,14 +2,14 @@
 //! measured and how):
 //!
 //! `cargo run --release -p golden-tests --bin mutation -- [--lang python|ts|rust]
-//! [--sample N] [--seed S] [--only PATH_PART] [--worst N] [--verbose]`
+//! [--sample N] [--seed S] [--only PATH_PART] [--worst N] [--verbose] [--skipped]`
 //!
 //! Prints one summary line per language, the mutants that lost the most
 //! symbols (`--worst`, default 20), every crash and every mutant the parser
 //! rejects without a diagnostic. `--only` keeps the files whose display path
 //! contains the text (to replay one mutant); `--verbose` lists the lost
 //! symbols, and with `--only`, the mutant's outline (the mutants are written to
-//! the directory `MUTANT_DIR` when it is set). Exits with 1 when a language is below 98 % kept, has a crash or a
+//! the directory `MUTANT_DIR` when it is set). `--skipped` lists the files left out and why. Exits with 1 when a language is below 98 % kept, has a crash or a
 //! silent mutant.
 
 use golden_tests::mutation::{self, Lang};
@@ -21,6 +21,7 @@ fn main() {
     let mut only: Option<String> = None;
     let mut worst = 20usize;
     let mut verbose = false;
+    let mut skipped = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || {
@@ -42,10 +43,11 @@ fn main() {
             "--only" => only = Some(value()),
             "--worst" => worst = value().parse().unwrap_or(20),
             "--verbose" => verbose = true,
+            "--skipped" => skipped = true,
             _ => {
                 eprintln!(
                     "usage: mutation [--lang python|ts|rust] [--sample N] [--seed S] \
-                     [--only PATH_PART] [--worst N] [--verbose]"
+                     [--only PATH_PART] [--worst N] [--verbose] [--skipped]"
                 );
                 std::process::exit(2)
             }
@@ -99,6 +101,11 @@ fn main() {
                 for (qualname, kind, start, end) in &r.lost {
                     println!("    {kind} {qualname} {start}-{end}");
                 }
+            }
+        }
+        if skipped {
+            for r in report.results.iter().filter(|r| r.skipped.is_some()) {
+                println!("skipped {}: {}", r.path, r.skipped.unwrap_or_default());
             }
         }
         for r in &report.crashes {
