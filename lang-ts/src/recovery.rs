@@ -75,6 +75,8 @@ const CONTINUATION_WORDS: &[&str] = &[
     "satisfies",
     "extends",
     "implements",
+    // `import { a } from 'm'`, `export { a } from 'm'`: the `}` does not end it.
+    "from",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
