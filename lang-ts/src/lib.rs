@@ -577,6 +577,9 @@ fn outline_items(
     let mut symbols = Vec::new();
     walker.items(items, &mut symbols);
     cut_warning(&walker, &mut diagnostics);
+    let split_declare = split_declare(source, items);
+    let partial = partial || !split_declare.is_empty();
+    diagnostics.extend(split_declare);
     Extracted {
         symbols,
         imports: imports::module_imports(source, items),
@@ -584,6 +587,38 @@ fn outline_items(
         diagnostics: dedup(diagnostics),
         doc: None,
     }
+}
+
+/// `export declare` with a line break after `declare`, which swc accepts but
+/// TypeScript does not: a line break after `declare` makes it an identifier
+/// (ASI), so the declaration cannot follow `export` (the compiler says
+/// "Declaration or statement expected").
+fn split_declare(source: &Source<'_>, items: &[ModuleItem]) -> Vec<Diagnostic> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            ModuleItem::ModuleDecl(swc_ecma_ast::ModuleDecl::ExportDecl(export)) => {
+                let start = source.offset(export.span.lo);
+                let text = source.text.get(start..)?;
+                let rest = text.strip_prefix("export")?.trim_start_matches([' ', '\t']);
+                let after = rest.strip_prefix("declare")?;
+                let gap = &after[..after.len() - after.trim_start().len()];
+                if !gap.contains(['\n', '\r']) {
+                    return None;
+                }
+                let at = start + (text.len() - after.len());
+                Some(Diagnostic {
+                    line: source.index.line(at),
+                    column: source.index.column(at),
+                    severity: Severity::Error,
+                    message: "Declaration or statement expected: a line break after \
+                              'declare' ends the statement"
+                        .to_owned(),
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The diagnostic of a statement (byte range `range`) nested more than
