@@ -14,7 +14,7 @@ use golden_tests::mutation::{self, Lang};
 const GOAL_PERCENT: f64 = 98.0;
 
 /// Files per language in the sample.
-const SAMPLE: usize = 150;
+const SAMPLE: usize = 300;
 
 fn check(lang: Lang) {
     let files = mutation::sample(&lang.corpus(), Some(SAMPLE));
