@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use ast_outline::{
-    FileOutline, Language, OutlineOptions, SourceText, Symbol, TextOptions, json_line, render_text,
+    FileOutline, Language, OutlineOptions, SourceText, Symbol, SymbolKind, TextOptions, json_line,
+    render_text,
 };
 
 fn regressions(language: &str) -> Vec<PathBuf> {
@@ -132,6 +133,24 @@ fn python_regressions() {
                 "{:?}",
                 class.children
             );
+            true
+        }
+        // A NUL before an `if` (ruff: "Got unexpected token") hid the
+        // statement's indentation, so it and the definitions ruff nested
+        // inside it (lines 13-25, after a definition that escaped `ce` at
+        // line 11) stayed in `ce`, which ends at line 11. They now follow it
+        // at module level, the definitions inside the `if` block.
+        "nul-before-if-keeps-children-inside.py" => {
+            let ce = &outline.symbols[2];
+            assert_eq!((ce.name.as_str(), ce.end_line), ("ce", 11));
+            assert_eq!(ce.children, []);
+            let block = &outline.symbols[5];
+            assert_eq!(
+                (block.kind, block.start_line, block.end_line),
+                (SymbolKind::Block, 13, 25)
+            );
+            let inside: Vec<&str> = block.children.iter().map(|c| c.qualname.as_str()).collect();
+            assert_eq!(inside, ["c", "fahrenheit", "_get_mode"]);
             true
         }
         _ => false,

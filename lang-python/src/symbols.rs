@@ -69,7 +69,14 @@ impl Walker<'_, '_> {
     ) -> Escaped<'m> {
         let mut escaped = Vec::new();
         for stmt in body {
-            self.place(stmt, scope, split, header_indent, out, &mut escaped);
+            // The body ends before the first statement that escaped it
+            // (`end_before_escaped`), so every later one escapes too, even
+            // one whose indentation is unknown or deeper.
+            if escaped.is_empty() {
+                self.place(stmt, scope, split, header_indent, out, &mut escaped);
+            } else {
+                escaped.push(stmt);
+            }
         }
         escaped
     }
@@ -91,26 +98,30 @@ impl Walker<'_, '_> {
             escaped.push(stmt);
             return;
         }
-        for inner in self.statement(stmt, scope, split, out) {
+        for inner in self.statement(stmt, scope, split, header_indent, out) {
             self.place(inner, scope, split, header_indent, out, escaped);
         }
     }
 
+    /// Outlines `stmt`, parsed in a body whose header is indented
+    /// `outer_indent` columns, into `out`; returns the statements that escape
+    /// the bodies inside it.
     fn statement<'m>(
         &self,
         stmt: &'m Stmt,
         scope: Scope,
         split: bool,
+        outer_indent: Option<u32>,
         out: &mut Vec<Symbol>,
     ) -> Escaped<'m> {
         match stmt {
             Stmt::FunctionDef(f) => {
-                let (symbol, escaped) = self.function(f, stmt, scope);
+                let (symbol, escaped) = self.function(f, stmt, scope, outer_indent);
                 out.push(symbol);
                 escaped
             }
             Stmt::ClassDef(c) => {
-                let (symbol, escaped) = self.class(c, stmt);
+                let (symbol, escaped) = self.class(c, stmt, outer_indent);
                 out.push(symbol);
                 escaped
             }
@@ -140,11 +151,11 @@ impl Walker<'_, '_> {
                     return Vec::new();
                 };
                 if split && scope != Scope::Class {
-                    let (block, escaped) = self.block(stmt, scope, &bodies);
+                    let (block, escaped) = self.block(stmt, scope, &bodies, outer_indent);
                     out.push(block);
                     escaped
                 } else {
-                    let indent = self.indent(stmt);
+                    let indent = self.header_indent(stmt, outer_indent);
                     let mut escaped = Vec::new();
                     for body in bodies {
                         escaped.extend(self.body(body, scope, false, indent, out));
@@ -160,6 +171,7 @@ impl Walker<'_, '_> {
         stmt: &'m Stmt,
         scope: Scope,
         bodies: &[&'m [Stmt]],
+        outer_indent: Option<u32>,
     ) -> (Symbol, Escaped<'m>) {
         let source = self.source;
         let start_line = source.start_line(stmt);
@@ -172,7 +184,7 @@ impl Walker<'_, '_> {
         );
         block.name_column = source.start_column(stmt);
         let split = splits_body(start_line, end_line, self.options.block_threshold);
-        let indent = self.indent(stmt);
+        let indent = self.header_indent(stmt, outer_indent);
         let mut escaped = Vec::new();
         for body in bodies {
             escaped.extend(self.body(body, scope, split, indent, &mut block.children));
@@ -200,6 +212,14 @@ impl Walker<'_, '_> {
             };
         }
         Some(width)
+    }
+
+    /// The indentation that statements of `stmt`'s bodies must exceed not to
+    /// escape them: `stmt`'s own, or, when something else precedes it on its
+    /// line (a stray character such as a NUL, `x = 1; if y:`), that of the
+    /// body it was parsed in, so its statements can still escape that far.
+    fn header_indent(&self, stmt: &Stmt, outer_indent: Option<u32>) -> Option<u32> {
+        self.indent(stmt).or(outer_indent)
     }
 
     /// A definition whose body had statements escape it ends at the last token
@@ -244,6 +264,7 @@ impl Walker<'_, '_> {
         f: &'m ast::StmtFunctionDef,
         stmt: &Stmt,
         scope: Scope,
+        outer_indent: Option<u32>,
     ) -> (Symbol, Escaped<'m>) {
         let source = self.source;
         let kind = if scope == Scope::Class {
@@ -315,7 +336,7 @@ impl Walker<'_, '_> {
                 self.options.block_threshold,
             )
         });
-        let indent = self.indent(stmt);
+        let indent = self.header_indent(stmt, outer_indent);
         let escaped = self.body(
             &f.body,
             Scope::Function,
@@ -327,7 +348,12 @@ impl Walker<'_, '_> {
         (symbol, escaped)
     }
 
-    fn class<'m>(&self, c: &'m ast::StmtClassDef, stmt: &Stmt) -> (Symbol, Escaped<'m>) {
+    fn class<'m>(
+        &self,
+        c: &'m ast::StmtClassDef,
+        stmt: &Stmt,
+        outer_indent: Option<u32>,
+    ) -> (Symbol, Escaped<'m>) {
         let source = self.source;
         let start_line = self.start_line_with_decorators(c, &c.decorator_list);
         let mut symbol = Symbol::new(
@@ -368,7 +394,7 @@ impl Walker<'_, '_> {
         }
         symbol.signature = Some(truncate(&signature, MAX_SIGNATURE_CHARS));
         symbol.doc = docstring_first_line(&c.body);
-        let indent = self.indent(stmt);
+        let indent = self.header_indent(stmt, outer_indent);
         let escaped = self.body(&c.body, Scope::Class, false, indent, &mut symbol.children);
         self.end_before_escaped(&mut symbol, &escaped);
         (symbol, escaped)
