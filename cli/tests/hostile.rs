@@ -222,6 +222,26 @@ fn typescript_brackets_blocks_and_classes_10000_deep_are_reported_not_parsed() {
 }
 
 #[test]
+fn typescript_brackets_a_million_deep_are_reported_too() {
+    // Finding deep statements once took time proportional to the depth at
+    // each bracket (40,000 levels: a minute); a million levels must finish.
+    let n = 1_000_000;
+    let source = format!(
+        "let x = {}1{};\nfunction after() {{}}\n",
+        "(".repeat(n),
+        ")".repeat(n)
+    );
+    let outline = on_small_stack(|| outline("million.ts", &source));
+    assert_eq!(
+        errors(&outline),
+        [format!(
+            "brackets nested {n} levels deep (more than 2000): statement at lines 1-1 not parsed"
+        )]
+    );
+    assert_eq!(outline.symbols[0].name, "after");
+}
+
+#[test]
 fn rust_blocks_modules_and_parens_10000_deep_are_left_out_with_an_error() {
     let cases = [
         (
