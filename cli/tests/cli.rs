@@ -1251,11 +1251,12 @@ fn reading_an_old_id_after_the_symbol_moved_prints_it_at_its_new_lines() {
     let (header, body) = stdout.split_once('\n').expect("a header line");
     assert!(header.starts_with("==> a.py:26-30 "), "header: {header}");
     assert!(header.ends_with(" <=="), "header: {header}");
-    assert!(
-        header.contains("moved"),
-        "the header says it moved: {header}"
+    // `read` cannot know whether the file changed: it says where the id
+    // said the symbol starts and where it does.
+    assert_eq!(
+        header,
+        "==> a.py:26-30 function helper (found by qualname: the id said line 23; it starts at line 26) <=="
     );
-    assert!(header.contains("23"), "and from where: {header}");
     assert_eq!(
         body,
         "def helper(x: int) -> int:\n    \
@@ -1746,7 +1747,7 @@ fn read_finds_typescript_and_rust_symbols_by_qualname_and_id() {
     out.expect_clean_success();
     assert!(
         out.stdout()
-            .starts_with("==> app/greet.rs:3-7 impl impl Greeter <==\n"),
+            .starts_with("==> app/greet.rs:3-7 impl Greeter <==\n"),
         "{}",
         out.stdout()
     );

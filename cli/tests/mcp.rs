@@ -298,7 +298,7 @@ inside: L4-12 class Cart
         "read_symbol",
         json!({"path": "shop/cart.py", "qualname": "Cart.clear", "context_lines": 1}),
     );
-    assert!(context.starts_with("==> shop/cart.py:13-15 method Cart.clear <==\n(with 1 context lines around the symbol's lines 14-15)\n"), "{context}");
+    assert!(context.starts_with("==> shop/cart.py:13-15 method Cart.clear <==\n(with 1 context line around the symbol's lines 14-15)\n"), "{context}");
 
     // The symbol is renamed: gone, with the nearest name suggested.
     write(
@@ -310,7 +310,11 @@ inside: L4-12 class Cart
         json!({"symbol_id": "shop/cart.py:7:Cart.total"}),
     );
     assert!(
-        gone.starts_with("shop/cart.py:7:Cart.total: no such symbol in shop/cart.py; did you mean:\n  shop/cart.py:7:Cart.grand_total  L7-9 def grand_total("),
+        gone.starts_with(
+            "shop/cart.py:7:Cart.total: the method Cart.total this id named is gone \
+             from shop/cart.py (the file changed since the id was issued); did you mean:\n  \
+             shop/cart.py:7:Cart.grand_total  L7-9 def grand_total("
+        ),
         "{gone}"
     );
 }
@@ -569,4 +573,118 @@ fn tools_prints_the_definitions_the_server_lists_in_three_formats() {
 
 fn listed_in_order(mcp: &Value) -> Vec<Value> {
     mcp["tools"].as_array().expect("tools").clone()
+}
+
+/// `json/decoder.py`'s shape: a module-level `try` block, a function with
+/// blocks, and a property with a setter (two symbols sharing a qualname).
+const DECODER: &str = "\
+\"\"\"Doc.\"\"\"
+try:
+    from _json import scanstring as c_scanstring
+except ImportError:
+    c_scanstring = None
+
+
+def scan(s, end):
+    chunks = []
+    while 1:
+        chunk = match(s, end)
+        if chunk is None:
+            raise ValueError(end)
+        end = chunk.end()
+        if chunk == '\"':
+            break
+    return chunks
+
+
+class T:
+    @property
+    def c(self):
+        return 1
+
+    @c.setter
+    def c(self, v):
+        pass
+";
+
+#[test]
+fn a_block_id_after_an_edit_reads_that_block_at_its_new_lines_never_the_function() {
+    let (_dir, root) = tree();
+    write(&root.join("dec.py"), DECODER);
+    let mut server = Server::start(&root);
+    let outline = server.ok(
+        "get_file_outline",
+        json!({"path": "dec.py", "block_threshold": 2}),
+    );
+    assert!(
+        outline.contains("if chunk is None id=dec.py:12:scan\n"),
+        "{outline}"
+    );
+    // Unchanged file, wrong line: no claim that the file changed.
+    let wrong = server.ok("read_symbol", json!({"symbol_id": "dec.py:99999:scan"}));
+    assert!(
+        wrong.starts_with(
+            "==> dec.py:8-17 function scan (found by qualname: the id said line 99999; it starts at line 8) <==\n"
+        ),
+        "{wrong}"
+    );
+    // A module-level block id that names no block: suggested, not taken.
+    let no_block = server.refused("read_symbol", json!({"symbol_id": "dec.py:42:"}));
+    assert!(
+        no_block.starts_with("dec.py:42:: no such symbol in dec.py; did you mean:\n  dec.py:2:  L2-5 block `try` in module level"),
+        "{no_block}"
+    );
+    // Five lines inserted at the top.
+    write(&root.join("dec.py"), &format!("#\n#\n#\n#\n#\n{DECODER}"));
+    let block = server.ok("read_symbol", json!({"symbol_id": "dec.py:12:scan"}));
+    assert!(
+        block.starts_with(
+            "==> dec.py:17-18 block `if chunk is None` in scan (moved: the id said line 12, \
+             it now starts at line 17; the file changed since the id was issued) <==\n\
+             inside: L13-22 def scan(s, end)\n"
+        ),
+        "{block}"
+    );
+    assert!(
+        block.contains(
+            "(only lines 17-18 of dec.py, which has 32 lines; get_file_outline lists the rest)\n        \
+             if chunk is None:\n            raise ValueError(end)\n"
+        ),
+        "{block}"
+    );
+    // The setter (second of two symbols named T.c) is found precisely.
+    let setter = server.ok("read_symbol", json!({"symbol_id": "dec.py:25:T.c"}));
+    assert!(
+        setter.starts_with(
+            "==> dec.py:30-32 method T.c (moved: the id said line 25, it now starts at line 30;"
+        ),
+        "{setter}"
+    );
+    assert!(setter.contains("    def c(self, v):\n"), "{setter}");
+    // The block removed: gone, never the function.
+    write(
+        &root.join("dec.py"),
+        &DECODER.replace(
+            "        if chunk is None:\n            raise ValueError(end)\n",
+            "",
+        ),
+    );
+    let gone = server.refused("read_symbol", json!({"symbol_id": "dec.py:12:scan"}));
+    assert!(
+        gone.starts_with("dec.py:12:scan: the block `if chunk is None` in scan this id named is gone from dec.py (the file changed since the id was issued); did you mean:\n  dec.py:10:scan  L10-14 block `while 1` in scan"),
+        "{gone}"
+    );
+}
+
+#[test]
+fn without_the_outline_an_id_was_issued_from_candidates_are_listed_not_guessed() {
+    let (_dir, root) = tree();
+    write(&root.join("dec.py"), &format!("#\n#\n{DECODER}"));
+    // A fresh server never served the file: the setter's old id names one of two.
+    let mut server = Server::start(&root);
+    let both = server.refused("read_symbol", json!({"symbol_id": "dec.py:25:T.c"}));
+    assert!(
+        both.starts_with("dec.py:25:T.c: 2 symbols match; read one by its id:\n  dec.py:23:T.c  L23-25 @property def c(self)\n  dec.py:27:T.c  L27-29 @c.setter def c(self, v)"),
+        "{both}"
+    );
 }

@@ -5,9 +5,19 @@
 //! qualname lets an id be found again after the file changed. A block's id uses
 //! its own start line and its enclosing symbol's qualname.
 //!
-//! Resolution order for an id: the exact id → a unique symbol with the same
-//! qualname (reported as moved) → otherwise all candidates (ambiguous) or, when
-//! nothing matches, suggestions of the nearest names.
+//! Resolution order for an id: the exact id → among the symbols with the same
+//! qualname, those of the kind the id can name (a block for an empty qualname;
+//! otherwise named symbols, or blocks when no named symbol has it): a single
+//! named symbol is reported as moved, a single block only suggested (a block
+//! is known by its line alone); several, or both kinds (the id could be a
+//! function or one of its blocks), are listed as candidates → when nothing
+//! matches, suggestions of the nearest names. A different, larger symbol is
+//! never picked silently.
+//!
+//! Knowing the outline an id was issued from makes it precise after edits:
+//! [`Identity::of`] says what the id named there (kind, name, qualname and its
+//! ordinal among symbols with that qualname and kind) and [`Identity::find`]
+//! finds that same symbol in the new outline.
 
 use crate::model::{FileOutline, Symbol, SymbolKind};
 
@@ -260,36 +270,131 @@ fn innermost_at(symbols: &[Symbol], line: u32) -> Option<&Symbol> {
 }
 
 fn resolve_id<'a>(all: &[&'a Symbol], line: u32, qualname: &str) -> Resolution<'a> {
-    if let Some(symbol) = all
-        .iter()
-        .find(|s| s.start_line == line && s.qualname == qualname)
-    {
-        return Resolution::Found(symbol);
+    let mut candidates: Vec<&Symbol> = Vec::new();
+    for symbol in all.iter().filter(|s| s.qualname == qualname) {
+        if symbol.start_line == line {
+            return Resolution::Found(symbol);
+        }
+        candidates.push(symbol);
     }
-    let candidates: Vec<&Symbol> = all
-        .iter()
-        .filter(|s| s.qualname == qualname)
-        .copied()
-        .collect();
-    let named: Vec<&Symbol> = candidates
-        .iter()
-        .filter(|s| s.kind != SymbolKind::Block)
-        .copied()
-        .collect();
-    if named.len() > 1 {
-        return Resolution::Ambiguous(named);
-    }
-    // One named symbol plus, possibly, the blocks inside it (which share its
-    // qualname): the id was issued for whichever of them started nearest.
-    match candidates
-        .iter()
-        .min_by_key(|s| s.start_line.abs_diff(line))
-    {
-        Some(symbol) => Resolution::Moved {
+    let (blocks, named): (Vec<&Symbol>, Vec<&Symbol>) =
+        candidates.iter().partition(|s| s.kind == SymbolKind::Block);
+    // Blocks add nothing to qualnames, so a function and its blocks share one:
+    // pick a kind only when the id can name just that kind.
+    let pool = if qualname.is_empty() || named.is_empty() {
+        blocks
+    } else if blocks.is_empty() {
+        named
+    } else {
+        candidates
+    };
+    match pool.as_slice() {
+        [] => not_found(all, qualname),
+        // A block is known by its line alone (its qualname is its owner's):
+        // one that does not start there is suggested, not taken.
+        [block] if block.kind == SymbolKind::Block => Resolution::NotFound {
+            suggestions: vec![block],
+        },
+        [symbol] => Resolution::Moved {
             symbol,
             from_line: line,
         },
-        None => not_found(all, qualname),
+        _ => Resolution::Ambiguous(pool),
+    }
+}
+
+/// What an id named in the outline it was issued from, enough to find that
+/// same symbol in a later outline of the file (after an edit moved it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// Its kind.
+    pub kind: SymbolKind,
+    /// Its name (a block's label, such as `if chunk is None`).
+    pub name: String,
+    /// Its qualname (a block's is its enclosing symbol's; empty at module level).
+    pub qualname: String,
+    /// Its position (0-based) among the symbols with the same qualname and
+    /// kind, in source order (overloads, accessors, a function's blocks).
+    pub ordinal: usize,
+    /// Whether it was the only symbol with its qualname, kind and name.
+    pub unique: bool,
+}
+
+impl Identity {
+    /// What the id `line:qualname` names in `outline`, the outline it was
+    /// issued from; `None` when no symbol starts at `line` with `qualname`.
+    pub fn of(outline: &FileOutline, line: u32, qualname: &str) -> Option<Identity> {
+        let mut found: Option<&Symbol> = None;
+        let mut same: Vec<&Symbol> = Vec::new();
+        outline.walk(|s| {
+            if s.qualname == qualname {
+                same.push(s);
+                if found.is_none() && s.start_line == line {
+                    found = Some(s);
+                }
+            }
+        });
+        let symbol = found?;
+        let ordinal = same
+            .iter()
+            .filter(|s| s.kind == symbol.kind)
+            .position(|s| std::ptr::eq(*s, symbol))?;
+        let unique = same
+            .iter()
+            .filter(|s| s.kind == symbol.kind && s.name == symbol.name)
+            .count()
+            == 1;
+        Some(Identity {
+            kind: symbol.kind,
+            name: symbol.name.clone(),
+            qualname: symbol.qualname.clone(),
+            ordinal,
+            unique,
+        })
+    }
+
+    /// The same symbol in `outline`: the one with this qualname and kind at
+    /// the same ordinal when its name matches too, else (when it was the only
+    /// one with its name) the only one of this qualname, kind and name; `None`
+    /// when it is gone (or cannot be told apart).
+    pub fn find<'a>(&self, outline: &'a FileOutline) -> Option<&'a Symbol> {
+        let mut same: Vec<&Symbol> = Vec::new();
+        outline.walk(|s| {
+            if s.kind == self.kind && s.qualname == self.qualname {
+                same.push(s);
+            }
+        });
+        if let Some(symbol) = same.get(self.ordinal)
+            && symbol.name == self.name
+        {
+            return Some(symbol);
+        }
+        if !self.unique {
+            return None;
+        }
+        let mut named = same.into_iter().filter(|s| s.name == self.name);
+        match (named.next(), named.next()) {
+            (Some(symbol), None) => Some(symbol),
+            _ => None,
+        }
+    }
+
+    /// `function py_scanstring`, `block `if x` in f`: what it is, for messages.
+    pub fn describe(&self) -> String {
+        if self.kind == SymbolKind::Block {
+            let owner = if self.qualname.is_empty() {
+                "module level"
+            } else {
+                &self.qualname
+            };
+            format!("block `{}` in {owner}", self.name)
+        } else {
+            let kind = self.kind.as_str();
+            match self.qualname.strip_prefix(kind) {
+                Some(rest) if rest.starts_with(' ') => self.qualname.clone(),
+                _ => format!("{kind} {}", self.qualname),
+            }
+        }
     }
 }
 
@@ -390,9 +495,97 @@ mod tests {
     }
 
     #[test]
-    fn moved_ids_are_found_by_qualname_nearest_to_the_old_line() {
-        check("4:Repo.find", &["moved r.py:2:Repo.find from 4"]);
-        check("12:Repo.find", &["moved r.py:10:Repo.find from 12"]);
+    fn moved_ids_are_found_by_qualname_when_one_symbol_of_the_kind_has_it() {
+        check("45:find", &["moved r.py:41:find from 45"]);
+        // A method and its block share a qualname: the id could name either,
+        // so both are listed, never the larger one picked.
+        check(
+            "12:Repo.find",
+            &["either r.py:2:Repo.find", "either r.py:10:Repo.find"],
+        );
+        check(
+            "4:Repo.find",
+            &["either r.py:2:Repo.find", "either r.py:10:Repo.find"],
+        );
+    }
+
+    /// `json/decoder.py`'s shape: a module-level `try` block and a function
+    /// with blocks.
+    fn module_outline(lead: u32) -> FileOutline {
+        let mut try_block = Symbol::new("try", SymbolKind::Block, lead + 6, lead + 9);
+        try_block.qualname = String::new();
+        let mut function =
+            Symbol::new("py_scanstring", SymbolKind::Function, lead + 69, lead + 190);
+        for (label, start, end) in [("while 1", 74, 130), ("if chunk is None", 84, 86)] {
+            function.children.push(Symbol::new(
+                label,
+                SymbolKind::Block,
+                lead + start,
+                lead + end,
+            ));
+        }
+        let extracted = Extracted {
+            symbols: vec![try_block, function],
+            ..Extracted::default()
+        };
+        finish(
+            "dec.py",
+            Language::Python,
+            &"\n".repeat(lead as usize + 200),
+            extracted,
+        )
+    }
+
+    #[test]
+    fn a_module_level_block_id_names_only_blocks() {
+        let outline = module_outline(0);
+        let selector = Selector::parse("42:").expect("selector");
+        assert_eq!(ids(resolve(&outline, &selector)), ["maybe dec.py:6:"]);
+    }
+
+    #[test]
+    fn an_identity_finds_the_same_block_after_an_edit() {
+        let old = module_outline(0);
+        let new = module_outline(5);
+        let identity =
+            Identity::of(&old, 84, "py_scanstring").expect("the id is in the old outline");
+        assert_eq!(identity.kind, SymbolKind::Block);
+        assert_eq!(identity.name, "if chunk is None");
+        assert_eq!(identity.ordinal, 1);
+        assert_eq!(
+            identity.find(&new).map(|s| s.id.as_str()),
+            Some("dec.py:89:py_scanstring")
+        );
+        let function = Identity::of(&old, 69, "py_scanstring").expect("function");
+        assert_eq!(
+            function.find(&new).map(|s| s.id.as_str()),
+            Some("dec.py:74:py_scanstring")
+        );
+        // Without the old outline the id is ambiguous, never the function.
+        let selector = Selector::parse("84:py_scanstring").expect("selector");
+        assert_eq!(
+            ids(resolve(&new, &selector)),
+            [
+                "either dec.py:74:py_scanstring",
+                "either dec.py:79:py_scanstring",
+                "either dec.py:89:py_scanstring"
+            ]
+        );
+        assert_eq!(Identity::of(&old, 85, "py_scanstring"), None);
+    }
+
+    #[test]
+    fn an_identity_that_is_gone_finds_nothing() {
+        let old = outline();
+        let identity = Identity::of(&old, 34, "Repo.save").expect("second save");
+        assert_eq!(identity.ordinal, 1);
+        let mut new = outline();
+        new.symbols[0].children.pop();
+        assert_eq!(identity.find(&new), None);
+        assert_eq!(
+            Identity::of(&old, 31, "Repo.save").and_then(|i| i.find(&new).map(|s| s.id.clone())),
+            Some("r.py:31:Repo.save".to_owned())
+        );
     }
 
     #[test]

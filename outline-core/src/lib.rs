@@ -36,7 +36,9 @@ pub mod schema;
 pub mod text;
 
 pub use filter::Filter;
-pub use id::{Resolution, Selector, SelectorError, TargetError, resolve, split_target, symbol_id};
+pub use id::{
+    Identity, Resolution, Selector, SelectorError, TargetError, resolve, split_target, symbol_id,
+};
 pub use language::Language;
 pub use line_index::{BOM, LineIndex, count_lines, strip_bom};
 pub use model::{

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use outline_core::{
-    FileOutline, Language, LineIndex, OutlineOptions, Resolution, Selector, Symbol, SymbolKind,
-    TargetError, resolve, split_target,
+    FileOutline, Identity, Language, LineIndex, OutlineOptions, Resolution, Selector, Symbol,
+    SymbolKind, TargetError, resolve, split_target,
 };
 
 use super::args::ReadArgs;
@@ -47,12 +47,13 @@ fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String>
     let source =
         SourceText::read(Path::new(path), Language::from_path(path)).map_err(|e| e.to_string())?;
     let display = crate::walk::display_path(Path::new(path));
-    let passage = locate(&display, &source.text, None, &selector, options).map_err(|miss| {
-        miss.message(
-            target,
-            &format!("list its symbols with `ast-outline outline {display}`"),
-        )
-    })?;
+    let passage =
+        locate(&display, &source.text, None, &[], &selector, options).map_err(|miss| {
+            miss.message(
+                target,
+                &format!("list its symbols with `ast-outline outline {display}`"),
+            )
+        })?;
     let index = LineIndex::new(source.text_without_bom());
     let (start, end, text) = passage_lines(&display, &index, passage.start, passage.end)?;
     Ok(header(&display, start, end, passage.label.as_deref()) + &text)
@@ -74,6 +75,11 @@ pub(crate) struct Passage {
     /// The named symbols enclosing it, outermost first, each as a [`summary`]
     /// line (`L3-40 class Repo(Base)`).
     pub(crate) enclosing: Vec<String>,
+    /// The first line of a preceding doc comment included before the symbol's
+    /// own start line (JSDoc, `///`).
+    pub(crate) doc_from: Option<u32>,
+    /// The symbol's children, each as `id  summary`, to read parts of it.
+    pub(crate) parts: Vec<String>,
 }
 
 /// Why a selector names nothing to read.
@@ -83,6 +89,15 @@ pub(crate) enum Miss {
     UnknownLanguage(String),
     /// Several symbols match: `id  summary` lines, in source order.
     Ambiguous(Vec<String>),
+    /// The symbol the id named in an earlier version of the file is gone.
+    Gone {
+        /// The file looked in.
+        path: String,
+        /// What the id named (`block `if x` in f`).
+        what: String,
+        /// `id  summary` lines of the symbols of the same qualname and kind left.
+        others: Vec<String>,
+    },
     /// Nothing matches: `id  summary` lines of the nearest names (maybe none).
     NotFound {
         /// The file looked in.
@@ -110,6 +125,21 @@ impl Miss {
                 }
                 message
             }
+            Miss::Gone { path, what, others } => {
+                let mut message = format!(
+                    "{target}: the {what} this id named is gone from {path} (the file changed \
+                     since the id was issued)"
+                );
+                if others.is_empty() {
+                    message.push_str(&format!("; {how_to_list}"));
+                } else {
+                    message.push_str("; did you mean:");
+                    for line in others {
+                        message.push_str(&format!("\n  {line}"));
+                    }
+                }
+                message
+            }
             Miss::NotFound { path, suggestions } => {
                 let mut message = format!("{target}: no such symbol in {path}");
                 if suggestions.is_empty() {
@@ -128,17 +158,25 @@ impl Miss {
 
 /// Finds what `selector` names in `text`, the source of `display` (whose
 /// extension gives the language), looking symbols up in `outline` (made from
-/// `text` with `options` when not given). An id whose line no longer holds its qualname
-/// is found again by the qualname (the passage says it moved); a block's id is
-/// found whatever block threshold it was issued under.
+/// `text` with `options` when not given). A block's id is found whatever block
+/// threshold it was issued under.
+///
+/// An id whose line no longer holds its qualname is looked up in `earlier`
+/// (texts of the file this id may have been issued from, newest first, each
+/// different from `text`): what it named there is found again in `text` (the
+/// passage says it moved because the file changed) or reported gone. Without
+/// an earlier text naming it, a single symbol of the kind the id can name is
+/// taken (the passage says where the id said it starts), else the candidates
+/// are listed: never a different, larger symbol.
 ///
 /// # Errors
 /// A [`Miss`] when the language is unknown (for a symbol), several symbols
-/// match, or none does.
+/// match, none does, or the symbol an earlier version had is gone.
 pub(crate) fn locate(
     display: &str,
     text: &str,
     outline: Option<&FileOutline>,
+    earlier: &[&str],
     selector: &Selector,
     options: &OutlineOptions,
 ) -> Result<Passage, Miss> {
@@ -148,46 +186,21 @@ pub(crate) fn locate(
         label: label.map(str::to_owned),
         moved_from: None,
         enclosing: Vec::new(),
+        doc_from: None,
+        parts: Vec::new(),
     };
     if let Selector::Lines { start, end } = selector {
         return Ok(range(*start, *end, None));
     }
     let language =
         Language::from_path(display).ok_or_else(|| Miss::UnknownLanguage(display.to_owned()))?;
-    let outline_with =
-        |options: &OutlineOptions| outline_source_as(display, language, text, options);
     let made;
     let outline = match outline {
         Some(outline) => outline,
         None => {
-            made = outline_with(options);
+            made = outline_source_as(display, language, text, options);
             &made
         }
-    };
-    let resolution = resolve(outline, selector);
-    // A block's id was issued under some --block-threshold; when it does not
-    // match exactly under this one, look for that exact block with every
-    // control-flow statement split out before calling it moved.
-    let finest;
-    let (outline, resolution) = match (selector, &resolution) {
-        (Selector::Id { .. }, Resolution::Found(_)) | (_, Resolution::Lines { .. }) => {
-            (outline, resolution)
-        }
-        (Selector::Id { .. }, _) => {
-            let mut every_block = options.clone();
-            every_block.block_threshold = 1;
-            finest = outline_with(&every_block);
-            match resolve(&finest, selector) {
-                Resolution::Found(block) if block.kind == SymbolKind::Block => {
-                    (&finest, Resolution::Found(block))
-                }
-                _ => (outline, resolution),
-            }
-        }
-        (Selector::Line(line), Resolution::NotFound { .. }) => {
-            return Ok(range(*line, *line, Some("(no symbol contains this line)")));
-        }
-        _ => (outline, resolution),
     };
     let listed = |symbols: &[&Symbol]| -> Vec<String> {
         symbols
@@ -195,39 +208,110 @@ pub(crate) fn locate(
             .map(|s| format!("{}  {}", s.id, summary(s)))
             .collect()
     };
-    let (symbol, moved_from) = match resolution {
-        Resolution::Found(symbol) => (symbol, None),
-        Resolution::Moved { symbol, from_line } => (symbol, Some(from_line)),
-        Resolution::Lines { start, end } => return Ok(range(start, end, None)),
-        Resolution::Ambiguous(candidates) => return Err(Miss::Ambiguous(listed(&candidates))),
-        Resolution::NotFound { suggestions } => {
-            return Err(Miss::NotFound {
-                path: outline.path.clone(),
-                suggestions: listed(&suggestions),
-            });
+    let resolution = resolve(outline, selector);
+    let (outline, resolution, changed) = match (selector, resolution) {
+        (Selector::Id { .. }, Resolution::Found(symbol)) => {
+            (outline, Resolution::Found(symbol), false)
         }
+        (Selector::Id { line, qualname }, resolution) => {
+            // A block's id was issued under some --block-threshold: look for
+            // that exact block with every control-flow statement split out.
+            let mut every_block = options.clone();
+            every_block.block_threshold = 1;
+            let finest = outline_source_as(display, language, text, &every_block);
+            if let Resolution::Found(block) = resolve(&finest, selector)
+                && block.kind == SymbolKind::Block
+            {
+                return Ok(passage_of(&finest, block, None));
+            }
+            // What the id named in the version it was issued from, found again.
+            for old in earlier {
+                let old = outline_source_as(display, language, old, &every_block);
+                let Some(identity) = Identity::of(&old, *line, qualname) else {
+                    continue;
+                };
+                return match identity.find(&finest) {
+                    Some(symbol) => Ok(passage_of(&finest, symbol, Some((*line, true)))),
+                    None => {
+                        let mut others = Vec::new();
+                        finest.walk(|s| {
+                            if s.qualname == identity.qualname && s.kind == identity.kind {
+                                others.push(s);
+                            }
+                        });
+                        if others.is_empty()
+                            && let Resolution::NotFound { suggestions } = &resolution
+                        {
+                            others.clone_from(suggestions);
+                        }
+                        Err(Miss::Gone {
+                            path: outline.path.clone(),
+                            what: identity.describe(),
+                            others: listed(&others),
+                        })
+                    }
+                };
+            }
+            (outline, resolution, false)
+        }
+        (Selector::Line(line), Resolution::NotFound { .. }) => {
+            return Ok(range(*line, *line, Some("(no symbol contains this line)")));
+        }
+        (_, resolution) => (outline, resolution, false),
     };
+    match resolution {
+        Resolution::Found(symbol) => Ok(passage_of(outline, symbol, None)),
+        Resolution::Moved { symbol, from_line } => {
+            Ok(passage_of(outline, symbol, Some((from_line, changed))))
+        }
+        Resolution::Lines { start, end } => Ok(range(start, end, None)),
+        Resolution::Ambiguous(candidates) => Err(Miss::Ambiguous(listed(&candidates))),
+        Resolution::NotFound { suggestions } => Err(Miss::NotFound {
+            path: outline.path.clone(),
+            suggestions: listed(&suggestions),
+        }),
+    }
+}
+
+/// The passage of `symbol`, a symbol of `outline`; `moved` is the line the id
+/// said and whether the file is known to have changed since it was issued.
+fn passage_of(outline: &FileOutline, symbol: &Symbol, moved: Option<(u32, bool)>) -> Passage {
     let mut label = describe(symbol);
-    if let Some(from_line) = moved_from {
-        label.push_str(&format!(
+    match moved {
+        Some((from_line, true)) => label.push_str(&format!(
             " (moved: the id said line {from_line}, it now starts at line {}; \
              the file changed since the id was issued)",
             symbol.start_line
-        ));
+        )),
+        Some((from_line, false)) => label.push_str(&format!(
+            " (found by qualname: the id said line {from_line}; it starts at line {})",
+            symbol.start_line
+        )),
+        None => {}
+    }
+    let doc_from = symbol.doc_start_line.filter(|doc| *doc < symbol.start_line);
+    if let Some(doc) = doc_from {
+        label.push_str(&format!(" (doc comment from line {doc})"));
     }
     let mut enclosing = Vec::new();
     enclosing_symbols(&outline.symbols, symbol, &mut enclosing);
-    Ok(Passage {
-        start: symbol.doc_start_line.unwrap_or(symbol.start_line),
+    Passage {
+        start: doc_from.unwrap_or(symbol.start_line),
         end: symbol.end_line,
         label: Some(label),
-        moved_from,
+        moved_from: moved.map(|(line, _)| line),
         enclosing: enclosing
             .iter()
             .filter(|s| s.kind != SymbolKind::Block)
             .map(|s| summary(s))
             .collect(),
-    })
+        doc_from,
+        parts: symbol
+            .children
+            .iter()
+            .map(|s| format!("{}  {}", s.id, summary(s)))
+            .collect(),
+    }
 }
 
 /// Pushes onto `path` the symbols of `symbols` (and below) that contain
@@ -286,7 +370,16 @@ fn describe(symbol: &Symbol) -> String {
         };
         format!("block `{}` in {owner}", symbol.name)
     } else {
-        format!("{} {}", symbol.kind.as_str(), symbol.qualname)
+        kind_and_name(symbol.kind.as_str(), &symbol.qualname)
+    }
+}
+
+/// `method Repo.find`; a qualname that already starts with its kind word
+/// (`impl From<usize> for Index`) is not given it twice.
+fn kind_and_name(kind: &str, qualname: &str) -> String {
+    match qualname.strip_prefix(kind) {
+        Some(rest) if rest.starts_with(' ') => qualname.to_owned(),
+        _ => format!("{kind} {qualname}"),
     }
 }
 

@@ -1,15 +1,16 @@
-//! The server's in-memory cache of read and outlined files, keyed by path,
-//! modification time and size: a file is read and parsed again only when one
-//! of them changed.
+//! The server's in-memory cache of read and outlined files, keyed by path:
+//! the file is read again on every call (cheap) and parsed again only when
+//! its text differs from the cached one, so what is printed is always what is
+//! on disk. The earlier versions served (a few per file) are remembered, so
+//! an id issued from one of them can be found again precisely after an edit.
 //!
 //! There is no persistent (on-disk) cache in ast-outline yet; when there is,
 //! this cache is the place to consult it before parsing.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::SystemTime;
 
 use outline_core::{FileOutline, Language, OutlineOptions};
 
@@ -18,6 +19,8 @@ use crate::{Error, SourceText};
 /// One file as read and outlined.
 #[derive(Debug)]
 pub struct Parsed {
+    /// When it was parsed: a counter, larger for later versions.
+    pub version: u64,
     /// The decoded text.
     pub source: SourceText,
     /// Its outline (ids use the display path it was asked under); `None` when
@@ -35,22 +38,26 @@ struct Key {
 
 #[derive(Debug)]
 struct Entry {
-    modified: Option<SystemTime>,
-    len: u64,
     parsed: Arc<Parsed>,
+    /// Earlier versions of the file served under this key, newest first.
+    earlier: Vec<Arc<Parsed>>,
 }
+
+/// Most earlier versions of a file remembered per key.
+const EARLIER_VERSIONS: usize = 4;
 
 /// Files read and outlined so far.
 #[derive(Debug, Default)]
 pub struct OutlineCache {
     entries: Mutex<HashMap<Key, Entry>>,
     parses: AtomicUsize,
+    versions: AtomicU64,
 }
 
 impl OutlineCache {
     /// The file at `real` (named `display` in ids), outlined with `options`:
-    /// from the cache when its modification time and size are those it had
-    /// when cached, else read and parsed again.
+    /// read again, and parsed again only when its text differs from the
+    /// cached one (the cached version is then remembered as an earlier one).
     ///
     /// # Errors
     /// The [`Error`] of reading the file (missing, not a regular file, binary).
@@ -60,37 +67,67 @@ impl OutlineCache {
         display: &str,
         options: &OutlineOptions,
     ) -> Result<Arc<Parsed>, Error> {
-        let meta = std::fs::metadata(real).map_err(|source| Error::Io {
-            path: PathBuf::from(display),
-            source,
-        })?;
-        let (modified, len) = (meta.modified().ok(), meta.len());
         let key = Key {
             real: real.to_owned(),
             display: display.to_owned(),
             block_threshold: options.block_threshold,
         };
+        let language = Language::from_path(display);
+        let source = SourceText::read(real, language).map_err(|error| named(error, display))?;
         if let Some(entry) = self.lock().get(&key)
-            && entry.modified.is_some()
-            && entry.modified == modified
-            && entry.len == len
+            && entry.parsed.source.text == source.text
         {
             return Ok(Arc::clone(&entry.parsed));
         }
-        let language = Language::from_path(display);
-        let source = SourceText::read(real, language).map_err(|error| named(error, display))?;
         let outline = language.map(|language| source.outline(display, language, options));
         self.parses.fetch_add(1, Ordering::Relaxed);
-        let parsed = Arc::new(Parsed { source, outline });
-        self.lock().insert(
+        let parsed = Arc::new(Parsed {
+            version: self.versions.fetch_add(1, Ordering::Relaxed),
+            source,
+            outline,
+        });
+        let mut entries = self.lock();
+        let earlier = match entries.remove(&key) {
+            Some(mut entry) => {
+                entry.earlier.insert(0, entry.parsed);
+                entry.earlier.truncate(EARLIER_VERSIONS);
+                entry.earlier
+            }
+            None => Vec::new(),
+        };
+        entries.insert(
             key,
             Entry {
-                modified,
-                len,
                 parsed: Arc::clone(&parsed),
+                earlier,
             },
         );
         Ok(parsed)
+    }
+
+    /// The earlier versions of the file at `real` this cache served (under
+    /// any display path and block threshold) whose text differs from
+    /// `current`'s, newest first, each text once.
+    pub fn earlier(&self, real: &Path, current: &Parsed) -> Vec<Arc<Parsed>> {
+        let entries = self.lock();
+        let mut found: Vec<Arc<Parsed>> = entries
+            .iter()
+            .filter(|(key, _)| key.real == real)
+            .flat_map(|(_, entry)| std::iter::once(&entry.parsed).chain(&entry.earlier))
+            .filter(|parsed| parsed.source.text != current.source.text)
+            .cloned()
+            .collect();
+        found.sort_by_key(|parsed| std::cmp::Reverse(parsed.version));
+        let mut unique: Vec<Arc<Parsed>> = Vec::new();
+        for parsed in found {
+            if !unique
+                .iter()
+                .any(|kept| kept.source.text == parsed.source.text)
+            {
+                unique.push(parsed);
+            }
+        }
+        unique
     }
 
     /// How many times a file was read and parsed (not found in the cache).
@@ -136,6 +173,34 @@ mod tests {
         assert_eq!(cache.parses(), 2);
         let outline = changed.outline.as_ref().expect("python");
         assert_eq!(outline.symbols[0].id, "a.py:3:f");
+    }
+
+    #[test]
+    fn an_edit_keeping_the_size_and_modification_time_is_seen() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.py");
+        std::fs::write(&path, "def f():\n    pass\n").expect("write");
+        let modified = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .expect("mtime");
+        let cache = OutlineCache::default();
+        let options = OutlineOptions::default();
+        let first = cache.get(&path, "a.py", &options).expect("read");
+        std::fs::write(&path, "def g():\n    pass\n").expect("write");
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|file| file.set_modified(modified))
+            .expect("restore the modification time");
+        let now = cache.get(&path, "a.py", &options).expect("read");
+        assert_eq!(now.source.text, "def g():\n    pass\n");
+        assert_eq!(
+            now.outline.as_ref().expect("python").symbols[0].id,
+            "a.py:1:g"
+        );
+        let earlier = cache.earlier(&path, &now);
+        assert_eq!(earlier.len(), 1);
+        assert!(Arc::ptr_eq(&earlier[0], &first));
     }
 
     #[test]

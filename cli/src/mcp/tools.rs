@@ -67,6 +67,10 @@ pub struct ReadSymbolArgs {
     pub qualname: Option<String>,
     /// Also show this many lines before and after the symbol. Default 0.
     pub context_lines: Option<u32>,
+    /// Most lines returned (default 300, at most 2000); a longer symbol is cut
+    /// with a note listing its parts' ids.
+    #[schemars(range(min = 1, max = 2000))]
+    pub max_lines: Option<u32>,
 }
 
 /// Arguments of `read_lines`.
@@ -167,7 +171,10 @@ impl Workspace {
     /// (with the nearest names), or several symbols (with their ids).
     pub fn read_symbol(&self, args: &ReadSymbolArgs) -> Result<String, String> {
         let (target, selector, asked) = match (&args.symbol_id, &args.path, &args.qualname) {
-            (Some(id), _, _) => {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err("give either symbol_id, or path and qualname, not both".to_owned());
+            }
+            (Some(id), None, None) => {
                 let (path, selector) = self.split_id(id)?;
                 (self.resolve(path)?, selector, id.clone())
             }
@@ -184,12 +191,16 @@ impl Workspace {
                 );
             }
         };
+        let cap = line_cap("max_lines", args.max_lines)?;
         let parsed = self.parse(&target, &OutlineOptions::default())?;
+        let earlier = self.cache.earlier(&target.real, &parsed);
+        let earlier: Vec<&str> = earlier.iter().map(|p| p.source.text.as_str()).collect();
         let display = &target.display;
         let passage = locate(
             display,
             &parsed.source.text,
             parsed.outline.as_ref(),
+            &earlier,
             &selector,
             &OutlineOptions::default(),
         )
@@ -201,15 +212,17 @@ impl Workspace {
         })?;
         let index = LineIndex::new(parsed.source.text_without_bom());
         let line_count = index.line_count();
-        let context = args.context_lines.unwrap_or(0);
+        let context = args.context_lines.unwrap_or(0).min(cap);
         let start = passage.start.saturating_sub(context).max(1);
-        let end = passage.end.saturating_add(context);
+        let full_end = passage.end.saturating_add(context).min(line_count);
+        let end = full_end.min(start.saturating_add(cap - 1));
         let (start, end, text) = passage_lines(display, &index, start, end)?;
         let mut out = header(display, start, end, passage.label.as_deref());
         if context > 0 {
             let _ = writeln!(
                 out,
-                "(with {context} context lines around the symbol's lines {}-{})",
+                "(with {} around the symbol's lines {}-{})",
+                plural(context as usize, "context line"),
                 passage.start,
                 passage.end.min(line_count)
             );
@@ -219,10 +232,35 @@ impl Workspace {
         }
         let _ = writeln!(
             out,
-            "(only lines {start}-{end} of {display}, which has {line_count} lines; \
-             get_file_outline lists the rest)"
+            "(only lines {start}-{end} of {display}, which has {}; \
+             get_file_outline lists the rest)",
+            plural(line_count as usize, "line")
         );
         out.push_str(&text);
+        if end < full_end {
+            let _ = writeln!(
+                out,
+                "(cut at {}: the symbol runs to line {full_end}. Continue with \
+                 read_lines(path=\"{display}\", start={}), raise max_lines (at most {MOST_LINES}), \
+                 or read its parts by id{}",
+                plural(cap as usize, "line"),
+                end + 1,
+                if passage.parts.is_empty() { ")" } else { ":" }
+            );
+            for part in passage.parts.iter().take(MAX_MATCHES) {
+                let _ = writeln!(out, "  {part}");
+            }
+            if passage.parts.len() > MAX_MATCHES {
+                let _ = writeln!(
+                    out,
+                    "  (first {MAX_MATCHES} of {} parts; get_file_outline lists them all)",
+                    passage.parts.len()
+                );
+            }
+            if !passage.parts.is_empty() {
+                out.push_str(")\n");
+            }
+        }
         Ok(out)
     }
 
@@ -553,6 +591,18 @@ impl Pattern {
             Pattern::Substring(text) => symbol.qualname.to_lowercase().contains(text),
             Pattern::Glob(glob) => glob.is_match(&symbol.name) || glob.is_match(&symbol.qualname),
         }
+    }
+}
+
+/// `max_lines` (or the default), at most [`MOST_LINES`].
+///
+/// # Errors
+/// A message naming `name` when it is 0.
+fn line_cap(name: &str, asked: Option<u32>) -> Result<u32, String> {
+    match asked {
+        Some(0) => Err(format!("{name} must be at least 1 (got 0)")),
+        Some(lines) => Ok(lines.min(MOST_LINES)),
+        None => Ok(DEFAULT_MAX_LINES),
     }
 }
 
