@@ -156,3 +156,30 @@ fn python_regressions() {
         _ => false,
     });
 }
+
+#[test]
+fn rust_regressions() {
+    check_all("rust", |name, outline| {
+        let internal = outline
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("internal error"));
+        assert!(!internal, "{name}: {:?}", outline.diagnostics);
+        match name {
+            // An unbalanced `trait`/`impl` whose last token is a replaced
+            // byte (U+FFFD, three bytes): its body was cut one byte before
+            // that token's end, inside the character, and the scanner
+            // panicked slicing there (caught as an internal error).
+            "unbalanced-trait-ends-inside-a-character.rs" => {
+                assert_eq!(top(outline), [("Draw".to_owned(), 4, 14)]);
+                assert_eq!(outline.symbols[0].children[0].qualname, "Draw.LAYERS");
+                true
+            }
+            "unbalanced-impl-ends-inside-a-character.rs" => {
+                assert_eq!(top(outline), [("impl Canvas<T>".to_owned(), 17, 18)]);
+                true
+            }
+            _ => false,
+        }
+    });
+}

@@ -212,7 +212,10 @@ fn recover_container(
         .index
         .end_line(range.start, close)
         .max(container.end_line);
-    let inner = open + 1..close.saturating_sub(1).max(open + 1);
+    // `close` ends the last token, a `}` when the braces balance; when they
+    // do not, the byte before it may be inside a character.
+    let inner_end = file.text.floor_char_boundary(close.saturating_sub(1));
+    let inner = open + 1..inner_end.max(open + 1);
     let scan = scan(file.text, inner.clone());
     let indent = scan.line_starts.first().map(|(_, indent)| *indent);
     let cuts: Vec<usize> = scan
@@ -327,7 +330,8 @@ pub(crate) fn scan(text: &str, range: Range<usize>) -> Scan {
 /// [`Scan::deep`] the delimiters opened deeper than `max`.
 pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan {
     let bytes = text.as_bytes();
-    let end = range.end.min(bytes.len());
+    // A range that does not end on a character boundary is cut to one.
+    let end = text.floor_char_boundary(range.end.min(bytes.len()));
     let mut out = Scan::default();
     let mut chunk_start = range.start;
     let mut i = range.start;
