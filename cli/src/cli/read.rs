@@ -88,7 +88,12 @@ pub(crate) enum Miss {
     /// The file's language is unknown, so only line ranges can be read.
     UnknownLanguage(String),
     /// Several symbols match: `id  summary` lines, in source order.
-    Ambiguous(Vec<String>),
+    Ambiguous {
+        /// How many match.
+        total: usize,
+        /// The first [`MOST_CANDIDATES`] of them.
+        shown: Vec<String>,
+    },
     /// The symbol the id named in an earlier version of the file is gone.
     Gone {
         /// The file looked in.
@@ -115,13 +120,16 @@ impl Miss {
             Miss::UnknownLanguage(path) => format!(
                 "{path}: not a language ast-outline knows; only START-END ranges can be read"
             ),
-            Miss::Ambiguous(candidates) => {
-                let mut message = format!(
-                    "{target}: {} symbols match; read one by its id:",
-                    candidates.len()
-                );
-                for line in candidates {
+            Miss::Ambiguous { total, shown } => {
+                let mut message = format!("{target}: {total} symbols match; read one by its id:");
+                for line in shown {
                     message.push_str(&format!("\n  {line}"));
+                }
+                if *total > shown.len() {
+                    message.push_str(&format!(
+                        "\n  (first {} of {total}; {how_to_list})",
+                        shown.len()
+                    ));
                 }
                 message
             }
@@ -216,8 +224,26 @@ pub(crate) fn locate(
         (Selector::Id { line, qualname }, resolution) => {
             // A block's id was issued under some --block-threshold: look for
             // that exact block with every control-flow statement split out.
+            // Only a line inside a symbol of that qualname (or a module-level
+            // line for an empty one) can start such a block; the file is
+            // parsed again only then, or to look in earlier versions.
             let mut every_block = options.clone();
             every_block.block_threshold = 1;
+            let mut may_be_block = qualname.is_empty();
+            outline.walk(|s| {
+                may_be_block |= s.kind != SymbolKind::Block
+                    && s.qualname == *qualname
+                    && s.start_line < *line
+                    && *line <= s.end_line;
+            });
+            if !may_be_block && earlier.is_empty() {
+                return match resolution {
+                    Resolution::Moved { symbol, from_line } => {
+                        Ok(passage_of(outline, symbol, Some((from_line, false))))
+                    }
+                    other => settle(outline, other, listed),
+                };
+            }
             let finest = outline_source_as(display, language, text, &every_block);
             if let Resolution::Found(block) = resolve(&finest, selector)
                 && block.kind == SymbolKind::Block
@@ -260,18 +286,45 @@ pub(crate) fn locate(
         (_, resolution) => (outline, resolution, false),
     };
     match resolution {
-        Resolution::Found(symbol) => Ok(passage_of(outline, symbol, None)),
         Resolution::Moved { symbol, from_line } => {
             Ok(passage_of(outline, symbol, Some((from_line, changed))))
         }
-        Resolution::Lines { start, end } => Ok(range(start, end, None)),
-        Resolution::Ambiguous(candidates) => Err(Miss::Ambiguous(listed(&candidates))),
+        other => settle(outline, other, listed),
+    }
+}
+
+/// The passage or miss of a resolution that is not a move.
+fn settle(
+    outline: &FileOutline,
+    resolution: Resolution<'_>,
+    listed: impl Fn(&[&Symbol]) -> Vec<String>,
+) -> Result<Passage, Miss> {
+    match resolution {
+        Resolution::Found(symbol) | Resolution::Moved { symbol, .. } => {
+            Ok(passage_of(outline, symbol, None))
+        }
+        Resolution::Lines { start, end } => Ok(Passage {
+            start,
+            end,
+            label: None,
+            moved_from: None,
+            enclosing: Vec::new(),
+            doc_from: None,
+            parts: Vec::new(),
+        }),
+        Resolution::Ambiguous(candidates) => Err(Miss::Ambiguous {
+            total: candidates.len(),
+            shown: listed(&candidates[..candidates.len().min(MOST_CANDIDATES)]),
+        }),
         Resolution::NotFound { suggestions } => Err(Miss::NotFound {
             path: outline.path.clone(),
             suggestions: listed(&suggestions),
         }),
     }
 }
+
+/// Most candidates listed when several symbols match.
+const MOST_CANDIDATES: usize = 50;
 
 /// The passage of `symbol`, a symbol of `outline`; `moved` is the line the id
 /// said and whether the file is known to have changed since it was issued.
