@@ -364,6 +364,15 @@ fn files_above_max_file_size_are_skipped_when_walked_and_refused_when_named() {
         out.stderr,
         "ast-outline: big.py: 6000 bytes, more than the limit of 1000 (--max-file-size); not read\n"
     );
+    let out = run(
+        dir.path(),
+        &["read", "--max-file-size", "1000", "big.py:1-2"],
+    );
+    out.expect_code(1);
+    assert_eq!(
+        out.stderr,
+        "ast-outline: big.py: 6000 bytes, more than the limit of 1000 (--max-file-size); not read\n"
+    );
     // The default limit is 64 MiB: a sparse file one byte larger is refused
     // before anything is read.
     let huge = dir.path().join("huge.py");

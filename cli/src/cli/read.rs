@@ -22,7 +22,7 @@ pub(super) fn run(args: &ReadArgs) -> ExitCode {
     let options = args.extraction.options();
     let mut read_any = false;
     for target in &args.targets {
-        match read_target(target, &options) {
+        match read_target(target, &options, args.extraction.max_file_size) {
             Ok(text) => {
                 print_or_exit(&text);
                 read_any = true;
@@ -38,14 +38,19 @@ pub(super) fn run(args: &ReadArgs) -> ExitCode {
 }
 
 /// The header and text for `target`, or a message saying why there is none.
-fn read_target(target: &str, options: &OutlineOptions) -> Result<String, String> {
+fn read_target(
+    target: &str,
+    options: &OutlineOptions,
+    max_file_size: u64,
+) -> Result<String, String> {
     let (path, selector) = match split_target(target, |p| Path::new(p).is_file()) {
         Ok(split) => split,
         Err(TargetError::Selector { error, .. }) => return Err(format!("{target}: {error}")),
         Err(TargetError::NoFile) => return Err(no_file(target)),
     };
     let source =
-        SourceText::read(Path::new(path), Language::from_path(path)).map_err(|e| e.to_string())?;
+        SourceText::read_at_most(Path::new(path), Language::from_path(path), max_file_size)
+            .map_err(|e| e.to_string())?;
     let display = crate::walk::display_path(Path::new(path));
     let passage =
         locate(&display, &source.text, None, &[], &selector, options).map_err(|miss| {
