@@ -17,7 +17,7 @@ fn binary() -> &'static Path {
 /// A running `ast-outline mcp`, initialized.
 struct Server {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     next_id: u64,
     initialized: Value,
@@ -38,7 +38,7 @@ impl Server {
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let mut server = Server {
             child,
-            stdin,
+            stdin: Some(stdin),
             stdout,
             next_id: 1,
             initialized: Value::Null,
@@ -55,9 +55,13 @@ impl Server {
         server
     }
 
+    fn input(&mut self) -> &mut ChildStdin {
+        self.stdin.as_mut().expect("input still open")
+    }
+
     fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("write to the server");
-        self.stdin.flush().expect("flush");
+        writeln!(self.input(), "{message}").expect("write to the server");
+        self.input().flush().expect("flush");
     }
 
     /// Sends a request and returns its `result`, failing on a JSON-RPC error.
@@ -687,4 +691,67 @@ fn without_the_outline_an_id_was_issued_from_candidates_are_listed_not_guessed()
         both.starts_with("dec.py:25:T.c: 2 symbols match; read one by its id:\n  dec.py:23:T.c  L23-25 @property def c(self)\n  dec.py:27:T.c  L27-29 @c.setter def c(self, v)"),
         "{both}"
     );
+}
+
+impl Server {
+    /// Sends `line` as is and returns the next message the server writes.
+    fn raw(&mut self, line: &[u8]) -> Value {
+        let input = self.input();
+        input.write_all(line).expect("write");
+        input.write_all(b"\n").expect("write");
+        input.flush().expect("flush");
+        let mut reply = String::new();
+        let read = self.stdout.read_line(&mut reply).expect("read");
+        assert!(read > 0, "the server closed stdout");
+        serde_json::from_str(&reply).expect("one JSON message a line")
+    }
+}
+
+#[test]
+fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    let reply = server.raw(b"{not json");
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    // A blank line is ignored: the next answer is the next line's.
+    let reply = server.raw(b"\n[1, 2");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let reply = server.raw(deep.as_bytes());
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{{"name":"find_symbol","arguments":{{"pattern":"{}"}}}}}}"#,
+        "x".repeat(17 * 1024 * 1024)
+    );
+    let reply = server.raw(huge.as_bytes());
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("longer than 16777216 bytes")),
+        "{reply}"
+    );
+    let reply = server.raw(br#"{"jsonrpc":"2.0","id":41}"#);
+    assert_eq!(reply["id"], 41, "{reply}");
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    let listed = server.request("tools/list", json!({}));
+    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn the_server_stops_when_its_input_closes() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    server.stdin = None;
+    let mut status = None;
+    for _ in 0..100 {
+        status = server.child.try_wait().expect("wait");
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
 }

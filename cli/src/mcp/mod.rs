@@ -7,18 +7,18 @@
 //! - [`server`]: the rmcp tool router and server handler around them.
 //! - [`schemas`]: the same tool definitions for OpenAI / Anthropic function calling.
 //! - `cache`: parsed files kept in memory, keyed by path, modification time and size.
+//! - [`stdio`]: the line reader in front of rmcp: malformed lines are answered.
 //! - `tokens`: result sizes in `o200k_base` tokens.
 
 mod cache;
 pub mod jail;
 pub mod schemas;
 pub mod server;
+pub mod stdio;
 mod tokens;
 pub mod tools;
 
 use std::path::Path;
-
-use rmcp::ServiceExt;
 
 pub use server::{INSTRUCTIONS, OutlineServer};
 
@@ -36,15 +36,5 @@ pub fn serve_stdio(root: &Path) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(async move {
-        let running = server
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| format!("MCP connection failed: {e}"))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| format!("MCP server stopped: {e}"))?;
-        Ok(())
-    })
+    runtime.block_on(stdio::serve(server))
 }

@@ -85,7 +85,16 @@ impl OutlineServer {
 }
 
 /// A tool's text result with its token count, or its error as an MCP tool
-/// error (`isError: true`).
+/// error (`isError: true`); no work is started once the client left.
+fn answer(work: impl FnOnce() -> Result<String, String>) -> CallToolResult {
+    if super::stdio::client_gone() {
+        return reply(Err(
+            "the client closed the connection; nothing was done".to_owned()
+        ));
+    }
+    reply(work())
+}
+
 fn reply(result: Result<String, String>) -> CallToolResult {
     match result {
         Ok(text) => CallToolResult::success(vec![ContentBlock::text(tokens::with_footer(text))]),
@@ -97,22 +106,22 @@ fn reply(result: Result<String, String>) -> CallToolResult {
 impl OutlineServer {
     #[tool(description = OUTLINE, annotations(read_only_hint = true, open_world_hint = false))]
     fn get_file_outline(&self, Parameters(args): Parameters<FileOutlineArgs>) -> CallToolResult {
-        reply(self.workspace.file_outline(&args))
+        answer(|| self.workspace.file_outline(&args))
     }
 
     #[tool(description = READ_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
     fn read_symbol(&self, Parameters(args): Parameters<ReadSymbolArgs>) -> CallToolResult {
-        reply(self.workspace.read_symbol(&args))
+        answer(|| self.workspace.read_symbol(&args))
     }
 
     #[tool(description = READ_LINES, annotations(read_only_hint = true, open_world_hint = false))]
     fn read_lines(&self, Parameters(args): Parameters<ReadLinesArgs>) -> CallToolResult {
-        reply(self.workspace.read_lines(&args))
+        answer(|| self.workspace.read_lines(&args))
     }
 
     #[tool(description = FIND_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
     fn find_symbol(&self, Parameters(args): Parameters<FindSymbolArgs>) -> CallToolResult {
-        reply(self.workspace.find_symbol(&args))
+        answer(|| self.workspace.find_symbol(&args))
     }
 }
 

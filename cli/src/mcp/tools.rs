@@ -137,6 +137,9 @@ impl Workspace {
         let mut outlines = Vec::new();
         let mut problems = Vec::new();
         for (real, display) in self.files_under(&target, &mut problems)? {
+            if super::stdio::client_gone() {
+                return Err("the client closed the connection".to_owned());
+            }
             match self.cache.get(&real, &display, &options) {
                 Ok(parsed) if parsed.outline.is_some() => outlines.push(parsed),
                 Ok(_) => problems.push(format!(
@@ -320,6 +323,9 @@ impl Workspace {
         let mut matches: Vec<(bool, String)> = Vec::new();
         let mut searched = 0usize;
         for (real, display) in &files {
+            if super::stdio::client_gone() {
+                return Err("the client closed the connection".to_owned());
+            }
             let parsed = match self.cache.get(real, display, &options) {
                 Ok(parsed) => parsed,
                 Err(error) => {
