@@ -84,8 +84,16 @@ pub(crate) fn module_symbols(
     }
     let mut symbols = walker.module(body.get(..first).unwrap_or_default());
     let mut piece_errors = Vec::new();
+    let mut lines_before = 0;
+    let mut counted = 0;
     for (from, to) in pieces {
-        let piece = piece_symbols(text, from, to, options, depth);
+        // Lines before the piece, counted from the previous piece's start
+        // (so a file of many pieces is not counted again for each).
+        lines_before += text
+            .get(counted..from)
+            .map_or(0, |t| t.matches('\n').count());
+        counted = from;
+        let piece = piece_symbols(text, (from, to), lines_before, options, depth);
         symbols.extend(piece.symbols);
         piece_errors.extend(piece.errors);
     }
@@ -146,11 +154,12 @@ fn starts_statement(line: &str) -> bool {
         && !rest.starts_with("==")
 }
 
-/// The symbols of `text[from..to]` parsed alone, with the lines of the file.
+/// The symbols of `text[from..to]` parsed alone, with the lines of the file
+/// (`lines_before` lines precede `from`).
 fn piece_symbols(
     text: &str,
-    from: usize,
-    to: usize,
+    (from, to): (usize, usize),
+    lines_before: usize,
     options: &OutlineOptions,
     depth: u32,
 ) -> Recovered {
@@ -181,10 +190,9 @@ fn piece_symbols(
     } else {
         module_symbols(piece, &module.body, errors, &walker, options, depth + 1)
     };
-    let before = text.get(..from).map_or(0, |t| t.matches('\n').count());
     shift_lines(
         &mut recovered.symbols,
-        u32::try_from(before).unwrap_or(u32::MAX),
+        u32::try_from(lines_before).unwrap_or(u32::MAX),
     );
     // An error at the very end of a piece ("unexpected EOF", "expected
     // dedent") comes from cutting it there, unless the piece ends the file.
