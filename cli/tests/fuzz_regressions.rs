@@ -140,6 +140,19 @@ fn python_regressions() {
         // inside it (lines 13-25, after a definition that escaped `ce` at
         // line 11) stayed in `ce`, which ends at line 11. They now follow it
         // at module level, the definitions inside the `if` block.
+        // `def m` (its indentation hidden by a `6` before it) was cut at
+        // line 6 by the indentation recovery, while ruff had put line 9's
+        // statements in its body: the method (and its class) now end at 9.
+        "hidden-indent-child-after-cut.py" => {
+            assert_eq!(outline.symbols[0].end_line, 9);
+            let m = &outline.symbols[0].children[0];
+            assert_eq!(
+                (m.qualname.as_str(), m.start_line, m.end_line),
+                ("A.m", 2, 9)
+            );
+            assert_eq!(m.children.len(), 3);
+            true
+        }
         "nul-before-if-keeps-children-inside.py" => {
             let ce = &outline.symbols[2];
             assert_eq!((ce.name.as_str(), ce.end_line), ("ce", 11));

@@ -85,12 +85,13 @@ fn extract_text(text: &str, options: &OutlineOptions) -> Extracted {
         options,
     };
     let errors = error_list(&parsed);
-    let (symbols, errors) = if errors.is_empty() {
+    let (mut symbols, errors) = if errors.is_empty() {
         (walker.module(&module.body), errors)
     } else {
         let recovered = recovery::module_symbols(text, &module.body, errors, &walker, options, 0);
         (recovered.symbols, recovered.errors)
     };
+    contain_children(&mut symbols);
     let diagnostics: Vec<Diagnostic> = errors.into_iter().map(diagnostic).collect();
     Extracted {
         symbols,
@@ -118,4 +119,18 @@ pub(crate) fn error_list(parsed: &Parsed<Mod>) -> Vec<(usize, String)> {
 /// Module mode, with the syntax of the newest Python ruff knows.
 pub(crate) fn parse_options() -> ParseOptions {
     ParseOptions::from(Mode::Module).with_target_version(PythonVersion::PY314)
+}
+
+/// Makes every symbol end no earlier than its last child. Recovery from
+/// indentation errors cuts a definition short where its indentation says it
+/// ends, while the parser may have put later statements inside it whose
+/// indentation is hidden (found by fuzzing: a method cut at line 6 with a
+/// child at line 9); the model requires children inside their parent.
+fn contain_children(symbols: &mut [outline_core::Symbol]) {
+    for symbol in symbols {
+        contain_children(&mut symbol.children);
+        if let Some(last) = symbol.children.iter().map(|c| c.end_line).max() {
+            symbol.end_line = symbol.end_line.max(last);
+        }
+    }
 }
