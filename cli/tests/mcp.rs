@@ -391,7 +391,10 @@ fn read_lines_is_capped_with_a_note_pointing_to_the_outline() {
         json!({"path": "long.py", "start": 499, "end": 900}),
     );
     assert!(
-        few.starts_with("==> long.py:499-500 <==\nx499 = 499\nx500 = 500\n["),
+        few.starts_with(
+            "==> long.py:499-500 <==\nx499 = 499\nx500 = 500\n\
+             (asked for 499-900; long.py ends at line 500)\n["
+        ),
         "{few}"
     );
     let past = server.refused(
@@ -413,7 +416,8 @@ fn find_symbol_by_substring_and_glob_across_the_tree() {
     let found = server.ok("find_symbol", json!({"pattern": "total"}));
     assert!(
         found.starts_with(
-            "2 matches for `total` in 2 files under . (read one with read_symbol(symbol_id)):\n"
+            "2 matches for `total` in 2 files under . (searched 2 files; read one with \
+             read_symbol(symbol_id)):\n"
         ),
         "{found}"
     );
@@ -430,7 +434,7 @@ fn find_symbol_by_substring_and_glob_across_the_tree() {
 
     let glob = server.ok("find_symbol", json!({"pattern": "get*", "path": "web"}));
     assert!(
-        glob.starts_with("2 matches for `get*` in 1 file under web"),
+        glob.starts_with("2 matches for `get*` in 1 file under web (searched 1 file;"),
         "{glob}"
     );
     assert!(glob.contains("web/api.ts:7:getUser  "), "{glob}");
@@ -551,6 +555,12 @@ fn tools_prints_the_definitions_the_server_lists_in_three_formats() {
     let openai = run("openai");
     let anthropic = run("anthropic");
     for (i, tool) in listed_in_order(&mcp).iter().enumerate() {
+        // Misspelled arguments are refused, so the schemas say so.
+        assert_eq!(
+            tool["inputSchema"]["additionalProperties"],
+            json!(false),
+            "{tool}"
+        );
         let mut schema = tool["inputSchema"].clone();
         schema.as_object_mut().expect("object").remove("$schema");
         assert_eq!(openai[i]["type"], "function");
@@ -754,4 +764,198 @@ fn the_server_stops_when_its_input_closes() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
+}
+
+#[test]
+fn read_symbol_is_capped_and_points_to_the_parts_ids() {
+    let (_dir, root) = tree();
+    let methods: String = (0..40)
+        .map(|i| format!("    def m{i}(self):\n{}", "        x = 1\n".repeat(9)))
+        .collect();
+    write(&root.join("big.py"), &format!("class Big:\n{methods}"));
+    let mut server = Server::start(&root);
+    let big = server.ok("read_symbol", json!({"symbol_id": "big.py:1:Big"}));
+    assert!(
+        big.starts_with(
+            "==> big.py:1-300 class Big <==\n(only lines 1-300 of big.py, which has 401 lines;"
+        ),
+        "{}",
+        &big[..200]
+    );
+    assert!(
+        big.contains(
+            "(cut at 300 lines: the symbol runs to line 401. Continue with \
+             read_lines(path=\"big.py\", start=301), raise max_lines (at most 2000), or read its \
+             parts by id:\n  big.py:2:Big.m0  L2-11 def m0(self)\n  big.py:12:Big.m1  L12-21 def m1(self)\n"
+        ),
+        "{big}"
+    );
+    assert!(
+        big.contains("  big.py:392:Big.m39  L392-401 def m39(self)\n)\n"),
+        "{big}"
+    );
+    // Lines 1-300: `class Big:`, 29 whole methods of 9 `x = 1` lines and 8 of the 30th.
+    assert_eq!(big.matches("\n        x = 1").count(), 29 * 9 + 8);
+    // context_lines cannot get round the cap.
+    let context = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "big.py:12:Big.m1", "context_lines": 100000}),
+    );
+    assert!(
+        context.starts_with("==> big.py:1-300 method Big.m1 <==\n(with 300 context lines around the symbol's lines 12-21)\n"),
+        "{}",
+        &context[..200]
+    );
+    let few = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "big.py:12:Big.m1", "max_lines": 1}),
+    );
+    assert!(
+        few.contains("    def m1(self):\n(cut at 1 line: the symbol runs to line 21."),
+        "{few}"
+    );
+    let zero = server.refused(
+        "read_symbol",
+        json!({"symbol_id": "big.py:12:Big.m1", "max_lines": 0}),
+    );
+    assert_eq!(zero, "max_lines must be at least 1 (got 0)");
+    // A 9 MB pattern is refused, not echoed.
+    let long = server.refused("find_symbol", json!({"pattern": "x".repeat(9_000_000)}));
+    assert_eq!(
+        long,
+        "pattern is 9000000 characters long; at most 1000: give a name, a qualified name or a glob"
+    );
+}
+
+#[test]
+fn bad_arguments_and_odd_files_get_errors_that_say_what_is_wrong() {
+    let (_dir, root) = tree();
+    write(&root.join("bin.py"), "ab\0cd\n");
+    write(&root.join("one.py"), "x = 1\n");
+    write(
+        &root.join("i.rs"),
+        "struct Index;\nimpl From<usize> for Index {\n    fn from(_: usize) -> Self { Index }\n}\n",
+    );
+    write(
+        &root.join("doc.ts"),
+        "const a = 1;\n/** Doc. */\nexport function f() {\n  return 1;\n}\n",
+    );
+    let mut server = Server::start(&root);
+    for (args, argument) in [
+        (json!({"path": ".", "max_tokens": 0}), "max_tokens"),
+        (json!({"path": ".", "depth": 0}), "depth"),
+        (
+            json!({"path": ".", "block_threshold": 0}),
+            "block_threshold",
+        ),
+    ] {
+        let refused = server.refused("get_file_outline", args);
+        assert_eq!(refused, format!("{argument} must be at least 1 (got 0)"));
+    }
+    let zero = server.refused(
+        "read_lines",
+        json!({"path": "one.py", "start": 1, "end": 1, "max_lines": 0}),
+    );
+    assert_eq!(zero, "max_lines must be at least 1 (got 0)");
+    // Misspelled and mistyped arguments are errors naming the argument.
+    let misspelled = server.refused("get_file_outline", json!({"path": ".", "maxtokens": 10}));
+    assert!(
+        misspelled.contains("unknown field `maxtokens`, expected one of `path`"),
+        "{misspelled}"
+    );
+    let mistyped = server.refused("get_file_outline", json!({"path": ".", "depth": "x"}));
+    assert!(
+        mistyped.ends_with("argument `depth`: invalid type: string \"x\", expected u32"),
+        "{mistyped}"
+    );
+    let both = server.refused(
+        "read_symbol",
+        json!({"symbol_id": "one.py:1:x", "path": "one.py", "qualname": "x"}),
+    );
+    assert_eq!(
+        both,
+        "give either symbol_id, or path and qualname, not both"
+    );
+
+    let missing = server.refused(
+        "read_lines",
+        json!({"path": "none.py", "start": 1, "end": 1}),
+    );
+    assert_eq!(missing, "none.py: no such file or directory");
+    let binary = server.refused(
+        "read_lines",
+        json!({"path": "bin.py", "start": 1, "end": 1}),
+    );
+    assert_eq!(
+        binary,
+        "bin.py: looks binary (contains NUL bytes); not read"
+    );
+    let malformed = server.refused("read_symbol", json!({"symbol_id": "one.py:abc:X"}));
+    assert_eq!(
+        malformed,
+        "one.py:abc:X: malformed id: `abc` is not a line number; an id is \
+         PATH:START_LINE:QUALNAME (`one.py:42:Name`)"
+    );
+    let one = server.ok("read_symbol", json!({"symbol_id": "one.py:1:x"}));
+    assert!(
+        one.contains("(only lines 1-1 of one.py, which has 1 line;"),
+        "{one}"
+    );
+    let past = server.ok(
+        "read_lines",
+        json!({"path": "one.py", "start": 1, "end": 70}),
+    );
+    assert!(
+        past.starts_with("==> one.py:1-1 <==\nx = 1\n(asked for 1-70; one.py ends at line 1)\n"),
+        "{past}"
+    );
+    let beyond = server.refused(
+        "read_lines",
+        json!({"path": "one.py", "start": 9, "end": 9}),
+    );
+    assert_eq!(beyond, "one.py: has 1 line; nothing at line 9");
+    // The kind word is not doubled for an impl.
+    let imp = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "i.rs:2:impl From<usize> for Index"}),
+    );
+    assert!(
+        imp.starts_with("==> i.rs:2-4 impl From<usize> for Index <==\n"),
+        "{imp}"
+    );
+    // A preceding doc comment is printed and named in the header.
+    let doc = server.ok("read_symbol", json!({"symbol_id": "doc.ts:3:f"}));
+    assert!(
+        doc.starts_with("==> doc.ts:2-5 function f (doc comment from line 2) <==\n"),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("/** Doc. */\nexport function f() {\n"),
+        "{doc}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_and_fifos_are_named_for_what_they_are() {
+    let (_dir, root) = tree();
+    std::os::unix::fs::symlink("loop2.py", root.join("loop1.py")).expect("symlink");
+    std::os::unix::fs::symlink("loop1.py", root.join("loop2.py")).expect("symlink");
+    let fifo = root.join("fifo.py");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let mut server = Server::start(&root);
+    let looped = server.refused(
+        "read_lines",
+        json!({"path": "loop1.py", "start": 1, "end": 1}),
+    );
+    assert_eq!(
+        looped,
+        "loop1.py: cannot be reached: too many levels of symbolic links"
+    );
+    let fifo = server.refused("read_symbol", json!({"symbol_id": "fifo.py:1:x"}));
+    assert_eq!(
+        fifo,
+        "fifo.py: not a regular file (a FIFO, socket or device); only files can be read"
+    );
 }

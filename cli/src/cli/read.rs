@@ -463,9 +463,10 @@ pub(crate) fn passage_lines(
 ) -> Result<(u32, u32, String), String> {
     let line_count = index.line_count();
     let end = end.min(line_count);
-    let text = index
-        .lines_text(start, end)
-        .ok_or_else(|| format!("{path}: has {line_count} lines; nothing at line {start}"))?;
+    let text = index.lines_text(start, end).ok_or_else(|| {
+        let lines = if line_count == 1 { "line" } else { "lines" };
+        format!("{path}: has {line_count} {lines}; nothing at line {start}")
+    })?;
     let mut text = text.to_owned();
     // End with a newline even after a last line without one, or a lone `\r`.
     if !text.ends_with('\n') {

@@ -86,14 +86,33 @@ impl fmt::Display for JailError {
                 "{requested}: refused, a symbolic link leads outside the root {}",
                 root.display()
             ),
-            JailError::NotFound { requested, source } => {
-                write!(f, "{requested}: no such file or directory ({source})")
-            }
+            JailError::NotFound { requested, source } => match source.kind() {
+                std::io::ErrorKind::NotFound => {
+                    write!(f, "{requested}: no such file or directory")
+                }
+                // A symbolic link loop, a permission denied…: say what it is.
+                _ => write!(f, "{requested}: cannot be reached: {}", os_message(source)),
+            },
         }
     }
 }
 
 impl std::error::Error for JailError {}
+
+/// The operating system's message without its `(os error N)` suffix,
+/// lowercased like the rest of the messages.
+fn os_message(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text,
+    }
+}
 
 impl Jail {
     /// A jail at `root` (resolved to its real path).

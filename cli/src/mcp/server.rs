@@ -12,7 +12,9 @@ use rmcp::model::{
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
 use super::tokens;
-use super::tools::{FileOutlineArgs, FindSymbolArgs, ReadLinesArgs, ReadSymbolArgs, Workspace};
+use super::tools::{
+    Checked, FileOutlineArgs, FindSymbolArgs, ReadLinesArgs, ReadSymbolArgs, Workspace,
+};
 
 /// What the server tells a client about itself when it connects: the same
 /// advice as `ast-outline prompt`.
@@ -105,22 +107,34 @@ fn reply(result: Result<String, String>) -> CallToolResult {
 #[tool_router]
 impl OutlineServer {
     #[tool(description = OUTLINE, annotations(read_only_hint = true, open_world_hint = false))]
-    fn get_file_outline(&self, Parameters(args): Parameters<FileOutlineArgs>) -> CallToolResult {
+    fn get_file_outline(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<FileOutlineArgs>>,
+    ) -> CallToolResult {
         answer(|| self.workspace.file_outline(&args))
     }
 
     #[tool(description = READ_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
-    fn read_symbol(&self, Parameters(args): Parameters<ReadSymbolArgs>) -> CallToolResult {
+    fn read_symbol(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<ReadSymbolArgs>>,
+    ) -> CallToolResult {
         answer(|| self.workspace.read_symbol(&args))
     }
 
     #[tool(description = READ_LINES, annotations(read_only_hint = true, open_world_hint = false))]
-    fn read_lines(&self, Parameters(args): Parameters<ReadLinesArgs>) -> CallToolResult {
+    fn read_lines(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<ReadLinesArgs>>,
+    ) -> CallToolResult {
         answer(|| self.workspace.read_lines(&args))
     }
 
     #[tool(description = FIND_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
-    fn find_symbol(&self, Parameters(args): Parameters<FindSymbolArgs>) -> CallToolResult {
+    fn find_symbol(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<FindSymbolArgs>>,
+    ) -> CallToolResult {
         answer(|| self.workspace.find_symbol(&args))
     }
 }

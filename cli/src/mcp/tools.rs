@@ -14,7 +14,8 @@ use outline_core::{
     render_text, split_target,
 };
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
 
 use super::cache::{OutlineCache, Parsed};
 use super::jail::{Jail, JailError, Jailed};
@@ -33,6 +34,7 @@ pub const MAX_MATCHES: usize = 50;
 
 /// Arguments of `get_file_outline`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct FileOutlineArgs {
     /// File or directory to outline, relative to the server's root (`.` for the
     /// whole tree). Directories are walked recursively, honouring .gitignore.
@@ -55,6 +57,7 @@ pub struct FileOutlineArgs {
 
 /// Arguments of `read_symbol`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReadSymbolArgs {
     /// A symbol id from get_file_outline or find_symbol, PATH:START_LINE:QUALNAME
     /// (e.g. `src/shop.py:42:Cart.total`). Still works after the file changed:
@@ -75,6 +78,7 @@ pub struct ReadSymbolArgs {
 
 /// Arguments of `read_lines`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReadLinesArgs {
     /// The file, relative to the root.
     pub path: String,
@@ -91,6 +95,7 @@ pub struct ReadLinesArgs {
 
 /// Arguments of `find_symbol`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct FindSymbolArgs {
     /// Case-insensitive. Without wildcards: a substring of the qualified name
     /// (`total` finds `Cart.total` and `subtotal`; `Cart.` finds Cart's members).
@@ -100,6 +105,60 @@ pub struct FindSymbolArgs {
     /// File or directory to search, relative to the root. Default: the whole tree.
     pub path: Option<String>,
 }
+
+/// Tool arguments `T` whose deserialization errors name the argument at
+/// fault (`argument `depth`: invalid type: string "x", expected u32`); its
+/// JSON Schema is `T`'s.
+#[derive(Debug, Clone)]
+pub struct Checked<T>(pub T);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Checked<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        serde_path_to_error::deserialize(value)
+            .map(Checked)
+            .map_err(|error| {
+                let path = error.path().to_string();
+                if path == "." {
+                    D::Error::custom(error.into_inner())
+                } else {
+                    D::Error::custom(format!("argument `{path}`: {}", error.into_inner()))
+                }
+            })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Checked<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// `value` when it is at least 1.
+///
+/// # Errors
+/// A message naming the argument `name` when it is 0.
+fn at_least_one(name: &str, value: Option<u32>) -> Result<Option<u32>, String> {
+    match value {
+        Some(0) => Err(format!("{name} must be at least 1 (got 0)")),
+        other => Ok(other),
+    }
+}
+
+/// Longest `find_symbol` pattern, in characters.
+pub const MAX_PATTERN_CHARS: usize = 1_000;
 
 /// The files an agent may see (under the root) and what was parsed of them.
 #[derive(Debug)]
@@ -129,10 +188,13 @@ impl Workspace {
     /// A message when the path is refused, missing, of unknown language, or
     /// holds no file of a supported language.
     pub fn file_outline(&self, args: &FileOutlineArgs) -> Result<String, String> {
+        let depth = at_least_one("depth", args.depth)?;
+        let max_tokens = at_least_one("max_tokens", args.max_tokens)?;
+        let block_threshold = at_least_one("block_threshold", args.block_threshold)?;
         let target = self.resolve(&args.path)?;
         let mut options = OutlineOptions::default();
-        if let Some(threshold) = args.block_threshold {
-            options.block_threshold = threshold.max(1);
+        if let Some(threshold) = block_threshold {
+            options.block_threshold = threshold;
         }
         let mut outlines = Vec::new();
         let mut problems = Vec::new();
@@ -158,12 +220,12 @@ impl Workspace {
                 _ => problems.join("\n"),
             });
         }
-        let budget = args.max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS).max(1) as usize;
+        let budget = max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS) as usize;
         let text_options = TextOptions {
             ids: args.ids.unwrap_or(true),
             ..TextOptions::default()
         };
-        fit_outline(&outlines, &problems, &text_options, args.depth, budget)
+        fit_outline(&outlines, &problems, &text_options, depth, budget)
     }
 
     /// `read_symbol`: one symbol's source with a header (path, real lines, the
@@ -273,9 +335,9 @@ impl Workspace {
     /// A message when the path is refused or missing, `start > end`, or
     /// `start` is past the end of the file.
     pub fn read_lines(&self, args: &ReadLinesArgs) -> Result<String, String> {
-        let target = self.resolve(&args.path)?;
+        let cap = line_cap("max_lines", args.max_lines)?;
         if args.start == 0 {
-            return Err("start 0: lines are 1-based".to_owned());
+            return Err("start must be at least 1 (got 0): lines are 1-based".to_owned());
         }
         if args.start > args.end {
             return Err(format!(
@@ -283,13 +345,11 @@ impl Workspace {
                 args.start, args.end
             ));
         }
+        let target = self.resolve(&args.path)?;
         let parsed = self.parse(&target, &OutlineOptions::default())?;
         let index = LineIndex::new(parsed.source.text_without_bom());
-        let cap = args
-            .max_lines
-            .unwrap_or(DEFAULT_MAX_LINES)
-            .clamp(1, MOST_LINES);
-        let asked_end = args.end.min(index.line_count());
+        let line_count = index.line_count();
+        let asked_end = args.end.min(line_count);
         let end = asked_end.min(args.start.saturating_add(cap - 1));
         let display = &target.display;
         let (start, end, text) = passage_lines(display, &index, args.start, end)?;
@@ -298,12 +358,19 @@ impl Workspace {
         if end < asked_end {
             let _ = writeln!(
                 out,
-                "(cut at {cap} lines: asked for {}-{}. Rather than reading more lines, \
+                "(cut at {}: asked for {}-{}. Rather than reading more lines, \
                  outline the file with get_file_outline(path=\"{display}\") and read only \
                  the symbols you need with read_symbol; or continue with start={})",
+                plural(cap as usize, "line"),
                 args.start,
                 args.end,
                 end + 1
+            );
+        } else if args.end > line_count {
+            let _ = writeln!(
+                out,
+                "(asked for {}-{}; {display} ends at line {line_count})",
+                args.start, args.end
             );
         }
         Ok(out)
@@ -315,6 +382,13 @@ impl Workspace {
     /// # Errors
     /// A message when the path is refused or missing, or the glob is malformed.
     pub fn find_symbol(&self, args: &FindSymbolArgs) -> Result<String, String> {
+        let length = args.pattern.chars().count();
+        if length > MAX_PATTERN_CHARS {
+            return Err(format!(
+                "pattern is {length} characters long; at most {MAX_PATTERN_CHARS}: give a name, \
+                 a qualified name or a glob"
+            ));
+        }
         let pattern = Pattern::new(&args.pattern)?;
         let target = self.resolve(args.path.as_deref().unwrap_or("."))?;
         let mut problems = Vec::new();
@@ -322,6 +396,7 @@ impl Workspace {
         let options = OutlineOptions::default();
         let mut matches: Vec<(bool, String)> = Vec::new();
         let mut searched = 0usize;
+        let mut matched_files: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for (real, display) in &files {
             if super::stdio::client_gone() {
                 return Err("the client closed the connection".to_owned());
@@ -341,26 +416,29 @@ impl Workspace {
                 if symbol.kind != SymbolKind::Block && pattern.matches(symbol) {
                     let exact = symbol.name.eq_ignore_ascii_case(&args.pattern);
                     matches.push((!exact, format!("{}  {}", symbol.id, summary(symbol))));
+                    matched_files.insert(display);
                 }
             });
         }
         // Exact names first, then in path and source order.
         matches.sort_by_key(|(inexact, _)| *inexact);
-        let files_text = plural(searched, "file");
+        let searched_text = plural(searched, "file");
         let mut out = String::new();
         if matches.is_empty() {
             let _ = writeln!(
                 out,
-                "no symbol matches `{}` in {files_text} under {} (a substring of a qualified \
+                "no symbol matches `{}` in {searched_text} under {} (a substring of a qualified \
                  name, or a glob with * and ?; case-insensitive)",
                 args.pattern, target.display
             );
         } else {
             let _ = writeln!(
                 out,
-                "{} for `{}` in {files_text} under {} (read one with read_symbol(symbol_id)):",
+                "{} for `{}` in {} under {} (searched {searched_text}; read one with \
+                 read_symbol(symbol_id)):",
                 plural(matches.len(), "match"),
                 args.pattern,
+                plural(matched_files.len(), "file"),
                 target.display
             );
             for (_, line) in matches.iter().take(MAX_MATCHES) {
@@ -392,7 +470,13 @@ impl Workspace {
         }
         self.cache
             .get(&target.real, &target.display, options)
-            .map_err(|e| e.to_string())
+            .map_err(|error| match error {
+                crate::Error::Binary { .. } => format!(
+                    "{}: looks binary (contains NUL bytes); not read",
+                    target.display
+                ),
+                other => other.to_string(),
+            })
     }
 
     /// The files to outline under `target` (itself when it is a file), as
@@ -433,6 +517,15 @@ impl Workspace {
     fn split_id<'a>(&self, id: &'a str) -> Result<(&'a str, Selector), String> {
         let is_file = |p: &str| self.jail.resolve(p).is_ok_and(|j| j.real.is_file());
         match split_target(id, is_file) {
+            Ok((path, Selector::Qualname(qualname)))
+                if qualname.split("::").any(|part| part.contains(':')) =>
+            {
+                let line = qualname.split(':').next().unwrap_or_default();
+                Err(format!(
+                    "{id}: malformed id: `{line}` is not a line number; an id is \
+                     PATH:START_LINE:QUALNAME (`{path}:42:Name`)"
+                ))
+            }
             Ok(split) => Ok(split),
             Err(TargetError::Selector { error, .. }) => Err(format!("{id}: {error}")),
             Err(TargetError::NoFile) => {
@@ -442,9 +535,32 @@ impl Workspace {
                     .chain(std::iter::once(id))
                     .filter(|p| !p.is_empty())
                     .find_map(|p| self.jail.resolve(p).err().filter(JailError::is_escape));
-                Err(match refused {
-                    Some(error) => error.to_string(),
-                    None => format!(
+                let not_regular = id
+                    .match_indices(':')
+                    .map(|(i, _)| &id[..i])
+                    .chain(std::iter::once(id))
+                    .filter(|p| !p.is_empty())
+                    .find(|p| {
+                        self.jail
+                            .resolve(p)
+                            .is_ok_and(|j| j.real.exists() && !j.real.is_file())
+                    });
+                Err(match (refused, not_regular) {
+                    (Some(error), _) => error.to_string(),
+                    (None, Some(path))
+                        if self.jail.resolve(path).is_ok_and(|j| j.real.is_dir()) =>
+                    {
+                        format!(
+                            "{path}: is a directory; an id names a file \
+                             (get_file_outline(path=\"{path}\") lists its files' ids)"
+                        )
+                    }
+                    (None, Some(path)) => {
+                        format!(
+                            "{path}: not a regular file (a FIFO, socket or device); only files can be read"
+                        )
+                    }
+                    (None, None) => format!(
                         "{id}: no file under the root starts this id; an id is \
                          PATH:START_LINE:QUALNAME with PATH relative to the root"
                     ),
