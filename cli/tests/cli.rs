@@ -1752,3 +1752,18 @@ fn read_finds_typescript_and_rust_symbols_by_qualname_and_id() {
         out.stdout()
     );
 }
+
+#[test]
+fn read_names_a_preceding_doc_comment_in_the_header() {
+    let dir = tree(&[(
+        "d.rs",
+        "struct A;\n/// Makes one.\n/// Really.\nfn make() -> A {\n    A\n}\n",
+    )]);
+    let out = run(dir.path(), &["read", "d.rs:4:make"]);
+    out.expect_clean_success();
+    assert_eq!(
+        out.stdout(),
+        "==> d.rs:2-6 function make (doc comment from line 2) <==\n\
+         /// Makes one.\n/// Really.\nfn make() -> A {\n    A\n}\n"
+    );
+}
