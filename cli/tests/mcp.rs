@@ -959,3 +959,31 @@ fn symlink_loops_and_fifos_are_named_for_what_they_are() {
         "fifo.py: not a regular file (a FIFO, socket or device); only files can be read"
     );
 }
+
+#[test]
+fn same_named_rust_macro_calls_are_told_apart_after_an_edit() {
+    let (_dir, root) = tree();
+    let text = "ast_struct! {\n    pub struct A {\n        x: u8,\n    }\n}\n\nast_struct! {\n    pub struct B {\n        y: u8,\n    }\n}\n";
+    write(&root.join("m.rs"), text);
+    let mut server = Server::start(&root);
+    let outline = server.ok("get_file_outline", json!({"path": "m.rs"}));
+    assert!(outline.contains("id=m.rs:7:ast_struct!\n"), "{outline}");
+    write(&root.join("m.rs"), &format!("// a comment\n{text}"));
+    let second = server.ok("read_symbol", json!({"symbol_id": "m.rs:7:ast_struct!"}));
+    assert!(
+        second.starts_with(
+            "==> m.rs:8-12 macro ast_struct! (moved: the id said line 7, it now starts at line 8;"
+        ),
+        "{second}"
+    );
+    assert!(second.contains("    pub struct B {\n"), "{second}");
+    // A server that never served the old version lists both.
+    let mut fresh = Server::start(&root);
+    let both = fresh.refused("read_symbol", json!({"symbol_id": "m.rs:7:ast_struct!"}));
+    assert!(
+        both.starts_with(
+            "m.rs:7:ast_struct!: 2 symbols match; read one by its id:\n  m.rs:2:ast_struct!"
+        ),
+        "{both}"
+    );
+}
