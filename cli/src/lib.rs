@@ -36,8 +36,10 @@
 //! line parsed.
 
 pub mod cli;
+pub mod disk_cache;
 mod error;
 pub mod mcp;
+pub mod repo_map;
 mod source_file;
 pub mod walk;
 

@@ -6,6 +6,7 @@
 //! `encoding_rs`). Invalid bytes are replaced by U+FFFD and reported as a
 //! warning diagnostic located at the first of them; the line structure is kept.
 
+use std::fs::Metadata;
 use std::io::Read;
 use std::path::Path;
 
@@ -47,6 +48,16 @@ impl SourceText {
         language: Option<Language>,
         max_bytes: u64,
     ) -> Result<SourceText, Error> {
+        let (bytes, _) = SourceText::read_bytes(path, max_bytes)?;
+        Ok(SourceText::from_bytes(bytes, language))
+    }
+
+    /// The bytes of the file at `path`, when it holds at most `max_bytes`
+    /// bytes and no NUL, and its metadata (as it was before reading).
+    ///
+    /// # Errors
+    /// As [`SourceText::read_at_most`].
+    pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, Metadata), Error> {
         let io_error = |source| Error::Io {
             path: path.to_owned(),
             source,
@@ -79,7 +90,7 @@ impl SourceText {
                 path: path.to_owned(),
             });
         }
-        Ok(SourceText::from_bytes(bytes, language))
+        Ok((bytes, meta))
     }
 
     /// Decodes `bytes` (see the module docs).

@@ -3,10 +3,11 @@
 //! Directories are walked with the `ignore` crate, as ripgrep walks them:
 //! `.gitignore`, `.ignore` and git's exclude files are honoured (also outside a
 //! git repository), hidden files and directories are skipped, symbolic links
-//! are not followed (a broken one with a supported extension is reported).
-//! Walked files of unknown or not-yet-supported languages, and FIFOs, sockets
-//! and devices, are skipped silently (never opened); a file named explicitly
-//! is always taken (and reported if it cannot be outlined).
+//! are not followed (a broken one with a supported extension is reported),
+//! and ast-outline's cache directory (`.ast-outline/`) is never walked, even
+//! with `--hidden`. Walked files of unknown or not-yet-supported languages,
+//! and FIFOs, sockets and devices, are skipped silently (never opened); a file
+//! named explicitly is always taken (and reported if it cannot be outlined).
 
 use std::path::{Path, PathBuf};
 
@@ -83,6 +84,13 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
         .parents(honour_ignores)
         .require_git(false)
         .follow_links(false)
+        // Never outline ast-outline's own cache (hidden anyway, but not
+        // with `--hidden`).
+        .filter_entry(|entry| {
+            !(entry.depth() > 0
+                && entry.file_name() == crate::disk_cache::DIR_NAME
+                && entry.file_type().is_some_and(|t| t.is_dir()))
+        })
         .build();
     for entry in walker {
         let entry = match entry {

@@ -85,6 +85,22 @@ pub struct OutlineArgs {
     /// Worker threads (default: one per CPU).
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+    /// Print a repo map that fits in N tokens (o200k_base): every file with
+    /// its top-level symbols first, then members, then signatures and docs,
+    /// as far as they fit, saying what was left out.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: Option<u32>,
+    /// Do not read or write the outline cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Keep the outline cache in DIR (default: .ast-outline/ in the root of
+    /// the outlined tree, or the user cache directory when that is read-only).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Print no notes (skipped files, cache) and no progress bar; errors
+    /// are still printed.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Flags that change what is extracted (and therefore the ids of blocks).

@@ -1,18 +1,34 @@
 //! `ast-outline outline PATH...`: outline files and directories.
+//!
+//! The files are parsed on a pool of worker threads and printed in sorted path
+//! order as they are done ([`in_order`]): each file is read and parsed once,
+//! and at most [`WINDOW`] finished outputs wait for an earlier, slower file, so
+//! memory does not grow with the number of files. With `--max-tokens` the
+//! outlines are kept (already filtered) to choose what fits
+//! ([`crate::repo_map`]).
 
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
+use std::time::SystemTime;
 
-use outline_core::{Filter, OutlineOptions, TextOptions, json_line, render_text};
-use rayon::prelude::*;
+use outline_core::{FileOutline, Filter, OutlineOptions, TextOptions, json_line, render_text};
 
 use super::args::{Format, OutlineArgs};
 use super::{print_or_exit, report};
 use crate::SourceText;
+use crate::disk_cache::{DiskCache, Stamp};
 use crate::error::Error;
 use crate::walk::{FileEntry, WalkOptions, collect_files};
 
-/// Files parsed in parallel before their output is written, in order.
-const CHUNK_FILES: usize = 64;
+/// Most finished files held back while an earlier file is still being parsed.
+const WINDOW: usize = 256;
+
+/// Runs with this many files or more show a progress bar (on a terminal).
+const PROGRESS_FILES: usize = 200;
 
 pub(super) fn run(args: &OutlineArgs) -> ExitCode {
     let walked = collect_files(
@@ -61,52 +77,299 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut printed = 0usize;
-    for chunk in files.chunks(CHUNK_FILES) {
-        let rendered: Vec<Result<String, Error>> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|file| {
-                    render_file(
-                        file,
-                        &options,
-                        args.extraction.max_file_size,
-                        &filter,
-                        args.format,
-                    )
-                })
-                .collect()
-        });
-        for (file, result) in chunk.iter().zip(rendered) {
-            match result {
-                Ok(mut text) => {
-                    if args.format == Format::Text && printed > 0 {
-                        text.insert(0, '\n');
-                    }
-                    print_or_exit(&text);
-                    printed += 1;
-                }
-                Err(Error::Binary { .. }) if !file.explicit => {
-                    report(format!(
-                        "{}: skipped, looks binary (NUL bytes)",
-                        file.display
-                    ));
-                }
-                Err(Error::TooLarge { size, limit, .. }) if !file.explicit => {
-                    report(format!(
-                        "{}: skipped, {size} bytes is more than --max-file-size {limit}",
-                        file.display
-                    ));
-                }
-                Err(error) => report(error),
+    let job = Job {
+        cache: open_cache(args, &options),
+        options,
+        max_file_size: args.extraction.max_file_size,
+        filter,
+        format: args.format,
+        cache_error: Mutex::new(None),
+    };
+    let progress = progress_bar(files.len(), args.quiet);
+    let quiet = args.quiet;
+    let note = |file: &FileEntry, error: Error| match error {
+        Error::Binary { .. } if !file.explicit => {
+            if !quiet {
+                report(format!(
+                    "{}: skipped, looks binary (NUL bytes)",
+                    file.display
+                ));
             }
         }
+        Error::TooLarge { size, limit, .. } if !file.explicit => {
+            if !quiet {
+                report(format!(
+                    "{}: skipped, {size} bytes is more than --max-file-size {limit}",
+                    file.display
+                ));
+            }
+        }
+        error => report(error),
+    };
+    let printed = if let Some(budget) = args.max_tokens {
+        let mut outlines = Vec::new();
+        in_order(
+            &pool,
+            &files,
+            |file| job.outline(file),
+            |file, result| {
+                progress.inc(1);
+                match result {
+                    Ok(outline) => outlines.push(outline),
+                    Err(error) => note(file, error),
+                }
+            },
+        );
+        progress.finish_and_clear();
+        if !outlines.is_empty() {
+            match crate::repo_map::repo_map(&outlines, budget as usize, &join_paths(args)) {
+                Ok(text) => print_or_exit(&text),
+                Err(message) => {
+                    report(message);
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        outlines.len()
+    } else {
+        let mut printed = 0usize;
+        in_order(
+            &pool,
+            &files,
+            |file| job.render(file),
+            |file, result| {
+                progress.inc(1);
+                match result {
+                    Ok(mut text) => {
+                        if args.format == Format::Text && printed > 0 {
+                            text.insert(0, '\n');
+                        }
+                        progress.suspend(|| print_or_exit(&text));
+                        printed += 1;
+                    }
+                    Err(error) => progress.suspend(|| note(file, error)),
+                }
+            },
+        );
+        progress.finish_and_clear();
+        printed
+    };
+    if let Some(error) = job
+        .cache_error
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        && !args.quiet
+    {
+        report(format!("note: the outline cache was not written: {error}"));
     }
     if printed == 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The persistent cache for this run: `--cache-dir`, else the tree's when a
+/// directory is outlined; none with `--no-cache` or for named files only.
+fn open_cache(args: &OutlineArgs, options: &OutlineOptions) -> Option<DiskCache> {
+    if args.no_cache {
+        return None;
+    }
+    if let Some(dir) = &args.cache_dir {
+        return match DiskCache::open(dir, options) {
+            Ok(cache) => Some(cache),
+            Err(error) => {
+                if !args.quiet {
+                    report(format!(
+                        "note: cannot use the cache directory {}: {error}; running without",
+                        dir.display()
+                    ));
+                }
+                None
+            }
+        };
+    }
+    let dir = args.paths.iter().find(|p| p.is_dir())?;
+    DiskCache::for_tree(dir, options)
+}
+
+/// A progress bar on standard error, shown only on a terminal, for many files
+/// and without `--quiet`.
+fn progress_bar(files: usize, quiet: bool) -> indicatif::ProgressBar {
+    if quiet || files < PROGRESS_FILES || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(files as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "ast-outline: {bar:30} {pos}/{len} files ({elapsed})",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// What every file of one run is outlined with.
+struct Job {
+    options: OutlineOptions,
+    max_file_size: u64,
+    filter: Filter,
+    format: Format,
+    cache: Option<DiskCache>,
+    /// The first error met writing the cache (reported once, as a note).
+    cache_error: Mutex<Option<std::io::Error>>,
+}
+
+/// A file's outline: from the cache as its JSON line, or freshly parsed
+/// (with its JSON line when that was made for the cache).
+enum Outlined {
+    Cached(String),
+    Parsed(FileOutline, Option<String>),
+}
+
+impl Job {
+    /// The file's output: its text outline, or its JSON line, ending with a
+    /// newline.
+    fn render(&self, file: &FileEntry) -> Result<String, Error> {
+        let outlined = self.outline_or_json(file)?;
+        if self.format == Format::Json && self.filter.is_noop() {
+            match outlined {
+                Outlined::Cached(mut json) | Outlined::Parsed(_, Some(mut json)) => {
+                    json.push('\n');
+                    return Ok(json);
+                }
+                Outlined::Parsed(..) => {}
+            }
+        }
+        let outline = self.finish(file, outlined)?;
+        Ok(match self.format {
+            Format::Text => render_text(&outline, &TextOptions::default()),
+            Format::Json => {
+                let mut line = json_line(&outline).unwrap_or_default();
+                line.push('\n');
+                line
+            }
+        })
+    }
+
+    /// The file's outline, filtered.
+    fn outline(&self, file: &FileEntry) -> Result<FileOutline, Error> {
+        let outlined = self.outline_or_json(file)?;
+        self.finish(file, outlined)
+    }
+
+    fn finish(&self, file: &FileEntry, outlined: Outlined) -> Result<FileOutline, Error> {
+        let mut outline = match outlined {
+            Outlined::Parsed(outline, _) => outline,
+            Outlined::Cached(json) => match serde_json::from_str(&json) {
+                Ok(outline) => outline,
+                // Unreadable after all (cannot happen unless the entry was
+                // forged with a matching checksum): parse again.
+                Err(_) => self.parse(file)?,
+            },
+        };
+        self.filter.apply(&mut outline);
+        Ok(outline)
+    }
+
+    fn outline_or_json(&self, file: &FileEntry) -> Result<Outlined, Error> {
+        let Some(cache) = &self.cache else {
+            return Ok(Outlined::Parsed(self.parse(file)?, None));
+        };
+        let (bytes, modified) = read_source(&file.path, self.max_file_size)?;
+        let stamp = Stamp::new(&bytes, modified);
+        if let Some(json) = cache.get(&file.display, &file.path, &stamp) {
+            return Ok(Outlined::Cached(json));
+        }
+        let outline = self.parse_bytes(file, bytes)?;
+        let json = json_line(&outline).ok();
+        if let Some(json) = &json
+            && let Err(error) = cache.put(&file.display, &file.path, &stamp, json)
+        {
+            let mut first = self
+                .cache_error
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            first.get_or_insert(error);
+        }
+        Ok(Outlined::Parsed(outline, json))
+    }
+
+    fn parse(&self, file: &FileEntry) -> Result<FileOutline, Error> {
+        self.parse_bytes(file, read_source(&file.path, self.max_file_size)?.0)
+    }
+
+    fn parse_bytes(&self, file: &FileEntry, bytes: Vec<u8>) -> Result<FileOutline, Error> {
+        let language = file.language.ok_or_else(|| Error::UnknownLanguage {
+            path: file.display.clone(),
+        })?;
+        let source = SourceText::from_bytes(bytes, Some(language));
+        Ok(source.outline(&file.display, language, &self.options))
+    }
+}
+
+/// The bytes of the file at `path` (at most `max_bytes`) and its
+/// modification time.
+///
+/// # Errors
+/// As [`SourceText::read_at_most`]: unreadable, not a regular file, too
+/// large, or binary.
+fn read_source(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, Option<SystemTime>), Error> {
+    let (bytes, meta) = SourceText::read_bytes(path, max_bytes)?;
+    Ok((bytes, meta.modified().ok()))
+}
+
+/// Runs `work` on every file on `pool`'s threads and hands the results to
+/// `done` on this thread, in the files' order, each as soon as it and all
+/// before it are done. Workers stop taking files while [`WINDOW`] results
+/// wait for an earlier one.
+fn in_order<R: Send>(
+    pool: &rayon::ThreadPool,
+    files: &[FileEntry],
+    work: impl Fn(&FileEntry) -> R + Sync,
+    mut done: impl FnMut(&FileEntry, R),
+) {
+    let next = AtomicUsize::new(0);
+    // How many results were handed to `done`, and its change signal.
+    let delivered = Mutex::new(0usize);
+    let moved = Condvar::new();
+    let (sender, receiver) = mpsc::channel::<(usize, R)>();
+    pool.in_place_scope(|scope| {
+        for _ in 0..pool.current_num_threads() {
+            let sender = sender.clone();
+            let (next, delivered, moved, work) = (&next, &delivered, &moved, &work);
+            scope.spawn(move |_| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(file) = files.get(index) else {
+                        break;
+                    };
+                    {
+                        let mut count = delivered.lock().unwrap_or_else(PoisonError::into_inner);
+                        while index >= *count + WINDOW {
+                            count = moved.wait(count).unwrap_or_else(PoisonError::into_inner);
+                        }
+                    }
+                    if sender.send((index, work(file))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting = BTreeMap::new();
+        let mut wanted = 0usize;
+        for (index, result) in receiver {
+            waiting.insert(index, result);
+            while let Some(result) = waiting.remove(&wanted) {
+                if let Some(file) = files.get(wanted) {
+                    done(file, result);
+                }
+                wanted += 1;
+            }
+            *delivered.lock().unwrap_or_else(PoisonError::into_inner) = wanted;
+            moved.notify_all();
+        }
+    });
 }
 
 fn check_language(file: &FileEntry) -> Result<(), Error> {
@@ -116,29 +379,6 @@ fn check_language(file: &FileEntry) -> Result<(), Error> {
         }),
         Some(_) => Ok(()),
     }
-}
-
-fn render_file(
-    file: &FileEntry,
-    options: &OutlineOptions,
-    max_file_size: u64,
-    filter: &Filter,
-    format: Format,
-) -> Result<String, Error> {
-    let language = file.language.ok_or_else(|| Error::UnknownLanguage {
-        path: file.display.clone(),
-    })?;
-    let source = SourceText::read_at_most(&file.path, Some(language), max_file_size)?;
-    let mut outline = source.outline(&file.display, language, options);
-    filter.apply(&mut outline);
-    Ok(match format {
-        Format::Text => render_text(&outline, &TextOptions::default()),
-        Format::Json => {
-            let mut line = json_line(&outline).unwrap_or_default();
-            line.push('\n');
-            line
-        }
-    })
 }
 
 fn join_paths(args: &OutlineArgs) -> String {

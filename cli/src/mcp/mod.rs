@@ -15,7 +15,7 @@ pub mod jail;
 pub mod schemas;
 pub mod server;
 pub mod stdio;
-mod tokens;
+pub mod tokens;
 pub mod tools;
 
 use std::path::Path;

@@ -22,6 +22,44 @@ pub fn count(text: &str) -> Option<usize> {
     encoder().map(|bpe| bpe.encode_ordinary(text).len())
 }
 
+/// Whether `text` is at most `budget` tokens (also when the encoding did not
+/// load: then nothing can be counted and nothing is cut).
+pub fn fits(text: &str, budget: usize) -> bool {
+    count(text).is_none_or(|n| n <= budget)
+}
+
+/// The longest run of `text`'s first whole lines that, followed by
+/// `note(kept_lines, total_lines)`, fits in `budget` tokens; `None` when not
+/// even the first line does.
+pub fn keep_lines(
+    text: &str,
+    budget: usize,
+    note: impl Fn(usize, usize) -> String,
+) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len();
+    let joined = |n: usize| {
+        let mut kept = String::new();
+        for line in lines.iter().take(n) {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+        kept + &note(n, total)
+    };
+    // Fitting is monotone in the number of lines kept (more lines, more
+    // tokens): search for the largest count that fits.
+    let (mut low, mut high) = (0usize, total);
+    while low < high {
+        let middle = (low + high).div_ceil(2);
+        if fits(&joined(middle), budget) {
+            low = middle;
+        } else {
+            high = middle - 1;
+        }
+    }
+    (low > 0).then(|| joined(low))
+}
+
 /// `text` followed by its token count, as `[412 tokens, o200k_base]` on a line
 /// of its own (the count is of `text`, without that line).
 pub fn with_footer(mut text: String) -> String {

@@ -590,7 +590,7 @@ fn fit_outline(
         .unwrap_or(1)
         .max(1);
     let asked = depth.map_or(deepest, |d| (d as usize).clamp(1, deepest));
-    let fits = |text: &str| tokens::count(text).is_none_or(|n| n <= budget);
+    let fits = |text: &str| tokens::fits(text, budget);
     for shown in (1..=asked).rev() {
         let text = render_all(outlines, problems, options, shown);
         if shown == asked {
@@ -610,25 +610,15 @@ fn fit_outline(
     }
     // Even the top level does not fit: keep whole lines while they fit.
     let text = render_all(outlines, problems, options, 1);
-    let total = text.lines().count();
-    let mut kept = String::new();
-    let mut kept_lines = 0;
-    for line in text.lines() {
-        let candidate = format!("{kept}{line}\n");
-        if !fits(&(candidate.clone() + &cut_note(kept_lines + 1, total, budget))) {
-            break;
-        }
-        kept = candidate;
-        kept_lines += 1;
-    }
-    if kept_lines == 0 {
-        return Err(format!(
-            "max_tokens={budget} is too small for even the first line of this outline; \
-             raise it (the top-level outline alone is {} tokens)",
-            tokens::count(&text).unwrap_or_default()
-        ));
-    }
-    Ok(kept + &cut_note(kept_lines, total, budget))
+    tokens::keep_lines(&text, budget, |kept, total| cut_note(kept, total, budget)).ok_or_else(
+        || {
+            format!(
+                "max_tokens={budget} is too small for even the first line of this outline; \
+                 raise it (the top-level outline alone is {} tokens)",
+                tokens::count(&text).unwrap_or_default()
+            )
+        },
+    )
 }
 
 fn cut_note(kept: usize, total: usize, budget: usize) -> String {
