@@ -52,8 +52,8 @@ pub fn repo_map(outlines: &[FileOutline], budget: usize, what: &str) -> Result<S
     let mut reserve = 0usize;
     loop {
         let mut levels = vec![0usize; outlines.len()];
-        let header = header(outlines.len(), budget, what);
-        let mut used = count(&header) + count(&note(outlines, &[], budget)) + reserve;
+        let head = header(outlines.len(), budget, what);
+        let mut used = count(&head) + count(&note(outlines, &[], budget)) + reserve;
         for level in 1..=LEVELS {
             for &i in &order {
                 if levels[i] != level - 1 {
@@ -71,7 +71,7 @@ pub fn repo_map(outlines: &[FileOutline], budget: usize, what: &str) -> Result<S
                 }
             }
         }
-        let mut text = header;
+        let mut text = head;
         for (i, &level) in levels.iter().enumerate() {
             if level > 0 {
                 text.push_str(&piece(&mut pieces, outlines, i, level).0);
@@ -83,15 +83,28 @@ pub fn repo_map(outlines: &[FileOutline], budget: usize, what: &str) -> Result<S
             return Ok(text);
         }
         if levels.iter().all(|&l| l == 0) {
-            // Not even the header and the note fit: keep whole lines.
-            return tokens::keep_lines(&text, budget, |kept, all| {
-                format!("(cut after {kept} of {all} lines to fit --max-tokens {budget})\n")
+            // Not even one file's top level fits beside the header and the
+            // note: the top-level map cut after whole lines (as the MCP
+            // outline is), if at least one line of it fits.
+            let mut top = header(outlines.len(), budget, what);
+            for i in 0..outlines.len() {
+                top.push_str(
+                    piece(&mut pieces, outlines, i, 1)
+                        .0
+                        .trim_start_matches('\n'),
+                );
+            }
+            return tokens::keep_lines(&top, budget, |kept, all| {
+                format!(
+                    "(cut after {kept} of {all} lines of the top-level map to fit \
+                     --max-tokens {budget}; outline a narrower path or raise it)\n"
+                )
             })
+            .filter(|cut| cut.lines().count() >= 3)
             .ok_or_else(|| {
                 format!(
-                    "--max-tokens {budget} is too small for even the header of the repo map \
-                     ({} tokens); raise it",
-                    count(&text)
+                    "--max-tokens {budget} is too small for even the header and one line of \
+                     the repo map; raise it"
                 )
             });
         }

@@ -1,0 +1,485 @@
+//! End-to-end tests of `outline` over trees: the persistent cache (hits,
+//! misses, edits, touches, version changes, corrupt entries, unwritable
+//! places), output order with many threads, and the `--max-tokens` repo map.
+//! Nothing here is timed: speed is measured by `bench/compare.sh`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ast_outline::mcp::tokens;
+use tempfile::TempDir;
+
+fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_ast-outline"))
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `ast-outline ARGS` in `dir`, with the user cache directory at
+/// `dir/.user-cache` (never the real one).
+fn run_in(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(binary())
+        .args(args)
+        .current_dir(dir)
+        .env("XDG_CACHE_HOME", dir.join(".user-cache"))
+        .output()
+        .expect("run ast-outline");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let run = run_in(dir, args);
+    assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+    assert_eq!(run.stderr, "", "{args:?} wrote to stderr");
+    run.stdout
+}
+
+fn write(root: &Path, name: &str, text: &str) -> PathBuf {
+    let path = root.join(name);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+/// A small tree of three languages, in `tree/` under a fresh directory.
+fn tree() -> TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "tree/shop.py",
+        "class Cart:\n    \"\"\"A cart.\"\"\"\n    def total(self) -> int:\n        return 1\n",
+    );
+    write(
+        dir.path(),
+        "tree/web/api.ts",
+        "export class Api {\n  getTotal(): number { return 1; }\n}\n",
+    );
+    write(
+        dir.path(),
+        "tree/src/lib.rs",
+        "/// Adds.\npub fn add(a: i32, b: i32) -> i32 { a + b }\n",
+    );
+    dir
+}
+
+/// The cache entries under `cache`, by file name, with their inode numbers
+/// (an entry that was written again is a new file: the cache renames a
+/// fresh temporary file over it).
+#[cfg(unix)]
+fn entries(cache: &Path) -> Vec<(String, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut found: Vec<(String, u64)> = std::fs::read_dir(cache.join("entries"))
+        .expect("entries dir")
+        .map(|e| e.expect("entry"))
+        .filter(|e| !e.file_name().to_string_lossy().starts_with(".tmp"))
+        .map(|e| {
+            let ino = e.metadata().expect("metadata").ino();
+            (e.file_name().to_string_lossy().into_owned(), ino)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The one entry whose stored JSON is of the file `path`.
+fn entry_of(cache: &Path, path: &str) -> PathBuf {
+    let needle = format!("path={path:?}");
+    std::fs::read_dir(cache.join("entries"))
+        .expect("entries dir")
+        .map(|e| e.expect("entry").path())
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains(&needle)))
+        .unwrap_or_else(|| panic!("no cache entry for {path}"))
+}
+
+#[cfg(unix)]
+#[test]
+fn the_cache_is_hit_on_unchanged_and_touched_files_and_missed_on_edits() {
+    let dir = tree();
+    let root = dir.path();
+    std::fs::create_dir(root.join("tree/.git")).expect("git dir");
+    let cache = root.join("tree/.ast-outline");
+    let reference = ok(root, &["outline", "--no-cache", "--format", "json", "tree"]);
+    assert!(!cache.exists(), "--no-cache wrote a cache");
+
+    let cold = ok(root, &["outline", "--format", "json", "tree"]);
+    assert_eq!(cold, reference);
+    let first = entries(&cache);
+    assert_eq!(first.len(), 3, "one entry per file: {first:?}");
+    assert_eq!(
+        std::fs::read_to_string(cache.join(".gitignore")).expect(".gitignore"),
+        "# Made by ast-outline: its cache.\n*\n"
+    );
+
+    // Warm: every file a hit (no entry written again), same output in both
+    // formats and with filters.
+    assert_eq!(
+        ok(root, &["outline", "--format", "json", "tree"]),
+        reference
+    );
+    assert_eq!(
+        ok(root, &["outline", "tree"]),
+        ok(root, &["outline", "--no-cache", "tree"])
+    );
+    assert_eq!(
+        ok(root, &["outline", "--depth", "1", "--no-docs", "tree"]),
+        ok(
+            root,
+            &["outline", "--no-cache", "--depth", "1", "--no-docs", "tree"]
+        )
+    );
+    assert_eq!(entries(&cache), first);
+
+    // Touched but unchanged: still a hit.
+    let shop = root.join("tree/shop.py");
+    let file = std::fs::File::options()
+        .write(true)
+        .open(&shop)
+        .expect("open");
+    file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(60))
+        .expect("touch");
+    drop(file);
+    assert_eq!(
+        ok(root, &["outline", "--format", "json", "tree"]),
+        reference
+    );
+    assert_eq!(entries(&cache), first);
+
+    // Edited, same size and modification time: a miss, and the new outline.
+    let modified = std::fs::metadata(&shop)
+        .expect("meta")
+        .modified()
+        .expect("mtime");
+    let old = std::fs::read_to_string(&shop).expect("read");
+    std::fs::write(&shop, old.replace("total", "summa")).expect("edit");
+    std::fs::File::options()
+        .write(true)
+        .open(&shop)
+        .expect("open")
+        .set_modified(modified)
+        .expect("keep mtime");
+    let edited = ok(root, &["outline", "--format", "json", "tree"]);
+    assert!(edited.contains("\"tree/shop.py:3:Cart.summa\""), "{edited}");
+    assert!(!edited.contains("Cart.total"), "{edited}");
+    assert_eq!(
+        edited,
+        ok(root, &["outline", "--no-cache", "--format", "json", "tree"])
+    );
+    let after = entries(&cache);
+    let changed: Vec<&(String, u64)> = after.iter().filter(|e| !first.contains(e)).collect();
+    assert_eq!(
+        changed.len(),
+        1,
+        "only the edited file's entry is rewritten"
+    );
+
+    // Other extraction options are other entries' business: a miss.
+    let blocks = ok(
+        root,
+        &[
+            "outline",
+            "--block-threshold",
+            "1",
+            "--format",
+            "json",
+            "tree",
+        ],
+    );
+    assert_eq!(
+        blocks,
+        ok(
+            root,
+            &[
+                "outline",
+                "--no-cache",
+                "--block-threshold",
+                "1",
+                "--format",
+                "json",
+                "tree"
+            ]
+        )
+    );
+}
+
+#[test]
+fn an_entry_of_another_version_or_corrupt_is_a_miss_and_is_written_again() {
+    let dir = tree();
+    let root = dir.path();
+    let cache = root.join("cache");
+    let cache_arg = cache.to_str().expect("utf-8");
+    let reference = ok(root, &["outline", "--no-cache", "--format", "json", "tree"]);
+    ok(root, &["outline", "--cache-dir", cache_arg, "tree"]);
+    let entry = entry_of(&cache, "tree/shop.py");
+    let stored = std::fs::read_to_string(&entry).expect("entry");
+    let version = format!(" {} ", env!("CARGO_PKG_VERSION"));
+    assert!(stored.contains(&version), "{stored}");
+
+    let forged = [
+        // Another version of the tool wrote it (with another outline).
+        stored
+            .replacen(&version, " 0.0.0-older ", 1)
+            .replace("Cart.total", "Cart.stale"),
+        // The stored JSON was altered (its checksum no longer matches).
+        stored.replace("Cart.total", "Cart.stale"),
+        // Cut short.
+        stored[..stored.len() / 2].to_owned(),
+        // Not an entry at all.
+        "garbage\u{0}\u{1}".to_owned(),
+        String::new(),
+    ];
+    for text in forged {
+        std::fs::write(&entry, &text).expect("forge");
+        for format in ["json", "text"] {
+            let out = ok(
+                root,
+                &[
+                    "outline",
+                    "--cache-dir",
+                    cache_arg,
+                    "--format",
+                    format,
+                    "tree",
+                ],
+            );
+            assert!(!out.contains("stale"), "{text:?} was used: {out}");
+        }
+        assert_eq!(
+            ok(
+                root,
+                &[
+                    "outline",
+                    "--cache-dir",
+                    cache_arg,
+                    "--format",
+                    "json",
+                    "tree"
+                ]
+            ),
+            reference
+        );
+        assert_eq!(
+            std::fs::read_to_string(&entry).expect("entry"),
+            stored,
+            "the entry is written again after {text:?}"
+        );
+    }
+}
+
+#[test]
+fn an_unwritable_cache_place_never_fails_the_outline() {
+    let dir = tree();
+    let root = dir.path();
+    let reference = ok(root, &["outline", "--no-cache", "tree"]);
+    // Neither `.ast-outline/` nor the user cache directory can be made (a
+    // file is in the way: permissions do not stop root, who runs CI).
+    write(root, "tree/.ast-outline", "not a directory\n");
+    write(root, ".user-cache", "not a directory\n");
+    assert_eq!(ok(root, &["outline", "tree"]), reference);
+
+    // An explicit --cache-dir that cannot be made: a note, the same output.
+    let run = run_in(
+        root,
+        &["outline", "--cache-dir", "tree/shop.py/cache", "tree"],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, reference);
+    assert!(
+        run.stderr
+            .starts_with("ast-outline: note: cannot use the cache directory tree/shop.py/cache"),
+        "{}",
+        run.stderr
+    );
+    // --quiet leaves the note out.
+    let quiet = run_in(
+        root,
+        &[
+            "outline",
+            "--quiet",
+            "--cache-dir",
+            "tree/shop.py/cache",
+            "tree",
+        ],
+    );
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (Some(0), ""));
+    assert_eq!(quiet.stdout, reference);
+}
+
+#[test]
+fn a_read_only_tree_falls_back_to_the_user_cache_directory() {
+    let dir = tree();
+    let root = dir.path();
+    write(root, "tree/.ast-outline", "in the way\n");
+    let reference = ok(root, &["outline", "--no-cache", "tree"]);
+    assert_eq!(ok(root, &["outline", "tree"]), reference);
+    let user = root.join(".user-cache/ast-outline");
+    let made: Vec<_> = std::fs::read_dir(&user).expect("user cache").collect();
+    assert_eq!(made.len(), 1, "one cache for the tree");
+    assert_eq!(ok(root, &["outline", "tree"]), reference);
+}
+
+#[test]
+fn the_cache_directory_is_never_outlined() {
+    let dir = tree();
+    let root = dir.path();
+    ok(root, &["outline", "tree"]);
+    assert!(root.join("tree/.ast-outline/entries").is_dir());
+    write(
+        root,
+        "tree/.ast-outline/planted.py",
+        "def planted():\n    pass\n",
+    );
+    let everything = ok(root, &["outline", "--hidden", "--no-ignore", "tree"]);
+    assert!(!everything.contains("planted"), "{everything}");
+    assert!(everything.contains("tree/shop.py"), "{everything}");
+}
+
+#[test]
+fn many_files_on_many_threads_come_out_in_path_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let mut names = Vec::new();
+    for i in 0..300 {
+        // Sizes vary a lot so that workers finish out of order.
+        let functions = if i % 37 == 0 { 2_000 } else { 1 + i % 5 };
+        let mut text = String::new();
+        for f in 0..functions {
+            text.push_str(&format!("def f{f}(x):\n    return x\n"));
+        }
+        let name = format!("d{}/m{i:03}.py", i % 7);
+        write(root, &name, &text);
+        names.push(name);
+    }
+    names.sort();
+    let args = ["outline", "--no-cache", "--format", "json", "-j", "4", "."];
+    let out = ok(root, &args);
+    let paths: Vec<String> = out
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("json line");
+            value["path"].as_str().expect("path").to_owned()
+        })
+        .collect();
+    assert_eq!(paths, names);
+    assert_eq!(
+        out,
+        ok(
+            root,
+            &["outline", "--no-cache", "--format", "json", "-j", "1", "."]
+        )
+    );
+}
+
+/// A tree big enough that a budget must choose: 30 files.
+fn big_tree() -> TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for i in 0..30 {
+        let mut text = format!("\"\"\"Module {i}.\"\"\"\n");
+        for c in 0..3 {
+            text.push_str(&format!(
+                "class Thing{i}x{c}:\n    \"\"\"A thing.\"\"\"\n    def method_{c}(self, count: int) -> str:\n        \"\"\"Does {c}.\"\"\"\n        return ''\n    def _hidden(self):\n        pass\n"
+            ));
+        }
+        let depth = if i % 3 == 0 {
+            "pkg/"
+        } else {
+            "pkg/sub/deeper/"
+        };
+        write(dir.path(), &format!("{depth}mod{i:02}.py"), &text);
+    }
+    dir
+}
+
+#[test]
+fn the_repo_map_is_never_over_budget_and_says_what_was_elided() {
+    let dir = big_tree();
+    let root = dir.path();
+    let full = ok(root, &["outline", "--no-cache", "."]);
+    let full_tokens = tokens::count(&full).expect("tokenizer");
+    let mut budgets: Vec<usize> = (1..40).map(|i| i * 7).collect();
+    budgets.extend([
+        300,
+        500,
+        800,
+        1_000,
+        1_500,
+        2_000,
+        3_000,
+        5_000,
+        full_tokens * 2,
+    ]);
+    let mut shown_before = 0;
+    for budget in budgets {
+        let run = run_in(root, &["outline", "--max-tokens", &budget.to_string(), "."]);
+        if run.code != Some(0) {
+            assert!(
+                run.stderr.contains(&format!(
+                    "--max-tokens {budget} is too small for even the header"
+                )),
+                "{budget}: {}",
+                run.stderr
+            );
+            assert_eq!(run.stdout, "");
+            continue;
+        }
+        let out = &run.stdout;
+        let used = tokens::count(out).expect("tokenizer");
+        assert!(used <= budget, "{budget}: {used} tokens:\n{out}");
+        assert!(
+            out.starts_with(&format!(
+                "# repo map of .: 30 files within {budget} tokens (o200k_base)"
+            )),
+            "{budget}: {out}"
+        );
+        let last = out.lines().last().expect("a last line");
+        if last.starts_with("(cut after ") {
+            // Too small for one file's top level: whole lines, said so.
+            assert!(last.ends_with("lines of the top-level map to fit --max-tokens {budget}; outline a narrower path or raise it)".replace("{budget}", &budget.to_string()).as_str()), "{last}");
+            assert!(
+                out.lines().nth(1).is_some_and(|l| l.starts_with("pkg/")),
+                "{out}"
+            );
+            continue;
+        }
+        let shown = out.lines().filter(|l| l.starts_with("pkg/")).count();
+        assert!(
+            shown >= shown_before,
+            "{budget}: fewer files than a smaller budget"
+        );
+        shown_before = shown;
+        if budget >= full_tokens * 2 || budget > full_tokens && last.starts_with("(complete") {
+            assert_eq!(
+                last,
+                format!("(complete: nothing elided to fit {budget} tokens)")
+            );
+            assert_eq!(shown, 30);
+            assert!(out.contains("def method_1(self, count: int) -> str — Does 1."));
+        } else {
+            assert!(
+                last.starts_with(&format!("(elided to fit {budget} tokens: ")),
+                "{last}"
+            );
+            if shown < 30 {
+                assert!(
+                    last.contains(&format!("{} files left out", 30 - shown)),
+                    "{last}"
+                );
+            }
+        }
+        // Signatures only once every file is shown with its top level.
+        if out.contains("def method_") {
+            assert_eq!(shown, 30, "{budget}: signatures before every file:\n{out}");
+        }
+        // Shallow files first: a deeper file only when every shallow one is in.
+        if out.lines().any(|l| l.starts_with("pkg/sub/deeper/")) {
+            assert_eq!(out.matches("\npkg/mod").count(), 10, "{budget}:\n{out}");
+        }
+    }
+}
