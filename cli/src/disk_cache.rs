@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use outline_core::OutlineOptions;
+
+use crate::error::Error;
 use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
 
 /// The name of the cache directory under the root of a tree.
@@ -106,6 +108,16 @@ impl DiskCache {
         })
     }
 
+    /// The cache in `dir` when it exists (nothing is created), for outlines
+    /// made with `options`.
+    pub fn existing(dir: &Path, options: &OutlineOptions) -> Option<DiskCache> {
+        let entries = dir.join("entries");
+        entries.is_dir().then(|| DiskCache {
+            entries,
+            options: options_key(options),
+        })
+    }
+
     /// The cache for the tree at `root` (a directory): `.ast-outline/` under
     /// its root, else the user cache directory (see the module docs). `None`
     /// when neither can be written.
@@ -179,6 +191,20 @@ impl DiskCache {
         header.retain(|c| c != '\n');
         header
     }
+}
+
+/// The bytes of the file at `path` (at most `max_bytes`) and its
+/// modification time.
+///
+/// # Errors
+/// As [`crate::SourceText::read_at_most`]: unreadable, not a regular file,
+/// too large, or binary.
+pub(crate) fn read_source(
+    path: &Path,
+    max_bytes: u64,
+) -> Result<(Vec<u8>, Option<SystemTime>), Error> {
+    let (bytes, meta) = crate::SourceText::read_bytes(path, max_bytes)?;
+    Ok((bytes, meta.modified().ok()))
 }
 
 /// Every extraction option, as text (the `Debug` form names each field, so a

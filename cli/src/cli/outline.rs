@@ -9,18 +9,16 @@
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
-use std::time::SystemTime;
 
 use outline_core::{FileOutline, Filter, OutlineOptions, TextOptions, json_line, render_text};
 
 use super::args::{Format, OutlineArgs};
 use super::{print_or_exit, report};
 use crate::SourceText;
-use crate::disk_cache::{DiskCache, Stamp};
+use crate::disk_cache::{DiskCache, Stamp, read_source};
 use crate::error::Error;
 use crate::walk::{FileEntry, WalkOptions, collect_files};
 
@@ -305,17 +303,6 @@ impl Job {
         let source = SourceText::from_bytes(bytes, Some(language));
         Ok(source.outline(&file.display, language, &self.options))
     }
-}
-
-/// The bytes of the file at `path` (at most `max_bytes`) and its
-/// modification time.
-///
-/// # Errors
-/// As [`SourceText::read_at_most`]: unreadable, not a regular file, too
-/// large, or binary.
-fn read_source(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, Option<SystemTime>), Error> {
-    let (bytes, meta) = SourceText::read_bytes(path, max_bytes)?;
-    Ok((bytes, meta.modified().ok()))
 }
 
 /// Runs `work` on every file on `pool`'s threads and hands the results to

@@ -4,8 +4,9 @@
 //! on disk. The earlier versions served (a few per file) are remembered, so
 //! an id issued from one of them can be found again precisely after an edit.
 //!
-//! There is no persistent (on-disk) cache in ast-outline yet; when there is,
-//! this cache is the place to consult it before parsing.
+//! Before parsing, the persistent cache (`.ast-outline/` under the root, see
+//! [`crate::disk_cache`]) is consulted when it exists, and filled; the server
+//! never creates it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use outline_core::{FileOutline, Language, OutlineOptions};
 
+use crate::disk_cache::{DiskCache, Stamp};
 use crate::{Error, SourceText};
 
 /// One file as read and outlined.
@@ -52,9 +54,20 @@ pub struct OutlineCache {
     entries: Mutex<HashMap<Key, Entry>>,
     parses: AtomicUsize,
     versions: AtomicU64,
+    /// The persistent cache's directory, consulted when it exists.
+    disk: Option<PathBuf>,
 }
 
 impl OutlineCache {
+    /// A cache that also consults the persistent cache in `dir` (when that
+    /// exists).
+    pub fn with_disk(dir: PathBuf) -> OutlineCache {
+        OutlineCache {
+            disk: Some(dir),
+            ..OutlineCache::default()
+        }
+    }
+
     /// The file at `real` (named `display` in ids), outlined with `options`:
     /// read again, and parsed again only when its text differs from the
     /// cached one (the cached version is then remembered as an earlier one).
@@ -73,14 +86,37 @@ impl OutlineCache {
             block_threshold: options.block_threshold,
         };
         let language = Language::from_path(display);
-        let source = SourceText::read(real, language).map_err(|error| named(error, display))?;
+        let (bytes, meta) = SourceText::read_bytes(real, crate::DEFAULT_MAX_FILE_SIZE)
+            .map_err(|error| named(error, display))?;
+        let stamp = Stamp::new(&bytes, meta.modified().ok());
+        let source = SourceText::from_bytes(bytes, language);
         if let Some(entry) = self.lock().get(&key)
             && entry.parsed.source.text == source.text
         {
             return Ok(Arc::clone(&entry.parsed));
         }
-        let outline = language.map(|language| source.outline(display, language, options));
-        self.parses.fetch_add(1, Ordering::Relaxed);
+        let disk = self
+            .disk
+            .as_deref()
+            .and_then(|dir| DiskCache::existing(dir, options));
+        let stored = disk.as_ref().and_then(|disk| {
+            let json = disk.get(display, real, &stamp)?;
+            serde_json::from_str::<FileOutline>(&json).ok()
+        });
+        let outline = match (language, stored) {
+            (Some(_), Some(stored)) => Some(stored),
+            (language, _) => {
+                self.parses.fetch_add(1, Ordering::Relaxed);
+                let outline = language.map(|language| source.outline(display, language, options));
+                if let (Some(disk), Some(outline)) = (&disk, &outline)
+                    && let Ok(json) = outline_core::json_line(outline)
+                {
+                    // Writing is a courtesy: a read-only cache is fine.
+                    let _ = disk.put(display, real, &stamp, &json);
+                }
+                outline
+            }
+        };
         let parsed = Arc::new(Parsed {
             version: self.versions.fetch_add(1, Ordering::Relaxed),
             source,
@@ -201,6 +237,30 @@ mod tests {
         let earlier = cache.earlier(&path, &now);
         assert_eq!(earlier.len(), 1);
         assert!(Arc::ptr_eq(&earlier[0], &first));
+    }
+
+    #[test]
+    fn the_persistent_cache_is_consulted_when_it_exists() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.py");
+        std::fs::write(&path, "def f():\n    pass\n").expect("write");
+        let options = OutlineOptions::default();
+        let store = dir.path().join(crate::disk_cache::DIR_NAME);
+        // No cache directory: parsed, and none is made.
+        let first = OutlineCache::with_disk(store.clone());
+        first.get(&path, "a.py", &options).expect("read");
+        assert_eq!(first.parses(), 1);
+        assert!(!store.exists());
+        // A cache directory: filled by one server, used by the next.
+        DiskCache::open(&store, &options).expect("open");
+        let filling = OutlineCache::with_disk(store.clone());
+        let made = filling.get(&path, "a.py", &options).expect("read");
+        assert_eq!(filling.parses(), 1);
+        let next = OutlineCache::with_disk(store);
+        let read = next.get(&path, "a.py", &options).expect("read");
+        assert_eq!(next.parses(), 0);
+        assert_eq!(read.outline, made.outline);
+        assert_eq!(read.source.text, "def f():\n    pass\n");
     }
 
     #[test]

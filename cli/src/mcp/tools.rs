@@ -170,10 +170,8 @@ pub struct Workspace {
 impl Workspace {
     /// A workspace rooted at `jail`'s root.
     pub fn new(jail: Jail) -> Workspace {
-        Workspace {
-            jail,
-            cache: OutlineCache::default(),
-        }
+        let cache = OutlineCache::with_disk(jail.root().join(crate::disk_cache::DIR_NAME));
+        Workspace { jail, cache }
     }
 
     /// The cache (to see what was parsed).
