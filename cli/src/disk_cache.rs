@@ -75,6 +75,8 @@ impl Stamp {
 pub struct DiskCache {
     entries: PathBuf,
     options: String,
+    /// The working directory, to make relative paths absolute (asked once).
+    cwd: Option<PathBuf>,
 }
 
 impl DiskCache {
@@ -105,6 +107,7 @@ impl DiskCache {
         Ok(DiskCache {
             entries,
             options: options_key(options),
+            cwd: std::env::current_dir().ok(),
         })
     }
 
@@ -115,6 +118,7 @@ impl DiskCache {
         entries.is_dir().then(|| DiskCache {
             entries,
             options: options_key(options),
+            cwd: std::env::current_dir().ok(),
         })
     }
 
@@ -169,7 +173,15 @@ impl DiskCache {
     }
 
     fn entry_path(&self, display: &str, path: &Path) -> PathBuf {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+        // Absolute, without `.` components: `./src/a.py` run from the root
+        // and the MCP server's `/root/src/a.py` name the same entry.
+        let absolute: PathBuf = match &self.cwd {
+            Some(cwd) if path.is_relative() => cwd.join(path),
+            _ => path.to_owned(),
+        }
+        .components()
+        .filter(|c| *c != std::path::Component::CurDir)
+        .collect();
         let mut key = display.as_bytes().to_vec();
         key.push(0);
         key.extend_from_slice(absolute.to_string_lossy().as_bytes());

@@ -154,8 +154,8 @@ fn render_level(outline: &FileOutline, level: usize) -> String {
     render_text(&brief, &TextOptions::default())
 }
 
-/// The public, non-block symbols of `symbols` without signatures and docs;
-/// with their members when `members`.
+/// The public, non-block symbols of `symbols` without signatures (but an
+/// impl's) and docs; with their members when `members`.
 fn names_only(symbols: &[Symbol], members: bool) -> Vec<Symbol> {
     symbols
         .iter()
@@ -164,6 +164,11 @@ fn names_only(symbols: &[Symbol], members: bool) -> Vec<Symbol> {
             let mut brief = Symbol::new(&s.name, s.kind, s.start_line, s.end_line);
             brief.id.clone_from(&s.id);
             brief.qualname.clone_from(&s.qualname);
+            if s.kind == SymbolKind::Impl {
+                // An impl's name is its header (`impl Trait for Type`): show it
+                // as it is, not as `impl impl …`.
+                brief.signature.clone_from(&s.signature);
+            }
             if members {
                 brief.children = names_only(&s.children, true);
             }

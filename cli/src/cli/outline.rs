@@ -25,6 +25,9 @@ use crate::walk::{FileEntry, WalkOptions, collect_files};
 /// Most finished files held back while an earlier file is still being parsed.
 const WINDOW: usize = 256;
 
+/// Bytes of output gathered before they are written (when not a terminal).
+const OUTPUT_BLOCK: usize = 64 * 1024;
+
 /// Runs with this many files or more show a progress bar (on a terminal).
 const PROGRESS_FILES: usize = 200;
 
@@ -131,6 +134,20 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         outlines.len()
     } else {
         let mut printed = 0usize;
+        // Output is written in blocks of about OUTPUT_BLOCK bytes (every file
+        // on a terminal), and before any note, so both keep their order.
+        let mut pending = String::new();
+        let block = if std::io::stdout().is_terminal() {
+            0
+        } else {
+            OUTPUT_BLOCK
+        };
+        let flush = |pending: &mut String| {
+            if !pending.is_empty() {
+                progress.suspend(|| print_or_exit(pending));
+                pending.clear();
+            }
+        };
         in_order(
             &pool,
             &files,
@@ -138,17 +155,24 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
             |file, result| {
                 progress.inc(1);
                 match result {
-                    Ok(mut text) => {
+                    Ok(text) => {
                         if args.format == Format::Text && printed > 0 {
-                            text.insert(0, '\n');
+                            pending.push('\n');
                         }
-                        progress.suspend(|| print_or_exit(&text));
+                        pending.push_str(&text);
+                        if pending.len() >= block {
+                            flush(&mut pending);
+                        }
                         printed += 1;
                     }
-                    Err(error) => progress.suspend(|| note(file, error)),
+                    Err(error) => {
+                        flush(&mut pending);
+                        progress.suspend(|| note(file, error));
+                    }
                 }
             },
         );
+        flush(&mut pending);
         progress.finish_and_clear();
         printed
     };
@@ -307,36 +331,46 @@ impl Job {
 
 /// Runs `work` on every file on `pool`'s threads and hands the results to
 /// `done` on this thread, in the files' order, each as soon as it and all
-/// before it are done. Workers stop taking files while [`WINDOW`] results
-/// wait for an earlier one.
+/// before it are done. Workers take files in runs of a few consecutive ones
+/// (fewer thread wake-ups), and stop taking more while [`WINDOW`] files'
+/// results wait for an earlier one.
 fn in_order<R: Send>(
     pool: &rayon::ThreadPool,
     files: &[FileEntry],
     work: impl Fn(&FileEntry) -> R + Sync,
     mut done: impl FnMut(&FileEntry, R),
 ) {
+    let threads = pool.current_num_threads().max(1);
+    let run = (files.len() / (threads * 8)).clamp(1, 16);
     let next = AtomicUsize::new(0);
-    // How many results were handed to `done`, and its change signal.
-    let delivered = Mutex::new(0usize);
+    // How many results were handed to `done`, how many workers wait for that
+    // to grow, and the signal that it grew.
+    let state = Mutex::new((0usize, 0usize));
     let moved = Condvar::new();
-    let (sender, receiver) = mpsc::channel::<(usize, R)>();
+    let (sender, receiver) = mpsc::channel::<(usize, Vec<R>)>();
     pool.in_place_scope(|scope| {
-        for _ in 0..pool.current_num_threads() {
+        for _ in 0..threads {
             let sender = sender.clone();
-            let (next, delivered, moved, work) = (&next, &delivered, &moved, &work);
+            let (next, state, moved, work) = (&next, &state, &moved, &work);
             scope.spawn(move |_| {
                 loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(file) = files.get(index) else {
+                    let start = next.fetch_add(run, Ordering::Relaxed);
+                    let Some(chunk) = files.get(start..(start + run).min(files.len())) else {
                         break;
                     };
+                    if chunk.is_empty() {
+                        break;
+                    }
                     {
-                        let mut count = delivered.lock().unwrap_or_else(PoisonError::into_inner);
-                        while index >= *count + WINDOW {
-                            count = moved.wait(count).unwrap_or_else(PoisonError::into_inner);
+                        let mut guard = state.lock().unwrap_or_else(PoisonError::into_inner);
+                        while start >= guard.0 + WINDOW {
+                            guard.1 += 1;
+                            guard = moved.wait(guard).unwrap_or_else(PoisonError::into_inner);
+                            guard.1 -= 1;
                         }
                     }
-                    if sender.send((index, work(file))).is_err() {
+                    let results = chunk.iter().map(work).collect();
+                    if sender.send((start, results)).is_err() {
                         break;
                     }
                 }
@@ -345,16 +379,21 @@ fn in_order<R: Send>(
         drop(sender);
         let mut waiting = BTreeMap::new();
         let mut wanted = 0usize;
-        for (index, result) in receiver {
-            waiting.insert(index, result);
-            while let Some(result) = waiting.remove(&wanted) {
-                if let Some(file) = files.get(wanted) {
-                    done(file, result);
+        for (start, results) in receiver {
+            waiting.insert(start, results);
+            while let Some(results) = waiting.remove(&wanted) {
+                for result in results {
+                    if let Some(file) = files.get(wanted) {
+                        done(file, result);
+                    }
+                    wanted += 1;
                 }
-                wanted += 1;
             }
-            *delivered.lock().unwrap_or_else(PoisonError::into_inner) = wanted;
-            moved.notify_all();
+            let mut guard = state.lock().unwrap_or_else(PoisonError::into_inner);
+            guard.0 = wanted;
+            if guard.1 > 0 {
+                moved.notify_all();
+            }
         }
     });
 }
