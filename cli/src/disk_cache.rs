@@ -273,7 +273,6 @@ mod tests {
         assert_eq!(cache.get("a.py", &path, &edited), None);
         assert_eq!(cache.get("b.py", &path, &stamp), None);
 
-        #[allow(clippy::needless_update)] // more options may come
         let other = OutlineOptions {
             block_threshold: 7,
             ..OutlineOptions::default()
