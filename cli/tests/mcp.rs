@@ -987,3 +987,68 @@ fn same_named_rust_macro_calls_are_told_apart_after_an_edit() {
         "{both}"
     );
 }
+
+#[test]
+fn a_cut_outline_fills_the_budget_with_whole_members_of_the_next_level_in_source_order() {
+    let (_dir, root) = tree();
+    let classes = ["Alpha", "Beta", "Gamma", "Delta"];
+    let text: String = classes
+        .iter()
+        .map(|class| {
+            let methods: String = (0..12)
+                .map(|i| {
+                    format!(
+                        "    def {}_{i}(self, value: int) -> int:\n        return value\n\n",
+                        class.to_lowercase()
+                    )
+                })
+                .collect();
+            format!("class {class}:\n    \"\"\"The {class} class.\"\"\"\n\n{methods}\n")
+        })
+        .collect();
+    write(&root.join("many.py"), &text);
+    let mut server = Server::start(&root);
+    let top = stated_tokens(&server.ok("get_file_outline", json!({"path": "many.py", "depth": 1})));
+    let full = stated_tokens(&server.ok("get_file_outline", json!({"path": "many.py"})));
+    let mut fills = Vec::new();
+    for budget in (top + 80..full).step_by(37) {
+        let cut = server.ok(
+            "get_file_outline",
+            json!({"path": "many.py", "max_tokens": budget}),
+        );
+        assert!(stated_tokens(&cut) <= budget, "{budget}: {cut}");
+        // Whole classes' members, in source order: a prefix of the classes.
+        let shown: Vec<usize> = classes
+            .iter()
+            .map(|class| cut.matches(&format!(":{class}.")).count())
+            .collect();
+        let complete = shown.iter().take_while(|n| **n == 12).count();
+        assert!(
+            shown[complete..].iter().all(|n| *n == 0),
+            "{budget}: members shown per class {shown:?}\n{cut}"
+        );
+        assert!(
+            cut.contains("(cut to depth 1 of 2 to fit max_tokens="),
+            "{budget}: {cut}"
+        );
+        if complete > 0 {
+            assert!(
+                cut.contains(&format!(
+                    "level 2 is shown for the first {complete} of 4 symbols that have members there"
+                )),
+                "{budget}: {cut}"
+            );
+        }
+        // A single file: the advice is not to outline a single file.
+        assert!(
+            cut.contains(
+                "read the symbols you need with read_symbol(symbol_id), or raise max_tokens)"
+            ) && !cut.contains("outline a single file"),
+            "{cut}"
+        );
+        fills.push(complete);
+    }
+    // The larger the budget, the more classes' members; some budgets fill.
+    assert!(fills.windows(2).all(|w| w[0] <= w[1]), "{fills:?}");
+    assert!(fills.iter().any(|n| *n >= 2), "{fills:?}");
+}

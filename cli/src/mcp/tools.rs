@@ -223,7 +223,15 @@ impl Workspace {
             ids: args.ids.unwrap_or(true),
             ..TextOptions::default()
         };
-        fit_outline(&outlines, &problems, &text_options, depth, budget)
+        let single_file = !target.real.is_dir();
+        fit_outline(
+            &outlines,
+            &problems,
+            &text_options,
+            depth,
+            budget,
+            single_file,
+        )
     }
 
     /// `read_symbol`: one symbol's source with a header (path, real lines, the
@@ -568,8 +576,13 @@ impl Workspace {
     }
 }
 
-/// The outlines rendered within `budget` tokens: all of them at `depth`, else
-/// at fewer nesting levels, else cut after whole lines; the cut is noted.
+/// The outlines rendered within `budget` tokens: all of them at `depth`; else
+/// the deepest level that fits, filled in source order with the next level's
+/// lines (all the members of one symbol, or none), saying what was left out;
+/// else the top level cut after whole lines. `single_file` changes the advice.
+///
+/// Lines are counted one at a time and summed ([`tokens::estimate_within`]);
+/// the chosen text is counted exactly and trimmed until it fits.
 ///
 /// # Errors
 /// A message when not even the first line and the note fit.
@@ -579,6 +592,7 @@ fn fit_outline(
     options: &TextOptions,
     depth: Option<u32>,
     budget: usize,
+    single_file: bool,
 ) -> Result<String, String> {
     let deepest = outlines
         .iter()
@@ -588,41 +602,142 @@ fn fit_outline(
         .unwrap_or(1)
         .max(1);
     let asked = depth.map_or(deepest, |d| (d as usize).clamp(1, deepest));
-    let fits = |text: &str| tokens::fits(text, budget);
-    for shown in (1..=asked).rev() {
+    let advice = if single_file {
+        "read the symbols you need with read_symbol(symbol_id), or raise max_tokens"
+    } else {
+        "outline a single file or a subdirectory, or raise max_tokens"
+    };
+    // Estimates run a little high: a text within this much is counted exactly.
+    let slack = budget / 4 + 16;
+    let full = render_all(outlines, problems, options, asked);
+    if tokens::estimate_within(full.lines(), budget + slack).is_some()
+        && tokens::fits(&full, budget)
+    {
+        return Ok(full);
+    }
+    let mut deeper = full;
+    for shown in (1..asked).rev() {
         let text = render_all(outlines, problems, options, shown);
-        if shown == asked {
-            if fits(&text) {
-                return Ok(text);
-            }
+        let lines: Vec<&str> = text.lines().collect();
+        let deeper_lines: Vec<&str> = deeper.lines().collect();
+        let runs = extra_runs(&lines, &deeper_lines);
+        let note = |filled: usize| depth_note(shown, deepest, budget, filled, runs.len(), advice);
+        let room = budget.saturating_sub(tokens::count(&note(runs.len())).unwrap_or(0));
+        let Some(base) = tokens::estimate_within(lines.iter().copied(), room + slack) else {
+            deeper = text;
             continue;
+        };
+        // Fill with whole runs of the next level, in source order.
+        let mut spare = room.saturating_sub(base);
+        let mut filled = 0usize;
+        for run in &runs {
+            match tokens::estimate_within(run.lines.iter().copied(), spare) {
+                Some(cost) => {
+                    spare -= cost;
+                    filled += 1;
+                }
+                None => break,
+            }
         }
-        let note = format!(
-            "(cut to depth {shown} of {deepest} to fit max_tokens={budget}: deeper symbols are \
-             left out; outline a single file or a subdirectory, or raise max_tokens)\n"
-        );
-        let text = text + &note;
-        if fits(&text) {
-            return Ok(text);
+        loop {
+            let candidate = assemble(&lines, &runs[..filled]) + &note(filled);
+            if tokens::fits(&candidate, budget) {
+                return Ok(candidate);
+            }
+            if filled == 0 {
+                break;
+            }
+            filled -= filled.div_ceil(4).max(1).min(filled);
         }
+        deeper = text;
     }
     // Even the top level does not fit: keep whole lines while they fit.
     let text = render_all(outlines, problems, options, 1);
-    tokens::keep_lines(&text, budget, |kept, total| cut_note(kept, total, budget)).ok_or_else(
-        || {
-            format!(
-                "max_tokens={budget} is too small for even the first line of this outline; \
+    tokens::keep_lines(&text, budget, |kept, total| {
+        cut_note(kept, total, budget, advice)
+    })
+    .ok_or_else(|| {
+        format!(
+            "max_tokens={budget} is too small for even the first line of this outline; \
                  raise it (the top-level outline alone is {} tokens)",
-                tokens::count(&text).unwrap_or_default()
-            )
-        },
-    )
+            tokens::count(&text).unwrap_or_default()
+        )
+    })
 }
 
-fn cut_note(kept: usize, total: usize, budget: usize) -> String {
+/// Lines of the next nesting level, all the members of one symbol: they go
+/// after line `after` (0-based) of the shallower text.
+#[derive(Debug)]
+struct Run<'a> {
+    after: usize,
+    lines: Vec<&'a str>,
+}
+
+/// The runs of lines `deeper` has that `shallow` has not (`shallow`'s lines
+/// are `deeper`'s in the same order, fewer).
+fn extra_runs<'a>(shallow: &[&str], deeper: &[&'a str]) -> Vec<Run<'a>> {
+    let mut runs: Vec<Run<'a>> = Vec::new();
+    let mut next = 0usize;
+    for line in deeper {
+        if shallow.get(next) == Some(line) {
+            next += 1;
+            continue;
+        }
+        let after = next.saturating_sub(1);
+        match runs.last_mut() {
+            Some(run) if run.after == after && next > 0 => run.lines.push(line),
+            _ => runs.push(Run {
+                after,
+                lines: vec![line],
+            }),
+        }
+    }
+    runs
+}
+
+/// `shallow`'s lines with `runs` inserted after theirs.
+fn assemble(shallow: &[&str], runs: &[Run<'_>]) -> String {
+    let mut out = String::new();
+    let mut runs = runs.iter().peekable();
+    for (i, line) in shallow.iter().enumerate() {
+        out.push_str(line);
+        out.push('\n');
+        while let Some(run) = runs.next_if(|run| run.after == i) {
+            for extra in &run.lines {
+                out.push_str(extra);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn depth_note(
+    shown: usize,
+    deepest: usize,
+    budget: usize,
+    filled: usize,
+    runs: usize,
+    advice: &str,
+) -> String {
+    let next = shown + 1;
+    let members = if filled == 0 {
+        format!("symbols nested {next} or more deep are left out")
+    } else if filled == runs {
+        format!("level {next} is shown whole and deeper levels left out")
+    } else {
+        format!(
+            "level {next} is shown for the first {filled} of {runs} symbols that have members \
+             there (in source order); the rest of it and deeper levels are left out"
+        )
+    };
+    format!("(cut to depth {shown} of {deepest} to fit max_tokens={budget}: {members}; {advice})\n")
+}
+
+fn cut_note(kept: usize, total: usize, budget: usize, advice: &str) -> String {
     format!(
         "(cut after {kept} of {total} lines of the top-level outline to fit \
-         max_tokens={budget}; outline a narrower path or raise max_tokens)\n"
+         max_tokens={budget}; {advice})\n"
     )
 }
 
