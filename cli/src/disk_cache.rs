@@ -2,11 +2,13 @@
 //! that file's outline as the exact JSON line `outline --format json` prints.
 //!
 //! Where: `--cache-dir DIR`, or by default `.ast-outline/` in the root of the
-//! outlined tree (the nearest enclosing directory holding `.ast-outline/` or
-//! `.git`, else the directory named on the command line). When that cannot be
-//! created (a read-only tree), `$XDG_CACHE_HOME/ast-outline/<hash of the root>`
-//! (or `~/.cache/…`) is used instead; when neither can, ast-outline runs
-//! without a cache. The directory holds a `.gitignore` (`*`) and a
+//! outlined project: the nearest enclosing directory holding `.ast-outline/`
+//! or `.git` (as `.ruff_cache` or `.pytest_cache` sit in a project). A tree
+//! that is not inside a project (say the Python standard library) is never
+//! written to: its cache is `$XDG_CACHE_HOME/ast-outline/<hash of the
+//! directory>` (or `~/.cache/…`), which is also where the cache of a project
+//! whose `.ast-outline/` cannot be created (a read-only tree) goes. When
+//! neither can be written, ast-outline runs without a cache. The directory holds a `.gitignore` (`*`) and a
 //! `CACHEDIR.TAG`, so git and backup tools leave it alone.
 //!
 //! An entry is named by a hash of the file's display path and absolute path.
@@ -122,14 +124,19 @@ impl DiskCache {
         })
     }
 
-    /// The cache for the tree at `root` (a directory): `.ast-outline/` under
-    /// its root, else the user cache directory (see the module docs). `None`
-    /// when neither can be written.
-    pub fn for_tree(root: &Path, options: &OutlineOptions) -> Option<DiskCache> {
-        let root = tree_root(root);
-        if let Ok(cache) = DiskCache::open(&root.join(DIR_NAME), options) {
-            return Some(cache);
-        }
+    /// The cache for the tree at `dir` (a directory): `.ast-outline/` under
+    /// its project root, else the user cache directory (see the module docs).
+    /// `None` when neither can be written.
+    pub fn for_tree(dir: &Path, options: &OutlineOptions) -> Option<DiskCache> {
+        let root = match tree_root(dir) {
+            Some(root) => {
+                if let Ok(cache) = DiskCache::open(&root.join(DIR_NAME), options) {
+                    return Some(cache);
+                }
+                root
+            }
+            None => std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned()),
+        };
         let user = user_cache_dir()?;
         let name = format!("{:032x}", xxh3_128(root.to_string_lossy().as_bytes()));
         DiskCache::open(&user.join("ast-outline").join(name), options).ok()
@@ -225,18 +232,15 @@ fn options_key(options: &OutlineOptions) -> String {
     format!("{options:?}").replace(' ', "")
 }
 
-/// The nearest directory from `dir` up that holds `.ast-outline/` or `.git`,
-/// else `dir` itself (made absolute).
-pub fn tree_root(dir: &Path) -> PathBuf {
+/// The project root of `dir`: the nearest directory from `dir` (made
+/// absolute) up that holds `.ast-outline/` or `.git`; `None` outside any
+/// project.
+pub fn tree_root(dir: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
-    let mut current = Some(absolute.as_path());
-    while let Some(candidate) = current {
-        if candidate.join(DIR_NAME).is_dir() || candidate.join(".git").exists() {
-            return candidate.to_owned();
-        }
-        current = candidate.parent();
-    }
     absolute
+        .ancestors()
+        .find(|candidate| candidate.join(DIR_NAME).is_dir() || candidate.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 fn user_cache_dir() -> Option<PathBuf> {

@@ -313,9 +313,10 @@ fn an_unwritable_cache_place_never_fails_the_outline() {
 }
 
 #[test]
-fn a_read_only_tree_falls_back_to_the_user_cache_directory() {
+fn a_read_only_project_falls_back_to_the_user_cache_directory() {
     let dir = tree();
     let root = dir.path();
+    std::fs::create_dir(root.join("tree/.git")).expect("git dir");
     write(root, "tree/.ast-outline", "in the way\n");
     let reference = ok(root, &["outline", "--no-cache", "tree"]);
     assert_eq!(ok(root, &["outline", "tree"]), reference);
@@ -325,10 +326,33 @@ fn a_read_only_tree_falls_back_to_the_user_cache_directory() {
     assert_eq!(ok(root, &["outline", "tree"]), reference);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_tree_outside_any_project_is_never_written_to() {
+    // No `.git` and no `.ast-outline/` above it (the Python standard library,
+    // say): the cache goes to the user cache directory, and is hit there.
+    let dir = tree();
+    let root = dir.path();
+    let reference = ok(root, &["outline", "--no-cache", "tree"]);
+    assert_eq!(ok(root, &["outline", "tree"]), reference);
+    assert!(!root.join("tree/.ast-outline").exists());
+    let user = root.join(".user-cache/ast-outline");
+    let made: Vec<PathBuf> = std::fs::read_dir(&user)
+        .expect("user cache")
+        .map(|entry| entry.expect("entry").path())
+        .collect();
+    assert_eq!(made.len(), 1, "one cache for the tree");
+    let before = entries(&made[0]);
+    assert_eq!(before.len(), 3, "one entry per file");
+    assert_eq!(ok(root, &["outline", "tree"]), reference);
+    assert_eq!(entries(&made[0]), before, "hits: nothing written again");
+}
+
 #[test]
 fn the_cache_directory_is_never_outlined() {
     let dir = tree();
     let root = dir.path();
+    std::fs::create_dir(root.join("tree/.git")).expect("git dir");
     ok(root, &["outline", "tree"]);
     assert!(root.join("tree/.ast-outline/entries").is_dir());
     write(
