@@ -93,8 +93,9 @@ pub struct OutlineArgs {
     /// Do not read or write the outline cache.
     #[arg(long)]
     pub no_cache: bool,
-    /// Keep the outline cache in DIR (default: .ast-outline/ in the root of
-    /// the outlined tree, or the user cache directory when that is read-only).
+    /// Keep the outline cache in DIR (default: .ast-outline/ in the project
+    /// root — the nearest directory up holding .git or .ast-outline/ — else,
+    /// outside any project or when that is read-only, the user cache directory).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     pub cache_dir: Option<PathBuf>,
     /// Print no notes (skipped files, cache) and no progress bar; errors
