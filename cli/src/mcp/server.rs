@@ -40,7 +40,8 @@ get_file_outline or find_symbol printed (PATH:START_LINE:QUALNAME), or by path +
 The header gives the real lines, the enclosing symbols (e.g. the class line) and says it is \
 only part of the file. After you edit the file the same id still works: the symbol is found \
 again by its qualname and the header says it moved; if it is gone, the nearest names are \
-suggested. Prefer this to reading whole files.";
+suggested. At most max_lines lines (default 300): a longer symbol is cut and its parts' ids \
+listed. Prefer this to reading whole files.";
 
 const READ_LINES: &str = "\
 Read a line range of a file (1-based, inclusive), at most 300 lines by default. Use it for \
