@@ -7,7 +7,8 @@
 //! - a line longer than [`MAX_REQUEST_BYTES`] gets `-32700` too, saying so,
 //!   without being kept in memory;
 //! - JSON that is not a JSON-RPC message gets `-32600 Invalid Request`,
-//!   echoing its `id` when it has one;
+//!   echoing its `id` when it has one (a malformed notification, without an
+//!   id, gets no answer);
 //! - blank lines are ignored; every other line goes to rmcp through an
 //!   in-memory pipe.
 //!
@@ -102,6 +103,8 @@ fn error_reply(id: Value, code: i64, message: String) -> Value {
 }
 
 fn judge(line: &[u8]) -> Verdict {
+    // rmcp strips a UTF-8 byte order mark (and a `\r` before the `\n`).
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Verdict::Ignore;
     }
@@ -122,8 +125,13 @@ fn judge(line: &[u8]) -> Verdict {
         .filter(|id| id.is_string() || id.is_number())
         .cloned()
         .unwrap_or(Value::Null);
+    // A notification (a method without an id) is never answered, not even
+    // when it is malformed (JSON-RPC 2.0, section 4.1).
+    let notification =
+        value.get("method").is_some_and(Value::is_string) && value.get("id").is_none();
     match serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value) {
         Ok(_) => Verdict::Pass,
+        Err(_) if notification => Verdict::Ignore,
         Err(error) => Verdict::Answer(error_reply(
             id,
             -32600,
@@ -286,6 +294,14 @@ mod tests {
         assert_eq!(
             judge(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
             Verdict::Pass
+        );
+        assert_eq!(
+            judge(b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\r"),
+            Verdict::Pass
+        );
+        assert_eq!(
+            judge(br#"{"jsonrpc":"2.0","method":"notifications/x","params":7}"#),
+            Verdict::Ignore
         );
     }
 }
