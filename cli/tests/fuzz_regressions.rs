@@ -5,10 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ast_outline::{
-    FileOutline, Language, OutlineOptions, SourceText, Symbol, SymbolKind, TextOptions, json_line,
-    render_text,
-};
+use ast_outline::{FileOutline, Language, OutlineOptions, SourceText, SymbolKind};
 
 fn regressions(language: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -46,46 +43,12 @@ fn outline(path: &Path, language: Language) -> FileOutline {
     outlines.pop().expect("two outlines")
 }
 
-/// The invariants of `fuzz/src/lib.rs`: lines 1-based and inclusive, every
-/// symbol inside the file and its parent, one-line names, both renderers.
+/// The invariants the fuzz targets check (`outline_core::invariants`): lines
+/// 1-based and inclusive, every symbol inside the file and its parent,
+/// one-line names, both renderers.
 fn check(outline: &FileOutline) {
-    let last = outline.line_count.max(1);
-    for d in &outline.diagnostics {
-        assert!(
-            d.line >= 1 && d.column >= 1 && !d.message.contains('\n'),
-            "{d:?}"
-        );
-    }
-    for symbol in &outline.symbols {
-        check_symbol(symbol, 1, last);
-    }
-    assert!(render_text(outline, &TextOptions::default()).starts_with(&outline.path));
-    assert!(!json_line(outline).expect("serialises").contains('\n'));
-}
-
-fn check_symbol(symbol: &Symbol, first: u32, last: u32) {
-    assert!(
-        first <= symbol.start_line
-            && symbol.start_line <= symbol.end_line
-            && symbol.end_line <= last,
-        "{}: L{}-{} outside L{first}-{last}",
-        symbol.id,
-        symbol.start_line,
-        symbol.end_line
-    );
-    for text in [
-        Some(&symbol.name),
-        Some(&symbol.qualname),
-        symbol.signature.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        assert!(!text.contains(['\n', '\r']), "{}: {text:?}", symbol.id);
-    }
-    for child in &symbol.children {
-        check_symbol(child, symbol.start_line, symbol.end_line);
-    }
+    let violations = ast_outline::outline_core::invariants::violations(outline);
+    assert!(violations.is_empty(), "{violations:#?}");
 }
 
 fn language_of(path: &Path) -> Language {

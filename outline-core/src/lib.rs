@@ -26,6 +26,7 @@
 pub mod blocks;
 mod filter;
 pub mod id;
+pub mod invariants;
 mod language;
 mod line_index;
 mod model;
