@@ -275,6 +275,42 @@ fn rust_blocks_modules_and_parens_10000_deep_are_left_out_with_an_error() {
 }
 
 #[test]
+fn rust_generic_arguments_100000_deep_are_left_out_with_an_error() {
+    // `syn` parses each `<…>` by recursion: 100,000 of them once overflowed
+    // even the parser's large stack and aborted the process.
+    const N: usize = 100_000;
+    let cases = [
+        (
+            "vec.rs",
+            "T",
+            format!("type T = {}i32{};\n", "Vec<".repeat(N), ">".repeat(N)),
+        ),
+        (
+            "turbofish.rs",
+            "X",
+            format!(
+                "const X: usize = f::{}u8{}();\n",
+                "<V".repeat(N),
+                ">".repeat(N)
+            ),
+        ),
+    ];
+    for (path, name, deep) in cases {
+        let source = format!("pub fn before() {{}}\n{deep}pub fn after() {{}}\n");
+        let outline = on_small_stack(|| outline(path, &source));
+        assert_eq!(
+            errors(&outline),
+            [
+                "brackets nested more than 2000 levels deep: the text inside them (lines 2-2) was not parsed"
+            ],
+            "{path}"
+        );
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["before", name, "after"], "{path}");
+    }
+}
+
+#[test]
 fn max_nesting_is_an_option() {
     let source = format!("x = {}1{}\n", "(".repeat(DEEP), ")".repeat(DEEP));
     // Raised above the input's depth, everything is parsed (on a 2 MiB

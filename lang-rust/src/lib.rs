@@ -67,7 +67,8 @@ pub fn parse_items_only(text: &str) -> Option<usize> {
 pub struct RustOutline;
 
 impl Outline for RustOutline {
-    /// Delimiters nested deeper than [`OutlineOptions::max_nesting`] are left
+    /// Delimiters and generic `<…>` nested deeper than
+    /// [`OutlineOptions::max_nesting`] are left
     /// out (blanked, lines kept) before lexing, with an error diagnostic:
     /// `syn` and the walk recurse once per level.
     fn extract(&self, text: &str, _language: Language, options: &OutlineOptions) -> Extracted {

@@ -337,6 +337,10 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
     let mut i = range.start;
     let mut line_start = true;
     let mut after_prefix = false;
+    let mut angles = Angles {
+        max,
+        ..Angles::default()
+    };
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
     let next_line = |from: usize| {
         let mut j = from;
@@ -473,22 +477,26 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 if b == b'{' && out.open.is_empty() && out.first_open.is_none() {
                     out.first_open = Some(i);
                 }
-                out.open.push((i, b));
-                if out.open.len() == max.saturating_add(1) {
-                    out.deep.push(i + 1..end);
+                if b == b'{' {
+                    angles.reset(&mut out, i);
                 }
+                angles.saved.push(angles.here);
+                angles.here = 0;
+                out.open.push((i, b));
+                angles.entered(&mut out, i, end);
                 i += 1;
             }
             b')' | b']' | b'}' => {
-                if out.open.len() == max.saturating_add(1)
-                    && let Some(deep) = out.deep.last_mut()
-                {
-                    deep.end = i;
-                }
+                angles.total = angles.total.saturating_sub(angles.here);
+                angles.here = angles.saved.pop().unwrap_or(0);
                 if out.open.pop().is_none() {
                     out.problems
                         .push((i, format!("unexpected closing delimiter `{}`", b as char)));
                 }
+                if b == b'}' {
+                    angles.reset(&mut out, i);
+                }
+                angles.left(&mut out, i);
                 i += 1;
                 if b == b'}' && out.open.is_empty() {
                     // `const X: S = S { … };` ends at its `;`.
@@ -502,9 +510,36 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 }
             }
             b';' if out.open.is_empty() => {
+                angles.reset(&mut out, i);
                 i += 1;
                 out.chunks.push(chunk_start..i);
                 chunk_start = i;
+            }
+            b';' => {
+                angles.reset(&mut out, i);
+                i += 1;
+            }
+            b'<' => match bytes.get(i + 1) {
+                Some(b'=') => i += 2,
+                Some(b'<') if bytes.get(i + 2).is_none_or(|&c| is_shift_operand(c)) => i += 2,
+                _ => {
+                    if opens_angle(bytes, i, range.start) {
+                        angles.here += 1;
+                        angles.total += 1;
+                        angles.entered(&mut out, i, end);
+                    }
+                    i += 1;
+                }
+            },
+            b'>' => {
+                let operator = i > range.start && matches!(bytes[i - 1], b'-' | b'=')
+                    || bytes.get(i + 1) == Some(&b'=');
+                if !operator && angles.here > 0 {
+                    angles.here -= 1;
+                    angles.total -= 1;
+                    angles.left(&mut out, i);
+                }
+                i += 1;
             }
             _ => i += 1,
         }
@@ -513,6 +548,84 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
         out.chunks.push(chunk_start..end);
     }
     out
+}
+
+/// The nesting depth [`scan_nesting`] tracks: the open delimiters plus the
+/// generic angle brackets (`Vec<Vec<…>>`), which `syn` also parses by
+/// recursion. Angle brackets are counted per delimiter level and forgotten
+/// at `;`, `{` and `}`, so comparisons (`a < b`) left open by a heuristic
+/// never add up beyond one statement.
+#[derive(Debug, Default)]
+struct Angles {
+    /// The depth above which the text is left out.
+    max: usize,
+    /// Angle brackets open at the innermost delimiter level.
+    here: usize,
+    /// Those of each enclosing level (one per entry of [`Scan::open`]).
+    saved: Vec<usize>,
+    /// Angle brackets open at all levels.
+    total: usize,
+    /// Whether the last range of [`Scan::deep`] is still open.
+    in_deep: bool,
+}
+
+impl Angles {
+    fn depth(&self, out: &Scan) -> usize {
+        out.open.len().saturating_add(self.total)
+    }
+
+    /// After a bracket opened at `at`: starts a left-out range past the limit.
+    fn entered(&mut self, out: &mut Scan, at: usize, end: usize) {
+        if !self.in_deep && self.depth(out) > self.max {
+            out.deep.push(at + 1..end);
+            self.in_deep = true;
+        }
+    }
+
+    /// After a bracket closed at `at`: ends the left-out range at or below it.
+    fn left(&mut self, out: &mut Scan, at: usize) {
+        if self.in_deep
+            && self.depth(out) <= self.max
+            && let Some(deep) = out.deep.last_mut()
+        {
+            deep.end = at.max(deep.start);
+            self.in_deep = false;
+        }
+    }
+
+    /// Forgets the angle brackets of the innermost level (at `;`, `{`, `}`).
+    fn reset(&mut self, out: &mut Scan, at: usize) {
+        self.total = self.total.saturating_sub(self.here);
+        self.here = 0;
+        self.left(out, at);
+    }
+}
+
+/// Whether the `<` at `at` opens generic arguments: directly after an
+/// identifier (`Vec<`), or after `<`, `::` or `&` (spaces allowed), or after
+/// an identifier and spaces when no space follows (`Vec <T`; `a < b` is a
+/// comparison).
+fn opens_angle(bytes: &[u8], at: usize, floor: usize) -> bool {
+    let mut j = at;
+    while j > floor && bytes[j - 1].is_ascii_whitespace() {
+        j -= 1;
+    }
+    if j == floor {
+        return false;
+    }
+    match bytes[j - 1] {
+        b'<' | b':' | b'&' => true,
+        c if is_ident_byte(c) => {
+            j == at || bytes.get(at + 1).is_some_and(|c| !c.is_ascii_whitespace())
+        }
+        _ => false,
+    }
+}
+
+/// Whether `c`, just after `<<`, makes it a shift (`x << 2`, `x <<= 1`,
+/// `x << (n)`) rather than two angle brackets (`Vec<<T as Tr>::X>`).
+fn is_shift_operand(c: u8) -> bool {
+    c.is_ascii_whitespace() || c.is_ascii_digit() || matches!(c, b'=' | b'(')
 }
 
 /// Whether the line starting at `at` begins, at column 0, with an item
@@ -594,6 +707,23 @@ mod tests {
         let scan = scan(text, 0..text.len());
         assert_eq!(scan.chunks.len(), 2);
         assert!(scan.open.is_empty());
+    }
+
+    #[test]
+    fn generic_angle_brackets_count_toward_the_depth_and_comparisons_do_not() {
+        let deep = |text: &str, max: usize| -> Vec<String> {
+            let scan = scan_nesting(text, 0..text.len(), max);
+            scan.deep
+                .iter()
+                .map(|r| text[r.clone()].to_owned())
+                .collect()
+        };
+        let text = "const A: [bool; 2] = [a < b, x << 2 > y];\ntype T = Vec<Vec<u8>>;\n";
+        assert_eq!(deep(text, 1), ["u8"]);
+        assert_eq!(deep(text, 2), Vec::<String>::new());
+        // `a<b` left open as a comparison is forgotten at `;`.
+        assert_eq!(deep("fn f() { a<b; c<d; }", 2), Vec::<String>::new());
+        assert_eq!(deep("fn f() { a<b(c<d) }", 2), ["c<d"]);
     }
 
     #[test]
