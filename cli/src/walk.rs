@@ -36,14 +36,19 @@ pub struct FileEntry {
     pub explicit: bool,
 }
 
-/// What the walk found: files sorted by display path (no duplicates), and the
-/// problems met on the way (each a one-line message).
+/// What the walk found: files sorted by display path (no duplicates), the
+/// problems with the paths given, and notes on what was met while walking
+/// (each a one-line message).
 #[derive(Debug, Default)]
 pub struct Walked {
     /// Files to outline, sorted by [`FileEntry::display`].
     pub files: Vec<FileEntry>,
-    /// Paths that do not exist, unreadable directories, walk errors.
+    /// Paths given that do not exist or are not regular files or directories.
     pub problems: Vec<String>,
+    /// Met while walking and not read: unreadable directories or files, broken
+    /// symbolic links and FIFOs, sockets or devices with a source file's
+    /// extension, symbolic link loops (`--quiet` leaves these out).
+    pub notes: Vec<String>,
 }
 
 /// Collects the files under `paths`.
@@ -96,7 +101,7 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) => {
-                walked.problems.push(walk_error_message(&error));
+                walked.notes.push(walk_error_message(&error));
                 continue;
             }
         };
@@ -107,13 +112,20 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
             let display = display_path(entry.path());
             if Language::from_path(&display).is_some() && std::fs::metadata(entry.path()).is_err() {
                 walked
-                    .problems
+                    .notes
                     .push(format!("{display}: broken symbolic link; not read"));
             }
             continue;
         }
-        // FIFOs, sockets and devices are never opened (reading could block).
+        // FIFOs, sockets and devices are never opened (reading could block);
+        // one named like a source file is worth a note.
         if !file_type.is_some_and(|t| t.is_file()) {
+            let display = display_path(entry.path());
+            if !file_type.is_some_and(|t| t.is_dir()) && Language::from_path(&display).is_some() {
+                walked.notes.push(format!(
+                    "{display}: not a regular file (a FIFO, socket or device); not read"
+                ));
+            }
             continue;
         }
         let display = display_path(entry.path());

@@ -1526,9 +1526,14 @@ fn fifos_are_refused_not_read() {
         out.stderr,
         "ast-outline: pipe.py: not a regular file; only files can be read\n"
     );
-    // Walked: skipped like any non-file.
+    // Walked: never opened, with a note (the rest is outlined).
     let out = run(dir.path(), &["outline", "."]);
-    out.expect_clean_success();
+    out.expect_code(0);
+    assert_eq!(out.stdout(), "ok.py (python, 2 lines)\nL1-2 def fine()\n");
+    assert_eq!(
+        out.stderr,
+        "ast-outline: pipe.py: not a regular file (a FIFO, socket or device); not read\n"
+    );
 }
 
 #[test]

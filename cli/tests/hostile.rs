@@ -497,6 +497,17 @@ fn invalid_utf8_is_decoded_lossily_and_said() {
          ! L2:13 warning: file is not valid UTF-8; invalid bytes were replaced by U+FFFD\n\
          L1-2 def ok()\nL4-5 def after()\n"
     );
+    // `read` prints the decoded lines, and says they are not the file's bytes.
+    let out = run(dir.path(), &["read", "bad.py:ok"]);
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "==> bad.py:1-2 function ok <==\ndef ok():\n    return '\u{fffd}\u{fffd}'\n"
+    );
+    assert_eq!(
+        out.stderr,
+        "ast-outline: bad.py:2:13: note: file is not valid UTF-8; invalid bytes were replaced by U+FFFD\n"
+    );
 }
 
 #[test]
@@ -640,6 +651,15 @@ fn unreadable_files_and_broken_links_are_notes_and_the_rest_is_outlined() {
     }
     assert_eq!(out.stderr, expected_err);
     assert_eq!(out.stdout, expected_out);
+    // --quiet leaves the note on the link out (a file that cannot be read is
+    // still an error).
+    let quiet = run(dir.path(), &["outline", "--quiet", "."]);
+    let still = if denied {
+        "ast-outline: locked.py: Permission denied (os error 13)\n"
+    } else {
+        ""
+    };
+    assert_eq!(quiet.stderr, still);
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).expect("chmod");
 }
 
@@ -657,6 +677,13 @@ fn walking_a_tree_with_a_fifo_never_opens_it() {
     let out = run(dir.path(), &["outline", "sub"]);
     out.expect_code(0);
     assert_eq!(out.stdout, "sub/ok.py (python, 2 lines)\nL1-2 def fine()\n");
+    assert_eq!(
+        out.stderr,
+        "ast-outline: sub/pipe.py: not a regular file (a FIFO, socket or device); not read\n"
+    );
+    // --quiet leaves notes out.
+    let out = run(dir.path(), &["outline", "--quiet", "sub"]);
+    out.expect_code(0);
     assert_eq!(out.stderr, "");
     let out = run(dir.path(), &["outline", "sub/pipe.py"]);
     out.expect_code(1);

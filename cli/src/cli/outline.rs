@@ -42,6 +42,11 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
     for problem in &walked.problems {
         report(problem);
     }
+    if !args.quiet {
+        for note in &walked.notes {
+            report(note);
+        }
+    }
     let mut files = Vec::with_capacity(walked.files.len());
     let mut rejected = 0;
     for file in walked.files {
@@ -54,7 +59,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         }
     }
     if files.is_empty() {
-        if walked.problems.is_empty() && rejected == 0 {
+        if walked.problems.is_empty() && walked.notes.is_empty() && rejected == 0 {
             report(format!(
                 "nothing to outline in {}: no files of a supported language \
                  ({}) were found",

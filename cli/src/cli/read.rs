@@ -61,6 +61,16 @@ fn read_target(
         })?;
     let index = LineIndex::new(source.text_without_bom());
     let (start, end, text) = passage_lines(&display, &index, passage.start, passage.end)?;
+    // The lines printed are the decoded text: say so when they hold a
+    // replaced byte (invalid UTF-8 shown as U+FFFD).
+    if text.contains('\u{fffd}') {
+        for note in &source.notes {
+            report(format!(
+                "{display}:{}:{}: note: {}",
+                note.line, note.column, note.message
+            ));
+        }
+    }
     Ok(header(&display, start, end, passage.label.as_deref()) + &text)
 }
 

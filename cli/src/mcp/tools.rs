@@ -497,6 +497,7 @@ impl Workspace {
         }
         let walked = collect_files(std::slice::from_ref(&target.real), WalkOptions::default());
         problems.extend(walked.problems);
+        problems.extend(walked.notes);
         let prefix = if target.display == "." {
             String::new()
         } else {
