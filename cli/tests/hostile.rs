@@ -242,6 +242,78 @@ fn typescript_brackets_a_million_deep_are_reported_too() {
 }
 
 #[test]
+fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
+    // Chains without brackets recurse in swc and the walk like brackets do:
+    // 100,000 `await`s, `new`s, `keyof`s, `readonly`s or unbraced arrows
+    // aborted the process with a stack overflow.
+    const N: usize = 100_000;
+    let cases = [
+        (
+            "await.ts",
+            format!("async function f() {{ return {}1; }}\n", "await ".repeat(N)),
+            N + 1,
+        ),
+        (
+            "await.js",
+            format!("async function f() {{ return {}1; }}\n", "await ".repeat(N)),
+            N + 1,
+        ),
+        ("new.ts", format!("const x = {}X;\n", "new ".repeat(N)), N),
+        (
+            "keyof.ts",
+            format!("type T = {}X;\n", "keyof ".repeat(N)),
+            N,
+        ),
+        (
+            "readonly.ts",
+            format!("type T = {}X[];\n", "readonly ".repeat(N)),
+            N,
+        ),
+        (
+            "typeof.ts",
+            format!("const x = {}1;\n", "typeof ".repeat(N)),
+            N,
+        ),
+        ("void.js", format!("const x = {}1;\n", "void ".repeat(N)), N),
+        (
+            "delete.js",
+            format!("const x = {}1;\n", "delete ".repeat(N)),
+            N,
+        ),
+        (
+            "yield.js",
+            format!("function* g() {{ {}1; }}\n", "yield ".repeat(N)),
+            N + 1,
+        ),
+        (
+            "arrows.ts",
+            format!("const x = {}1;\n", "a => ".repeat(N)),
+            N,
+        ),
+        (
+            "arrows.js",
+            format!("const x = {}1;\n", "(a) =>\n".repeat(N)),
+            N,
+        ),
+    ];
+    for (path, deep, depth) in cases {
+        let source = format!("export function before() {{}}\n{deep}export function after() {{}}\n");
+        let outline = on_small_stack(|| outline(path, &source));
+        let last = source.lines().count() - 1;
+        assert_eq!(
+            errors(&outline),
+            [format!(
+                "brackets nested {depth} levels deep (more than 2000): statement at lines 2-{last} not parsed"
+            )],
+            "{path}"
+        );
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["before", "after"], "{path}");
+        assert_eq!(outline.symbols[1].start_line as usize, last + 1, "{path}");
+    }
+}
+
+#[test]
 fn rust_blocks_modules_and_parens_10000_deep_are_left_out_with_an_error() {
     let cases = [
         (

@@ -79,6 +79,13 @@ const CONTINUATION_WORDS: &[&str] = &[
     "from",
 ];
 
+/// Prefix words that nest what follows them (`await await x`, `new new X`,
+/// `keyof keyof T`): swc recurses once per word, so a run of them counts
+/// toward [`Piece::depth`] like brackets, one level per word.
+const CHAIN_WORDS: &[&str] = &[
+    "await", "new", "typeof", "void", "delete", "yield", "keyof", "readonly", "infer", "unique",
+];
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Frame {
     /// `(`, `[` or `{`.
@@ -91,7 +98,10 @@ enum Frame {
 pub(crate) struct Piece {
     pub range: Range<usize>,
     /// Deepest bracket nesting inside, counting `<` right after a word as a
-    /// type-argument bracket (closed by `>`, forgotten at `;`).
+    /// type-argument bracket (closed by `>`, forgotten at `;`), each word of
+    /// a run of [`CHAIN_WORDS`] as one level, and each `=>` whose body is
+    /// not braced as one level until the end of its bracket, a `,` or `;` at
+    /// its level, or a line end not right after a `=>`.
     pub depth: usize,
 }
 
@@ -114,6 +124,13 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
     // Bracket depth never reset by a forced split, and its maximum.
     let mut raw = 0usize;
     let mut raw_max = 0usize;
+    // Levels of chains: the current run of prefix words, the unbraced arrow
+    // bodies open at this bracket level and around it, and the arrow count
+    // saved at each open bracket (restored when it closes).
+    let mut prefix = 0usize;
+    let mut arrows = 0usize;
+    let mut arrows_saved: Vec<usize> = Vec::new();
+    let mut after_arrow = false;
     let mut piece_start: Option<usize> = None;
     // The last significant byte and, when it ended a word, that word's range.
     let mut last: Option<u8> = None;
@@ -134,6 +151,9 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         let b = bytes[i];
         if b == b'\n' || b == b'\r' {
             at_line_start = true;
+            if !after_arrow {
+                arrows = arrows_saved.last().copied().unwrap_or(0);
+            }
             i += 1;
             continue;
         }
@@ -197,6 +217,9 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 stack.clear();
                 angles = 0;
                 depth = 0;
+                prefix = 0;
+                arrows = 0;
+                arrows_saved.clear();
             }
         }
         if piece_start.is_none() {
@@ -204,6 +227,33 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             decorating = b == b'@';
         }
         ended = false;
+        after_arrow = false;
+        if is_word_byte(b) && CHAIN_WORDS.contains(&word_at(i)) {
+            prefix += 1;
+        } else {
+            prefix = 0;
+        }
+        if b == b'=' && bytes.get(i + 1) == Some(&b'>') {
+            after_arrow = true;
+            let body = bytes
+                .get(i + 2..)
+                .and_then(|rest| rest.iter().find(|c| !c.is_ascii_whitespace()));
+            if body != Some(&b'{') {
+                arrows += 1;
+            }
+        }
+        if prefix > 0 || after_arrow {
+            depth = depth.max(stack.len() + angles + arrows + prefix);
+            raw_max = raw_max.max(raw + angles + arrows + prefix);
+        }
+        if after_arrow {
+            // `=>` is one token; its `>` closes a type argument as before.
+            angles = angles.saturating_sub(1);
+            last = Some(b'>');
+            last_word = 0..0;
+            i += 2;
+            continue;
+        }
         match b {
             b'"' | b'\'' => {
                 i = string_end(bytes, i);
@@ -223,9 +273,10 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             }
             b'(' | b'[' | b'{' => {
                 stack.push(Frame::Bracket(b));
-                depth = depth.max(stack.len() + angles);
+                arrows_saved.push(arrows);
+                depth = depth.max(stack.len() + angles + arrows);
                 raw += 1;
-                raw_max = raw_max.max(raw + angles);
+                raw_max = raw_max.max(raw + angles + arrows);
             }
             b'<' if i > 0 && bytes.get(i - 1).is_some_and(|p| is_word_byte(*p)) => {
                 angles += 1;
@@ -237,6 +288,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 raw = raw.saturating_sub(1);
                 if matches!(stack.last(), Some(Frame::Bracket(_))) {
                     stack.pop();
+                    arrows = arrows_saved.pop().unwrap_or(0);
                 }
             }
             b'}' => match stack.last() {
@@ -248,6 +300,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 }
                 Some(Frame::Bracket(_)) => {
                     stack.pop();
+                    arrows = arrows_saved.pop().unwrap_or(0);
                     raw = raw.saturating_sub(1);
                     ended = stack.is_empty();
                 }
@@ -255,8 +308,10 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             },
             b';' => {
                 angles = 0;
+                arrows = arrows_saved.last().copied().unwrap_or(0);
                 ended = stack.is_empty();
             }
+            b',' => arrows = arrows_saved.last().copied().unwrap_or(0),
             _ => {}
         }
         if is_word_byte(b) {
@@ -724,6 +779,15 @@ mod tests {
             .map(|p| p.depth)
             .collect();
         assert_eq!(depths, [3, 4, 0]);
+    }
+
+    #[test]
+    fn depth_counts_prefix_word_runs_and_unbraced_arrows() {
+        let text = "x = await await new new X;\nf = a => (b) => c;\ng(a => 1, b => 2);\n\
+                    h = a => {\n  return 1;\n};\ny = typeof a + typeof b;\n";
+        let depths: Vec<usize> = split(text).0.iter().map(|p| p.depth).collect();
+        // (The `;` after the braced arrow body is a piece of its own.)
+        assert_eq!(depths, [4, 2, 2, 1, 0, 1]);
     }
 
     #[test]
