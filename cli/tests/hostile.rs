@@ -384,11 +384,12 @@ fn rust_generic_arguments_100000_deep_are_left_out_with_an_error() {
 
 #[test]
 fn max_nesting_is_an_option() {
-    let source = format!("x = {}1{}\n", "(".repeat(DEEP), ")".repeat(DEEP));
+    let deep = 4_000;
+    let source = format!("x = {}1{}\n", "(".repeat(deep), ")".repeat(deep));
     // Raised above the input's depth, everything is parsed (on a 2 MiB
     // thread too: the library gives the parser its own large stack).
     let options = OutlineOptions {
-        max_nesting: 20_000,
+        max_nesting: 5_000,
         ..OutlineOptions::default()
     };
     let outline = on_small_stack(|| outline_source("deep.py", &source, &options).expect("python"));
@@ -414,6 +415,72 @@ fn max_nesting_is_an_option() {
     );
     let out = run(dir.path(), &["outline", "--max-nesting", "0", "a.py"]);
     out.expect_code(2);
+}
+
+#[test]
+fn max_nesting_is_capped_at_5000() {
+    // Larger values brought the stack overflows back: 10,000 nested class
+    // expressions (with `--max-nesting 20000`) or 100,000 `(` (with
+    // `--max-nesting 100000000`) aborted the process.
+    let cases = [
+        (
+            "classes.ts",
+            "class A ".to_owned()
+                + &"{ static x = class ".repeat(DEEP - 1)
+                + "{"
+                + &"}".repeat(DEEP),
+            "brackets nested 10000 levels deep (more than 5000): statement at lines 2-2 not parsed",
+        ),
+        (
+            "parens.ts",
+            format!("let x = {}1{};", "(".repeat(100_000), ")".repeat(100_000)),
+            "brackets nested 100000 levels deep (more than 5000): statement at lines 2-2 not parsed",
+        ),
+        (
+            "parens.rs",
+            format!(
+                "const X: u8 = {}1{};",
+                "(".repeat(100_000),
+                ")".repeat(100_000)
+            ),
+            "brackets nested more than 5000 levels deep: the text inside them (lines 2-2) was not parsed",
+        ),
+        (
+            "parens.py",
+            format!("x = {}1{}", "(".repeat(100_000), ")".repeat(100_000)),
+            "brackets nested more than 5000 levels deep: the text inside them (lines 2-2) was not parsed",
+        ),
+    ];
+    let options = OutlineOptions {
+        max_nesting: u32::MAX,
+        ..OutlineOptions::default()
+    };
+    for (path, deep, message) in cases {
+        let source = if path.ends_with(".py") {
+            format!("def before(): pass\n{deep}\ndef after(): pass\n")
+        } else if path.ends_with(".rs") {
+            format!("fn before() {{}}\n{deep}\nfn after() {{}}\n")
+        } else {
+            format!("function before() {{}}\n{deep}\nfunction after() {{}}\n")
+        };
+        let outline = on_small_stack(|| outline_source(path, &source, &options).expect("known"));
+        assert_eq!(errors(&outline), [message], "{path}");
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names.first(), Some(&"before"), "{path}");
+        assert_eq!(names.last(), Some(&"after"), "{path}");
+    }
+
+    // On the command line, above the cap is refused with the range.
+    let dir = tree(&[("a.ts", b"let y = 1;\n")]);
+    let out = run(dir.path(), &["outline", "--max-nesting", "5001", "a.ts"]);
+    out.expect_code(2);
+    assert!(
+        out.stderr.contains("5001 is not in 1..=5000"),
+        "{}",
+        out.stderr
+    );
+    let out = run(dir.path(), &["outline", "--max-nesting", "5000", "a.ts"]);
+    out.expect_code(0);
 }
 
 // ---------------------------------------------------------------------------

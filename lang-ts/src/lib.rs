@@ -433,7 +433,7 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
         let syntax = parse::syntax(language);
         let comments = SingleThreadedComments::default();
         // Parsing, walking and dropping a tree recurse once per level.
-        let max_nesting = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
+        let max_nesting = usize::try_from(options.nesting_limit()).unwrap_or(usize::MAX);
         let (pieces, max_depth) = recovery::split(text);
         let too_deep = max_depth > max_nesting;
         let parsed = if too_deep {

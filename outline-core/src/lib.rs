@@ -47,7 +47,7 @@ pub use model::{
     Severity, Symbol, SymbolKind, TypeParameter, TypeParameterKind,
 };
 pub use outline::{
-    DEFAULT_MAX_NESTING, Extracted, MAX_DIAGNOSTICS, MAX_SYMBOL_DEPTH, Outline, OutlineOptions,
-    finish,
+    DEFAULT_MAX_NESTING, Extracted, MAX_DIAGNOSTICS, MAX_NESTING_CAP, MAX_SYMBOL_DEPTH, Outline,
+    OutlineOptions, finish,
 };
 pub use render::{TextOptions, json_line, render_text};

@@ -21,8 +21,25 @@ pub struct OutlineOptions {
     /// reported and left out; in Python and Rust the text inside the
     /// brackets beyond this depth is left out. Either way an error diagnostic
     /// says where. Default [`DEFAULT_MAX_NESTING`] (2,000); real code stays
-    /// far below it.
+    /// far below it. Values above [`MAX_NESTING_CAP`] (5,000) are treated as
+    /// that cap by [`Outline::outline`] (see [`OutlineOptions::nesting_limit`]):
+    /// deeper nesting overflows even a 256 MiB stack in some forms.
     pub max_nesting: u32,
+}
+
+/// Largest [`OutlineOptions::max_nesting`] honoured. Measured through the
+/// `ast-outline` binary (debug build, 256 MiB parser stack): TypeScript
+/// class expressions (`class { static x = class { … } }`), object types
+/// (`{ a: { a: … } }`) and braced arrow bodies nested 8,000–10,000 deep
+/// overflow the stack, 7,000 do not; this cap keeps a margin below them.
+pub const MAX_NESTING_CAP: u32 = 5_000;
+
+impl OutlineOptions {
+    /// [`OutlineOptions::max_nesting`] clamped to [`MAX_NESTING_CAP`]: the
+    /// nesting depth adapters actually parse.
+    pub fn nesting_limit(&self) -> u32 {
+        self.max_nesting.min(MAX_NESTING_CAP)
+    }
 }
 
 /// Default of [`OutlineOptions::max_nesting`]: brackets nested deeper than
@@ -65,8 +82,9 @@ pub trait Outline {
     /// handles).
     fn extract(&self, source: &str, language: Language, options: &OutlineOptions) -> Extracted;
 
-    /// The complete outline of one file: strips a leading BOM, extracts, and
-    /// assigns qualnames and ids with [`finish`]. `path` is only used to build ids.
+    /// The complete outline of one file: strips a leading BOM, extracts (with
+    /// `max_nesting` clamped to [`MAX_NESTING_CAP`]), and assigns qualnames
+    /// and ids with [`finish`]. `path` is only used to build ids.
     fn outline(
         &self,
         path: &str,
@@ -75,11 +93,15 @@ pub trait Outline {
         options: &OutlineOptions,
     ) -> FileOutline {
         let source = strip_bom(source);
+        let options = OutlineOptions {
+            max_nesting: options.nesting_limit(),
+            ..options.clone()
+        };
         finish(
             path,
             language,
             source,
-            self.extract(source, language, options),
+            self.extract(source, language, &options),
         )
     }
 }

@@ -111,11 +111,13 @@ pub struct ExtractionArgs {
     /// blocks (`if`, `for`, `try`, …) that can be read by id.
     #[arg(long, value_name = "N", default_value_t = outline_core::blocks::DEFAULT_BLOCK_THRESHOLD)]
     pub block_threshold: u32,
-    /// Do not parse brackets nested deeper than N: the text inside them (in
-    /// TypeScript/JavaScript, the statement holding them) is left out with an
-    /// error diagnostic. Bounds the parsers' recursion.
+    /// Do not parse brackets nested deeper than N (1 to 5000): the text
+    /// inside them (in TypeScript/JavaScript, the statement holding them) is
+    /// left out with an error diagnostic. Bounds the parsers' recursion;
+    /// deeper nesting could overflow the stack.
     #[arg(long, value_name = "N", default_value_t = outline_core::DEFAULT_MAX_NESTING,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32)
+              .range(1..=i64::from(outline_core::MAX_NESTING_CAP)))]
     pub max_nesting: u32,
     /// Do not read files larger than BYTES: walked ones are skipped with a
     /// note, named ones are an error. Bounds memory (about 10 times the
