@@ -705,6 +705,52 @@ pub(crate) fn deep_regions(text: &str, limit: usize) -> Vec<(Range<usize>, usize
     regions
 }
 
+/// Byte ranges of the `else` words to blank so that no `else if` chain of
+/// `text` holds more than `limit` `else if`s: every `limit + 1`th `else` of a
+/// chain. A chain is the `else if`s at one bracket depth until a statement
+/// there ends (`}` or `;`) without an `else` after it.
+pub(crate) fn else_if_cuts(text: &str, limit: usize) -> Vec<Range<usize>> {
+    let mut cuts = Vec::new();
+    // Per bracket depth: the `else if`s of the current chain, and whether the
+    // last token at that depth ended a statement.
+    let mut chains: Vec<(usize, bool)> = Vec::new();
+    let mut pending_else: Option<Range<usize>> = None;
+    scan(text, 0..text.len(), |i, b, depth, end| {
+        let own = if matches!(b, b'(' | b'[' | b'{') {
+            depth.saturating_sub(1)
+        } else {
+            depth
+        };
+        chains.truncate(own + 1);
+        chains.resize(own + 1, (0, false));
+        let word = if is_word_byte(b) {
+            text.get(i..end).unwrap_or_default()
+        } else {
+            ""
+        };
+        let Some(chain) = chains.get_mut(own) else {
+            return;
+        };
+        if chain.1 && word != "else" {
+            chain.0 = 0;
+        }
+        chain.1 = matches!(b, b'}' | b';');
+        if let Some(at) = pending_else.take()
+            && word == "if"
+        {
+            chain.0 += 1;
+            if chain.0 > limit {
+                cuts.push(at);
+                chain.0 = 0;
+            }
+        }
+        if word == "else" {
+            pending_else = Some(i..end);
+        }
+    });
+    cuts
+}
+
 /// The `{…}` pairs of `range` whose braces match (byte of `{`, byte of
 /// `}`), in the order they close (inner blocks before the blocks around them).
 pub(crate) fn brace_pairs(text: &str, range: Range<usize>) -> Vec<(usize, usize)> {
