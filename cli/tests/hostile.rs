@@ -245,9 +245,26 @@ fn typescript_brackets_a_million_deep_are_reported_too() {
 fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
     // Chains without brackets recurse in swc and the walk like brackets do:
     // 100,000 `await`s, `new`s, `keyof`s, `readonly`s or unbraced arrows
-    // aborted the process with a stack overflow.
+    // aborted the process with a stack overflow; so did a million
+    // right-associative operators (`=`, `? :`, `**`) or unary `!`/`-`, and
+    // 100,000 nested template substitutions. (`const x =` is one level.)
     const N: usize = 100_000;
+    const M: usize = 1_000_000;
     let cases = [
+        ("assign.js", format!("x = {}1;\n", "a = ".repeat(M)), M + 1),
+        (
+            "conditional.js",
+            format!("x = {}1;\n", "a ? b : ".repeat(M)),
+            M + 1,
+        ),
+        ("power.js", format!("x = {}1;\n", "a ** ".repeat(M)), M + 1),
+        ("not.js", format!("x = {}1;\n", "!".repeat(M)), M + 1),
+        ("minus.js", format!("x = {}1;\n", "- ".repeat(M)), M + 1),
+        (
+            "templates.js",
+            format!("x = {}1{};\n", "`${".repeat(N), "}`".repeat(N)),
+            N + 1,
+        ),
         (
             "await.ts",
             format!("async function f() {{ return {}1; }}\n", "await ".repeat(N)),
@@ -258,27 +275,35 @@ fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
             format!("async function f() {{ return {}1; }}\n", "await ".repeat(N)),
             N + 1,
         ),
-        ("new.ts", format!("const x = {}X;\n", "new ".repeat(N)), N),
+        (
+            "new.ts",
+            format!("const x = {}X;\n", "new ".repeat(N)),
+            N + 1,
+        ),
         (
             "keyof.ts",
             format!("type T = {}X;\n", "keyof ".repeat(N)),
-            N,
+            N + 1,
         ),
         (
             "readonly.ts",
             format!("type T = {}X[];\n", "readonly ".repeat(N)),
-            N,
+            N + 1,
         ),
         (
             "typeof.ts",
             format!("const x = {}1;\n", "typeof ".repeat(N)),
-            N,
+            N + 1,
         ),
-        ("void.js", format!("const x = {}1;\n", "void ".repeat(N)), N),
+        (
+            "void.js",
+            format!("const x = {}1;\n", "void ".repeat(N)),
+            N + 1,
+        ),
         (
             "delete.js",
             format!("const x = {}1;\n", "delete ".repeat(N)),
-            N,
+            N + 1,
         ),
         (
             "yield.js",
@@ -288,12 +313,12 @@ fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
         (
             "arrows.ts",
             format!("const x = {}1;\n", "a => ".repeat(N)),
-            N,
+            N + 1,
         ),
         (
             "arrows.js",
             format!("const x = {}1;\n", "(a) =>\n".repeat(N)),
-            N,
+            N + 1,
         ),
     ];
     for (path, deep, depth) in cases {

@@ -99,9 +99,10 @@ pub(crate) struct Piece {
     pub range: Range<usize>,
     /// Deepest bracket nesting inside, counting `<` right after a word as a
     /// type-argument bracket (closed by `>`, forgotten at `;`), each word of
-    /// a run of [`CHAIN_WORDS`] as one level, and each `=>` whose body is
-    /// not braced as one level until the end of its bracket, a `,` or `;` at
-    /// its level, or a line end not right after a `=>`.
+    /// a run of [`CHAIN_WORDS`] or unary `!`, `~`, `+`, `-` as one level, and
+    /// each `=>` whose body is not braced and each right-associative operator
+    /// ([`opens_operand`]) as one level until the end of its bracket, a `,`
+    /// or `;` at its level, or a line end not right after such a token.
     pub depth: usize,
 }
 
@@ -228,12 +229,16 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         }
         ended = false;
         after_arrow = false;
-        if is_word_byte(b) && CHAIN_WORDS.contains(&word_at(i)) {
+        if (is_word_byte(b) && CHAIN_WORDS.contains(&word_at(i)))
+            || matches!(b, b'!' | b'~' | b'+' | b'-')
+        {
             prefix += 1;
         } else {
             prefix = 0;
         }
-        if b == b'=' && bytes.get(i + 1) == Some(&b'>') {
+        let next = bytes.get(i + 1).copied();
+        let before = i.checked_sub(1).and_then(|p| bytes.get(p)).copied();
+        if b == b'=' && next == Some(b'>') {
             after_arrow = true;
             let body = bytes
                 .get(i + 2..)
@@ -241,12 +246,16 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             if body != Some(&b'{') {
                 arrows += 1;
             }
+        } else if opens_operand(before, b, next) {
+            // Right-associative operators nest their right operand:
+            // `a = a = …`, `a ? b : a ? b : …`, `a ** a ** …`.
+            after_arrow = true;
+            arrows += 1;
         }
-        if prefix > 0 || after_arrow {
-            depth = depth.max(stack.len() + angles + arrows + prefix);
-            raw_max = raw_max.max(raw + angles + arrows + prefix);
-        }
-        if after_arrow {
+        // Template substitutions (`${`) count too: they are on the stack.
+        depth = depth.max(stack.len() + angles + arrows + prefix);
+        raw_max = raw_max.max(raw + angles + arrows + prefix).max(depth);
+        if after_arrow && b == b'=' && next == Some(b'>') {
             // `=>` is one token; its `>` closes a type argument as before.
             angles = angles.saturating_sub(1);
             last = Some(b'>');
@@ -334,6 +343,24 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         });
     }
     (pieces, raw_max)
+}
+
+/// Whether the operator byte `b` (between the bytes `before` and `next`)
+/// is a right-associative operator whose right operand nests: an assignment
+/// `=` (also `+=` and the like, not `==`, `=>`, `<=`, `>=`, `!=`), the `?`
+/// of a conditional (not `?.`, `??`, nor an optional `a?:`, `a?)`, `a?,`,
+/// `a?=`), or the first `*` of `**`.
+fn opens_operand(before: Option<u8>, b: u8, next: Option<u8>) -> bool {
+    match b {
+        b'=' => {
+            !matches!(next, Some(b'=' | b'>')) && !matches!(before, Some(b'=' | b'!' | b'<' | b'>'))
+        }
+        b'?' => {
+            !matches!(next, Some(b'.' | b'?' | b':' | b')' | b',' | b'=')) && before != Some(b'?')
+        }
+        b'*' => next == Some(b'*') && before != Some(b'*'),
+        _ => false,
+    }
 }
 
 /// `end`, the end of a literal or comment opening at `start`, or the end of
@@ -828,12 +855,14 @@ mod tests {
     }
 
     #[test]
-    fn depth_counts_prefix_word_runs_and_unbraced_arrows() {
+    fn depth_counts_prefix_runs_arrows_and_right_associative_operators() {
+        // `x =` opens one level; `await await new new` four more.
         let text = "x = await await new new X;\nf = a => (b) => c;\ng(a => 1, b => 2);\n\
-                    h = a => {\n  return 1;\n};\ny = typeof a + typeof b;\n";
+                    h = a => {\n  return 1;\n};\nz = a ? b : c ? d : e;\nw = a ** b ** c;\n\
+                    if (a == b && c <= d) {}\nlet o = { a: b?.c ?? d, e: f! };\n";
         let depths: Vec<usize> = split(text).0.iter().map(|p| p.depth).collect();
         // (The `;` after the braced arrow body is a piece of its own.)
-        assert_eq!(depths, [4, 2, 2, 1, 0, 1]);
+        assert_eq!(depths, [5, 3, 2, 2, 0, 3, 3, 1, 3, 0]);
     }
 
     #[test]
