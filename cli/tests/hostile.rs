@@ -408,6 +408,77 @@ fn rust_generic_arguments_100000_deep_are_left_out_with_an_error() {
 }
 
 #[test]
+fn rust_prefix_chains_100000_deep_are_left_out_with_an_error() {
+    // `syn` parses each link of these chains by recursion: 100,000 of them
+    // overflowed the parser's stack and aborted the process.
+    const N: usize = 100_000;
+    let cases = [
+        ("refs.rs", format!("type T = {}u8;\n", "&".repeat(N))),
+        (
+            "spaced_refs.rs",
+            format!("type T = {}u8;\n", "& ".repeat(N)),
+        ),
+        (
+            "mut_refs.rs",
+            format!("type T = {}u8;\n", "&'a mut ".repeat(N)),
+        ),
+        (
+            "pointers.rs",
+            format!("type T = {}i32;\n", "*const ".repeat(N)),
+        ),
+        (
+            "mut_pointers.rs",
+            format!("type T = {}i32;\n", "*mut ".repeat(N)),
+        ),
+        (
+            "fn_pointers.rs",
+            format!("type T = {}u8;\n", "fn() -> ".repeat(N)),
+        ),
+        (
+            "fn_traits.rs",
+            format!("type T = {}u8;\n", "&dyn Fn() -> ".repeat(N)),
+        ),
+        (
+            "impl.rs",
+            format!("type T = {}u8;\n", "impl FnOnce(u8) -> ".repeat(N)),
+        ),
+        (
+            "closures.rs",
+            format!("const T: u8 = {}1;\n", "|| ".repeat(N)),
+        ),
+        (
+            "closure_args.rs",
+            format!("const T: u8 = {}1;\n", "|x| ".repeat(N)),
+        ),
+        (
+            "ranges.rs",
+            format!("const T: u8 = {}1;\n", ".. ".repeat(N)),
+        ),
+        (
+            "ranges_to.rs",
+            format!("const T: u8 = {}1;\n", "..=".repeat(N)),
+        ),
+        (
+            "spaced_generics.rs",
+            format!("type T = {}u8{};\n", "Vec < ".repeat(N), " >".repeat(N)),
+        ),
+    ];
+    for (path, deep) in cases {
+        let source = format!("pub fn before() {{}}\n{deep}pub fn after() {{}}\n");
+        let outline = on_small_stack(|| outline(path, &source));
+        assert_eq!(
+            errors(&outline),
+            [
+                "brackets nested more than 2000 levels deep: the text inside them (lines 2-2) was not parsed"
+            ],
+            "{path}"
+        );
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["before", "T", "after"], "{path}");
+    }
+}
+
+#[test]
 fn max_nesting_is_an_option() {
     let deep = 4_000;
     let source = format!("x = {}1{}\n", "(".repeat(deep), ")".repeat(deep));

@@ -438,8 +438,10 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                     }
                 }
                 if closed {
+                    angles.token(&mut out, Token::Operand, i, j.min(end) - 1, end);
                     i = j.min(end);
                 } else {
+                    angles.token(&mut out, Token::Operand, i, i, end);
                     let what = if raw_hashes.is_some() {
                         "raw string"
                     } else {
@@ -463,13 +465,19 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                     while j < end && bytes[j] != b'\'' && bytes[j] != b'\n' {
                         j += 1;
                     }
+                    angles.token(&mut out, Token::Operand, i, j.min(end - 1), end);
                     i = (j + 1).min(end);
                 } else {
                     let c_len = text[i + 1..end].chars().next().map_or(1, char::len_utf8);
                     if bytes.get(i + 1 + c_len) == Some(&b'\'') {
+                        angles.token(&mut out, Token::Operand, i, i + 1 + c_len, end);
                         i += 2 + c_len;
                     } else {
-                        i += 1; // a lifetime or a label
+                        // A lifetime or a label (`&'a mut T` goes on).
+                        i += 1;
+                        while i < end && is_ident(bytes[i]) {
+                            i += 1;
+                        }
                     }
                 }
             }
@@ -480,15 +488,13 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 if b == b'{' {
                     angles.reset(&mut out, i);
                 }
-                angles.saved.push(angles.here);
-                angles.here = 0;
+                angles.push();
                 out.open.push((i, b));
                 angles.entered(&mut out, i, end);
                 i += 1;
             }
             b')' | b']' | b'}' => {
-                angles.total = angles.total.saturating_sub(angles.here);
-                angles.here = angles.saved.pop().unwrap_or(0);
+                angles.pop(b != b'}');
                 if out.open.pop().is_none() {
                     out.problems
                         .push((i, format!("unexpected closing delimiter `{}`", b as char)));
@@ -520,12 +526,20 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 i += 1;
             }
             b'<' => match bytes.get(i + 1) {
-                Some(b'=') => i += 2,
-                Some(b'<') if bytes.get(i + 2).is_none_or(|&c| is_shift_operand(c)) => i += 2,
+                Some(b'=') => {
+                    angles.token(&mut out, Token::Operator, i, i + 1, end);
+                    i += 2;
+                }
+                Some(b'<') if bytes.get(i + 2).is_none_or(|&c| is_shift_operand(c)) => {
+                    angles.token(&mut out, Token::Operator, i, i + 1, end);
+                    i += 2;
+                }
                 _ => {
-                    if opens_angle(bytes, i, range.start) {
+                    angles.token(&mut out, Token::Operator, i, i, end);
+                    if opens_angle(bytes, i, range.start, end, angles.last_angle) {
                         angles.here += 1;
                         angles.total += 1;
+                        angles.last_angle = Some(i);
                         angles.entered(&mut out, i, end);
                     }
                     i += 1;
@@ -534,14 +548,83 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
             b'>' => {
                 let operator = i > range.start && matches!(bytes[i - 1], b'-' | b'=')
                     || bytes.get(i + 1) == Some(&b'=');
-                if !operator && angles.here > 0 {
+                let closes = !operator && angles.here > 0;
+                let token = if closes {
+                    Token::Operand
+                } else {
+                    Token::Operator
+                };
+                angles.token(&mut out, token, i, i, end);
+                if closes {
                     angles.here -= 1;
                     angles.total -= 1;
                     angles.left(&mut out, i);
                 }
                 i += 1;
             }
-            _ => i += 1,
+            // Prefix chains (`& & & T`, `*const *const T`, `fn() -> fn() ->
+            // T`, `|| || x`, `.. .. x`): `syn` recurses once per link.
+            b'&' => {
+                let pair = bytes.get(i + 1) == Some(&b'&');
+                angles.token(&mut out, Token::Prefix, i, i, end);
+                if pair {
+                    angles.token(&mut out, Token::Prefix, i + 1, i + 1, end);
+                }
+                i += 1 + usize::from(pair);
+            }
+            b'*' => {
+                // `*const`/`*mut` is one link: what follows it may be left out.
+                let mut j = i + 1;
+                while j < end && matches!(bytes[j], b' ' | b'\t' | b'\n' | b'\r') {
+                    j += 1;
+                }
+                let word = text[j..end].bytes().take_while(|&c| is_ident(c)).count();
+                let last = if matches!(&text[j..j + word], "const" | "mut") {
+                    j + word - 1
+                } else {
+                    i
+                };
+                angles.token(&mut out, Token::Prefix, i, last, end);
+                i = last + 1;
+            }
+            b'.' if bytes.get(i + 1) == Some(&b'.') => {
+                let last = if bytes.get(i + 2) == Some(&b'=') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                angles.token(&mut out, Token::Prefix, i, last, end);
+                i = last + 1;
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'>') => {
+                angles.token(&mut out, Token::Chain, i, i + 1, end);
+                i += 2;
+            }
+            b'|' => i += angles.pipe(&mut out, i, bytes.get(i + 1) == Some(&b'|'), end),
+            b' ' | b'\t' => i += 1,
+            c if is_ident(c) => {
+                let len = text[i..end].bytes().take_while(|&c| is_ident(c)).count();
+                let word = &text[i..i + len];
+                let next = text[i + len..end].trim_start().bytes().next();
+                let token = match word {
+                    "dyn" | "impl" => Token::Chain,
+                    "mut" | "const" | "fn" | "unsafe" | "extern" | "move" | "async" => Token::Keep,
+                    "Fn" | "FnMut" | "FnOnce" if next == Some(b'(') => Token::Keep,
+                    "return" | "in" | "if" | "match" | "while" | "let" | "else" | "as"
+                    | "break" | "yield" | "where" | "for" => Token::Operator,
+                    _ => Token::Operand,
+                };
+                angles.token(&mut out, token, i, i + len - 1, end);
+                i += len;
+            }
+            b'?' => {
+                angles.token(&mut out, Token::Operand, i, i, end);
+                i += 1;
+            }
+            _ => {
+                angles.token(&mut out, Token::Operator, i, i, end);
+                i += 1;
+            }
         }
     }
     if chunk_start < end && !text[chunk_start..end].trim().is_empty() {
@@ -550,23 +633,53 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
     out
 }
 
-/// The nesting depth [`scan_nesting`] tracks: the open delimiters plus the
-/// generic angle brackets (`Vec<Vec<…>>`), which `syn` also parses by
-/// recursion. Angle brackets are counted per delimiter level and forgotten
-/// at `;`, `{` and `}`, so comparisons (`a < b`) left open by a heuristic
-/// never add up beyond one statement.
+/// The nesting depth [`scan_nesting`] tracks: the open delimiters, the
+/// generic angle brackets (`Vec<Vec<…>>`) and the links of prefix chains
+/// (`& & T`, `*const *mut T`, `fn() -> fn() -> T`, `|| |x| e`, `.. ..x`,
+/// `dyn`, `impl`), which `syn` also parses by recursion. Angle brackets are
+/// counted per delimiter level and forgotten at `;`, `{` and `}`, so
+/// comparisons (`a < b`) left open by a heuristic never add up beyond one
+/// statement; a chain is counted per delimiter level while its links follow
+/// one another, and forgotten at the first token that ends it (an operand,
+/// an operator), so `a & b & c` never counts more than one.
 #[derive(Debug, Default)]
 struct Angles {
     /// The depth above which the text is left out.
     max: usize,
     /// Angle brackets open at the innermost delimiter level.
     here: usize,
-    /// Those of each enclosing level (one per entry of [`Scan::open`]).
-    saved: Vec<usize>,
-    /// Angle brackets open at all levels.
+    /// The links of the prefix chain running at the innermost level.
+    chain: usize,
+    /// Whether the last token of the innermost level ended an operand (an
+    /// identifier, a literal, a closing bracket), so `&`, `*`, `..`, `|`
+    /// after it are binary operators, not links.
+    operand: bool,
+    /// Whether a closure's `|params|` is open at the innermost level.
+    in_head: bool,
+    /// The offset of the last `<` counted as an angle bracket.
+    last_angle: Option<usize>,
+    /// Those of each enclosing level (one per entry of [`Scan::open`]):
+    /// (angle brackets, chain links, closure head open).
+    saved: Vec<(usize, usize, bool)>,
+    /// Angle brackets and chain links open at all levels.
     total: usize,
     /// Whether the last range of [`Scan::deep`] is still open.
     in_deep: bool,
+}
+
+/// What a token does to a prefix chain (see [`Angles`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token {
+    /// Ends the chain and an operand (`x`, `1`, `)`): a `&` after it is binary.
+    Operand,
+    /// Ends the chain, an operand may follow (`=`, `,`, `return`).
+    Operator,
+    /// Neither ends nor extends the chain (`mut`, `const`, `fn`, `'a`).
+    Keep,
+    /// A link unless it follows an operand (`&`, `*`, `..`).
+    Prefix,
+    /// Always a link (`->`, `dyn`, `impl`).
+    Chain,
 }
 
 impl Angles {
@@ -593,19 +706,92 @@ impl Angles {
         }
     }
 
-    /// Forgets the angle brackets of the innermost level (at `;`, `{`, `}`).
+    /// Forgets the angle brackets and the chain of the innermost level (at
+    /// `;`, `{`, `}`).
     fn reset(&mut self, out: &mut Scan, at: usize) {
-        self.total = self.total.saturating_sub(self.here);
+        self.total = self.total.saturating_sub(self.here + self.chain);
         self.here = 0;
+        self.chain = 0;
+        self.in_head = false;
+        self.operand = false;
         self.left(out, at);
+    }
+
+    /// At an opening delimiter: a new level.
+    fn push(&mut self) {
+        self.saved.push((self.here, self.chain, self.in_head));
+        self.here = 0;
+        self.chain = 0;
+        self.in_head = false;
+        self.operand = false;
+    }
+
+    /// At a closing delimiter: back to the enclosing level, whose chain goes
+    /// on (`fn(u8) -> …`); `operand` after `)` and `]`.
+    fn pop(&mut self, operand: bool) {
+        self.total = self.total.saturating_sub(self.here + self.chain);
+        (self.here, self.chain, self.in_head) = self.saved.pop().unwrap_or_default();
+        self.operand = operand;
+    }
+
+    /// A token from `start` to `last` (inclusive) outside closure heads.
+    fn token(&mut self, out: &mut Scan, token: Token, start: usize, last: usize, end: usize) {
+        if self.in_head {
+            return;
+        }
+        match token {
+            Token::Keep => {}
+            Token::Prefix if !self.operand => self.link(out, last, end),
+            Token::Chain => self.link(out, last, end),
+            Token::Operand | Token::Operator | Token::Prefix => {
+                self.total = self.total.saturating_sub(self.chain);
+                self.chain = 0;
+                self.operand = token == Token::Operand;
+                self.left(out, start);
+            }
+        }
+    }
+
+    fn link(&mut self, out: &mut Scan, last: usize, end: usize) {
+        self.chain += 1;
+        self.total += 1;
+        self.operand = false;
+        self.entered(out, last, end);
+    }
+
+    /// A `|` at `at` (`pair` when `||`): closes a closure head, opens one
+    /// where no operand precedes, or is a binary operator. Returns the
+    /// bytes it takes.
+    fn pipe(&mut self, out: &mut Scan, at: usize, pair: bool, end: usize) -> usize {
+        if self.in_head {
+            self.in_head = false;
+            self.link(out, at, end);
+            1
+        } else if self.operand {
+            self.token(out, Token::Operator, at, at, end);
+            1 + usize::from(pair)
+        } else if pair {
+            self.link(out, at + 1, end);
+            2
+        } else {
+            self.in_head = true;
+            1
+        }
     }
 }
 
 /// Whether the `<` at `at` opens generic arguments: directly after an
 /// identifier (`Vec<`), or after `<`, `::` or `&` (spaces allowed), or after
 /// an identifier and spaces when no space follows (`Vec <T`; `a < b` is a
-/// comparison).
-fn opens_angle(bytes: &[u8], at: usize, floor: usize) -> bool {
+/// comparison), or in a spaced run `Vec < Vec < u8 > >` (`< ident <`, no
+/// comparison in Rust, or an identifier after the `<` counted last).
+fn opens_angle(
+    bytes: &[u8],
+    at: usize,
+    floor: usize,
+    end: usize,
+    last_angle: Option<usize>,
+) -> bool {
     let mut j = at;
     while j > floor && bytes[j - 1].is_ascii_whitespace() {
         j -= 1;
@@ -616,10 +802,60 @@ fn opens_angle(bytes: &[u8], at: usize, floor: usize) -> bool {
     match bytes[j - 1] {
         b'<' | b':' | b'&' => true,
         c if is_ident_byte(c) => {
-            j == at || bytes.get(at + 1).is_some_and(|c| !c.is_ascii_whitespace())
+            j == at
+                || bytes.get(at + 1).is_some_and(|c| !c.is_ascii_whitespace())
+                || spaced_run(bytes, at, floor, end, last_angle)
         }
         _ => false,
     }
+}
+
+/// Whether the `<` at `at` (after an identifier and spaces) is followed by
+/// one identifier and another `<`, or preceded by one identifier after the
+/// `<` at `last_angle`.
+fn spaced_run(
+    bytes: &[u8],
+    at: usize,
+    floor: usize,
+    end: usize,
+    last_angle: Option<usize>,
+) -> bool {
+    let space = |c: &u8| c.is_ascii_whitespace();
+    let mut j = at + 1;
+    j += bytes[j.min(end)..end]
+        .iter()
+        .take_while(|c| space(c))
+        .count();
+    let word = bytes[j.min(end)..end]
+        .iter()
+        .take_while(|&&c| is_ident_byte(c))
+        .count();
+    j += word;
+    j += bytes[j.min(end)..end]
+        .iter()
+        .take_while(|c| space(c))
+        .count();
+    if word > 0 && bytes.get(j) == Some(&b'<') && !matches!(bytes.get(j + 1), Some(b'=' | b'<')) {
+        return true;
+    }
+    let Some(last) = last_angle else {
+        return false;
+    };
+    let mut k = at;
+    while k > floor && space(&bytes[k - 1]) {
+        k -= 1;
+    }
+    let word_end = k;
+    while k > floor && is_ident_byte(bytes[k - 1]) {
+        k -= 1;
+    }
+    if k == word_end {
+        return false;
+    }
+    while k > floor && space(&bytes[k - 1]) {
+        k -= 1;
+    }
+    k == last + 1
 }
 
 /// Whether `c`, just after `<<`, makes it a shift (`x << 2`, `x <<= 1`,
@@ -724,6 +960,30 @@ mod tests {
         // `a<b` left open as a comparison is forgotten at `;`.
         assert_eq!(deep("fn f() { a<b; c<d; }", 2), Vec::<String>::new());
         assert_eq!(deep("fn f() { a<b(c<d) }", 2), ["c<d"]);
+    }
+
+    #[test]
+    fn prefix_chains_count_toward_the_depth_and_binary_operators_do_not() {
+        let deep = |text: &str, max: usize| -> Vec<String> {
+            let scan = scan_nesting(text, 0..text.len(), max);
+            scan.deep
+                .iter()
+                .map(|r| text[r.clone()].to_owned())
+                .collect()
+        };
+        assert_eq!(deep("type T = &&&'a mut &u8;", 2), ["'a mut &"]);
+        assert_eq!(deep("type T = *const *mut *const i32;", 2), [" "]);
+        assert_eq!(deep("type T = fn(u8) -> fn() -> fn() -> u8;", 2), ["", " "]);
+        assert_eq!(
+            deep("const X: u8 = || |x| |y: (u8, u8)| 1;", 2),
+            ["u8, u8", " "]
+        );
+        assert_eq!(deep("const X: R = .. ..= ..1;", 2), [""]);
+        assert_eq!(deep("type T = Vec < Vec < Vec < u8 > > >;", 2), [" u8 "]);
+        // Binary operators after operands, comparisons, and chains ended.
+        let shallow = "fn f(a: &u8) -> u8 { a & b & c && d || e * f * g | h; \
+                       x..y; a < b; (a) | (b) | (c); *a.0 * *b; if a < b && c < d {} }";
+        assert_eq!(deep(shallow, 2), Vec::<String>::new());
     }
 
     #[test]
