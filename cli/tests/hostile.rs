@@ -459,6 +459,14 @@ fn rust_prefix_chains_100000_deep_are_left_out_with_an_error() {
             format!("const T: u8 = {}1;\n", "..=".repeat(N)),
         ),
         (
+            "breaks.rs",
+            format!("const T: u8 = loop {{ {}1; }};\n", "break ".repeat(N)),
+        ),
+        (
+            "returns.rs",
+            format!("const T: u8 = {{ {}1 }};\n", "return ".repeat(N)),
+        ),
+        (
             "spaced_generics.rs",
             format!("type T = {}u8{};\n", "Vec < ".repeat(N), " >".repeat(N)),
         ),

@@ -607,11 +607,12 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 let word = &text[i..i + len];
                 let next = text[i + len..end].trim_start().bytes().next();
                 let token = match word {
-                    "dyn" | "impl" => Token::Chain,
+                    "dyn" | "impl" | "break" | "return" | "yield" => Token::Chain,
                     "mut" | "const" | "fn" | "unsafe" | "extern" | "move" | "async" => Token::Keep,
                     "Fn" | "FnMut" | "FnOnce" if next == Some(b'(') => Token::Keep,
-                    "return" | "in" | "if" | "match" | "while" | "let" | "else" | "as"
-                    | "break" | "yield" | "where" | "for" => Token::Operator,
+                    "in" | "if" | "match" | "while" | "let" | "else" | "as" | "where" | "for" => {
+                        Token::Operator
+                    }
                     _ => Token::Operand,
                 };
                 angles.token(&mut out, token, i, i + len - 1, end);
@@ -636,7 +637,7 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
 /// The nesting depth [`scan_nesting`] tracks: the open delimiters, the
 /// generic angle brackets (`Vec<Vec<…>>`) and the links of prefix chains
 /// (`& & T`, `*const *mut T`, `fn() -> fn() -> T`, `|| |x| e`, `.. ..x`,
-/// `dyn`, `impl`), which `syn` also parses by recursion. Angle brackets are
+/// `dyn`, `impl`, `break break x`, `return`, `yield`), which `syn` also parses by recursion. Angle brackets are
 /// counted per delimiter level and forgotten at `;`, `{` and `}`, so
 /// comparisons (`a < b`) left open by a heuristic never add up beyond one
 /// statement; a chain is counted per delimiter level while its links follow
