@@ -467,6 +467,14 @@ fn rust_prefix_chains_100000_deep_are_left_out_with_an_error() {
             format!("const T: u8 = {{ {}1 }};\n", "return ".repeat(N)),
         ),
         (
+            "negations.rs",
+            format!("const T: i8 = {}1;\n", "- ".repeat(N)),
+        ),
+        (
+            "nots.rs",
+            format!("const T: bool = {}true;\n", "!".repeat(N)),
+        ),
+        (
             "spaced_generics.rs",
             format!("type T = {}u8{};\n", "Vec < ".repeat(N), " >".repeat(N)),
         ),

@@ -600,6 +600,14 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 angles.token(&mut out, Token::Chain, i, i + 1, end);
                 i += 2;
             }
+            // Unary `-` and `!` (not `-=`, `!=`, nor the `!` of a macro).
+            b'-' | b'!'
+                if bytes.get(i + 1) != Some(&b'=')
+                    && !(b == b'!' && i > range.start && is_ident(bytes[i - 1])) =>
+            {
+                angles.token(&mut out, Token::Prefix, i, i, end);
+                i += 1;
+            }
             b'|' => i += angles.pipe(&mut out, i, bytes.get(i + 1) == Some(&b'|'), end),
             b' ' | b'\t' => i += 1,
             c if is_ident(c) => {
@@ -637,7 +645,7 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
 /// The nesting depth [`scan_nesting`] tracks: the open delimiters, the
 /// generic angle brackets (`Vec<Vec<…>>`) and the links of prefix chains
 /// (`& & T`, `*const *mut T`, `fn() -> fn() -> T`, `|| |x| e`, `.. ..x`,
-/// `dyn`, `impl`, `break break x`, `return`, `yield`), which `syn` also parses by recursion. Angle brackets are
+/// `dyn`, `impl`, `break break x`, `return`, `yield`, `- -x`, `!!x`), which `syn` also parses by recursion. Angle brackets are
 /// counted per delimiter level and forgotten at `;`, `{` and `}`, so
 /// comparisons (`a < b`) left open by a heuristic never add up beyond one
 /// statement; a chain is counted per delimiter level while its links follow
@@ -983,7 +991,9 @@ mod tests {
         assert_eq!(deep("type T = Vec < Vec < Vec < u8 > > >;", 2), [" u8 "]);
         // Binary operators after operands, comparisons, and chains ended.
         let shallow = "fn f(a: &u8) -> u8 { a & b & c && d || e * f * g | h; \
-                       x..y; a < b; (a) | (b) | (c); *a.0 * *b; if a < b && c < d {} }";
+                       x..y; a < b; (a) | (b) | (c); *a.0 * *b; if a < b && c < d {} \
+                       a - -b - c; a != !b; m!(x); }";
+        assert_eq!(deep("const X: i8 = - -!-1;", 2), ["-"]);
         assert_eq!(deep(shallow, 2), Vec::<String>::new());
     }
 
