@@ -74,15 +74,9 @@ impl Outline for RustOutline {
     fn extract(&self, text: &str, _language: Language, options: &OutlineOptions) -> Extracted {
         let max = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
         let deep = recovery::scan_nesting(text, 0..text.len(), max).deep;
-        if deep.is_empty() {
-            return extract_text(text, options);
-        }
-        let (shallow, left_out) =
-            outline_core::nesting::leave_out(text, &deep, options.max_nesting);
-        let mut extracted = extract_text(&shallow, options);
-        extracted.diagnostics.extend(left_out);
-        extracted.partial = true;
-        extracted
+        outline_core::nesting::extract_shallow(text, &deep, options.max_nesting, |text| {
+            extract_text(text, options)
+        })
     }
 }
 

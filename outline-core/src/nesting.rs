@@ -8,6 +8,27 @@ use std::ops::Range;
 
 use crate::line_index::LineIndex;
 use crate::model::{Diagnostic, Severity};
+use crate::outline::Extracted;
+
+/// The outline `extract` makes of `text` once the byte ranges in `deep` (as
+/// for [`leave_out`]) are left out: `text` itself when `deep` is empty;
+/// otherwise the blanked text, with one error diagnostic per region added and
+/// `partial` set.
+pub fn extract_shallow(
+    text: &str,
+    deep: &[Range<usize>],
+    max_nesting: u32,
+    extract: impl FnOnce(&str) -> Extracted,
+) -> Extracted {
+    if deep.is_empty() {
+        return extract(text);
+    }
+    let (shallow, left_out) = leave_out(text, deep, max_nesting);
+    let mut extracted = extract(&shallow);
+    extracted.diagnostics.extend(left_out);
+    extracted.partial = true;
+    extracted
+}
 
 /// `text` with every byte range of `regions` (sorted, not overlapping, on
 /// character boundaries) replaced by spaces, one space per character, line
