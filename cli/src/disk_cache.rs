@@ -13,17 +13,34 @@
 //!
 //! An entry is named by a hash of the file's display path and absolute path.
 //! Its first line records the cache format, the tool's version, the extraction
-//! options, the source's size, modification time and xxh3-64 hash, and the
-//! xxh3-64 hash of the stored JSON; the second line is the JSON. An entry is
-//! used only when all of these match what is on disk now — except the
-//! modification time: a file that was touched but not changed (same size and
-//! content hash) is still a hit; an edited file never is, as its bytes are
-//! always hashed. Anything unexpected in an entry (a crash mid-write cannot
-//! leave one, as entries are written to a temporary file then renamed) makes
-//! it a miss, and it is written again.
+//! options, the display path and the xxh3-64 hash of the stored JSON, then
+//! (after a `|`) the source's size, its xxh3-64 content hash, what the file
+//! system said about it (modification and status-change times in
+//! nanoseconds, inode and device) and whether that record may be trusted; the
+//! second line is the JSON.
+//!
+//! A lookup is in two steps, after git's index (see git's
+//! `Documentation/technical/racy-git.txt`):
+//! 1. **By file status** ([`DiskCache::get_unchanged`], no read of the
+//!    source): a hit when size, both times, inode and device are the ones
+//!    recorded and the record is *trusted*. A record is trusted only when the
+//!    file's last change was at least [`RACY_SECONDS`] older than the moment
+//!    the entry was written, so an edit in the same clock tick as the reading
+//!    cannot go unnoticed. Any write to a file sets its status-change time
+//!    (`ctime`) to the current time, and no program can set it back, so an
+//!    edited file never matches a trusted record, even when its size and
+//!    modification time were restored.
+//! 2. **By content** ([`DiskCache::get`], the source read and hashed): a hit
+//!    when size and content hash match. So a touched but unchanged file is
+//!    still a hit, and its record is then updated so that the next lookup is
+//!    by status again; an edited file never is a hit, as its bytes are hashed.
+//!
+//! Anything unexpected in an entry (a crash mid-write cannot leave one, as
+//! entries are written to a temporary file then renamed) makes it a miss, and
+//! it is written again.
 
-use std::fmt::Write as _;
-use std::io::Write as _;
+use std::fs::Metadata;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -37,14 +54,79 @@ pub const DIR_NAME: &str = ".ast-outline";
 
 /// The version of the entry format; bumped whenever it, or the model's JSON,
 /// changes in a way the tool's version would not tell.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The first word of every entry.
 const MAGIC: &str = "ast-outline-cache";
 
+/// How much older than the entry a file's last change must be for its status
+/// record to be trusted (step 1 of the lookup). Two seconds cover the
+/// coarsest common timestamp granularity (FAT's two seconds) as well as the
+/// kernel's clock tick.
+pub const RACY_SECONDS: u64 = 2;
+
 /// The content hash of a source file's bytes, as stored in entries.
 pub fn content_hash(bytes: &[u8]) -> u64 {
     xxh3_64(bytes)
+}
+
+/// What the file system says about a file: enough to tell, without reading
+/// it, that it has not been written since (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStatus {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime_ns: i128,
+    /// Status-change time (`ctime`), nanoseconds since the Unix epoch.
+    pub ctime_ns: i128,
+    /// Inode number.
+    pub inode: u64,
+    /// Device number.
+    pub device: u64,
+}
+
+impl FileStatus {
+    /// The status in `meta`; `None` where the platform has no `ctime` and
+    /// inode (then every lookup is by content).
+    #[cfg(unix)]
+    pub fn of(meta: &Metadata) -> Option<FileStatus> {
+        use std::os::unix::fs::MetadataExt as _;
+        let ns = |secs: i64, nanos: i64| i128::from(secs) * 1_000_000_000 + i128::from(nanos);
+        Some(FileStatus {
+            size: meta.len(),
+            mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
+            ctime_ns: ns(meta.ctime(), meta.ctime_nsec()),
+            inode: meta.ino(),
+            device: meta.dev(),
+        })
+    }
+
+    /// The status in `meta`; `None` where the platform has no `ctime` and
+    /// inode (then every lookup is by content).
+    #[cfg(not(unix))]
+    pub fn of(_meta: &Metadata) -> Option<FileStatus> {
+        None
+    }
+
+    /// The record stored in an entry: `MTIME CTIME INODE DEVICE`.
+    fn record(&self) -> String {
+        format!(
+            "{}:{}:{}:{}",
+            self.mtime_ns, self.ctime_ns, self.inode, self.device
+        )
+    }
+
+    /// Whether the file's last change is at least [`RACY_SECONDS`] before
+    /// `now`.
+    fn settled_at(&self, now: SystemTime) -> bool {
+        let Ok(now) = now.duration_since(SystemTime::UNIX_EPOCH) else {
+            return false;
+        };
+        let last_change = self.mtime_ns.max(self.ctime_ns);
+        let margin = i128::from(RACY_SECONDS) * 1_000_000_000;
+        last_change.saturating_add(margin) <= i128::try_from(now.as_nanos()).unwrap_or(i128::MAX)
+    }
 }
 
 /// What identifies one version of one source file.
@@ -52,23 +134,57 @@ pub fn content_hash(bytes: &[u8]) -> u64 {
 pub struct Stamp {
     /// Size in bytes.
     pub size: u64,
-    /// Modification time in nanoseconds since the Unix epoch (0 if unknown).
-    pub mtime_ns: u128,
     /// [`content_hash`] of its bytes.
     pub hash: u64,
+    /// The file's status as it was before its bytes were read, when known.
+    pub status: Option<FileStatus>,
 }
 
 impl Stamp {
-    /// The stamp of `bytes` read from a file whose metadata said `modified`.
-    pub fn new(bytes: &[u8], modified: Option<SystemTime>) -> Stamp {
-        let mtime_ns = modified
-            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
+    /// The stamp of `bytes`, read from a file whose metadata (taken before
+    /// reading) was `meta`.
+    pub fn new(bytes: &[u8], meta: Option<&Metadata>) -> Stamp {
         Stamp {
             size: bytes.len() as u64,
-            mtime_ns,
             hash: content_hash(bytes),
+            status: meta
+                .and_then(FileStatus::of)
+                .filter(|status| status.size == bytes.len() as u64),
         }
+    }
+}
+
+/// The part of an entry's header after the `|`, parsed.
+#[derive(Debug, PartialEq, Eq)]
+struct Recorded<'a> {
+    size: u64,
+    hash: u64,
+    status: &'a str,
+    trusted: bool,
+}
+
+impl<'a> Recorded<'a> {
+    fn parse(text: &'a str) -> Option<Recorded<'a>> {
+        let mut size = None;
+        let mut hash = None;
+        let mut status = None;
+        let mut trusted = None;
+        for field in text.split(' ') {
+            let (key, value) = field.split_once('=')?;
+            match key {
+                "size" => size = value.parse().ok(),
+                "hash" => hash = u64::from_str_radix(value, 16).ok(),
+                "status" => status = Some(value),
+                "trusted" => trusted = Some(value == "1"),
+                _ => return None,
+            }
+        }
+        Some(Recorded {
+            size: size?,
+            hash: hash?,
+            status: status?,
+            trusted: trusted?,
+        })
     }
 }
 
@@ -142,18 +258,37 @@ impl DiskCache {
         DiskCache::open(&user.join("ast-outline").join(name), options).ok()
     }
 
-    /// The stored JSON line (without its newline) of the file shown as
-    /// `display` and read from `path`, if an entry matches `stamp` and this
-    /// cache's options.
+    /// Step 1 of a lookup: the stored JSON line (without its newline) of the
+    /// file shown as `display` and read from `path`, whose metadata is now
+    /// `meta`, when its entry holds a trusted status record equal to `meta`'s
+    /// (the file has not been written since it was outlined). The source is
+    /// not read.
+    pub fn get_unchanged(&self, display: &str, path: &Path, meta: &Metadata) -> Option<String> {
+        let status = FileStatus::of(meta)?;
+        let text = self.read_entry(display, path)?;
+        let (recorded, json) = self.split_entry(display, &text)?;
+        (recorded.trusted && recorded.size == status.size && recorded.status == status.record())
+            .then(|| json.to_owned())
+    }
+
+    /// Step 2 of a lookup: the stored JSON line (without its newline) of the
+    /// file shown as `display` and read from `path`, if an entry matches
+    /// `stamp`'s size and content hash and this cache's options. When the
+    /// entry's status record is out of date (the file was touched), the entry
+    /// is written again with the new one, so the next lookup is by status; a
+    /// failure to do so is ignored.
     pub fn get(&self, display: &str, path: &Path, stamp: &Stamp) -> Option<String> {
-        let text = std::fs::read_to_string(self.entry_path(display, path)).ok()?;
-        let (header, json) = text.split_once('\n')?;
-        let json = json.strip_suffix('\n').unwrap_or(json);
-        let expected = self.header(display, stamp, json);
-        // The modification time (the one field after the `|`) may differ.
-        let (fixed, _mtime) = header.rsplit_once('|')?;
-        let (expected_fixed, _) = expected.rsplit_once('|')?;
-        (fixed == expected_fixed).then(|| json.to_owned())
+        let text = self.read_entry(display, path)?;
+        let (recorded, json) = self.split_entry(display, &text)?;
+        if recorded.size != stamp.size || recorded.hash != stamp.hash {
+            return None;
+        }
+        let now = SystemTime::now();
+        let current = status_record(stamp);
+        if recorded.status != current || recorded.trusted != trusted(stamp, now) {
+            let _ = self.put_at(display, path, stamp, json, now);
+        }
+        Some(json.to_owned())
     }
 
     /// Stores `json` (one line, `json_line` of the file's outline) for the
@@ -168,15 +303,54 @@ impl DiskCache {
         stamp: &Stamp,
         json: &str,
     ) -> std::io::Result<()> {
+        self.put_at(display, path, stamp, json, SystemTime::now())
+    }
+
+    /// [`DiskCache::put`], as if the time were `now` (which decides whether
+    /// the status record is trusted).
+    fn put_at(
+        &self,
+        display: &str,
+        path: &Path,
+        stamp: &Stamp,
+        json: &str,
+        now: SystemTime,
+    ) -> std::io::Result<()> {
         let mut file = tempfile::NamedTempFile::new_in(&self.entries)?;
-        let mut text = self.header(display, stamp, json);
-        text.push('\n');
+        let mut text = self.fixed_header(display, json);
+        text.push_str(&format!(
+            "|size={} hash={:016x} status={} trusted={}\n",
+            stamp.size,
+            stamp.hash,
+            status_record(stamp),
+            u8::from(trusted(stamp, now)),
+        ));
         text.push_str(json);
         text.push('\n');
         file.write_all(text.as_bytes())?;
         file.persist(self.entry_path(display, path))
             .map_err(|e| e.error)?;
         Ok(())
+    }
+
+    /// The text of the entry for `display` and `path`, if there is one.
+    fn read_entry(&self, display: &str, path: &Path) -> Option<String> {
+        let file = std::fs::File::open(self.entry_path(display, path)).ok()?;
+        // Read through `take`, so std does not ask the file's size first (one
+        // system call fewer per entry); most entries fit the first read.
+        let mut text = String::with_capacity(64 * 1024);
+        file.take(u64::MAX).read_to_string(&mut text).ok()?;
+        Some(text)
+    }
+
+    /// An entry's status record and JSON line, when its fixed header is the
+    /// one expected for `display` and its JSON.
+    fn split_entry<'t>(&self, display: &str, text: &'t str) -> Option<(Recorded<'t>, &'t str)> {
+        let (header, json) = text.split_once('\n')?;
+        let json = json.strip_suffix('\n')?;
+        let (fixed, recorded) = header.rsplit_once('|')?;
+        (fixed == self.fixed_header(display, json)).then_some(())?;
+        Some((Recorded::parse(recorded)?, json))
     }
 
     fn entry_path(&self, display: &str, path: &Path) -> PathBuf {
@@ -195,35 +369,40 @@ impl DiskCache {
         self.entries.join(format!("{:032x}", xxh3_128(&key)))
     }
 
-    fn header(&self, display: &str, stamp: &Stamp, json: &str) -> String {
-        let mut header = String::new();
-        let _ = write!(
-            header,
-            "{MAGIC} {FORMAT} {} {} size={} hash={:016x} json={:016x} path={display:?} |mtime={}",
+    /// The part of an entry's first line before the `|`: what must be equal
+    /// for the entry to be read at all.
+    fn fixed_header(&self, display: &str, json: &str) -> String {
+        let mut header = format!(
+            "{MAGIC} {FORMAT} {} {} path={display:?} json={:016x} ",
             env!("CARGO_PKG_VERSION"),
             self.options,
-            stamp.size,
-            stamp.hash,
             xxh3_64(json.as_bytes()),
-            stamp.mtime_ns,
         );
-        header.retain(|c| c != '\n');
+        header.retain(|c| c != '\n' && c != '|');
         header
     }
 }
 
-/// The bytes of the file at `path` (at most `max_bytes`) and its
-/// modification time.
+/// The status record of `stamp` as stored (`-` when unknown).
+fn status_record(stamp: &Stamp) -> String {
+    stamp
+        .status
+        .map_or_else(|| "-".to_owned(), |status| status.record())
+}
+
+/// Whether `stamp`'s status record may be trusted when written at `now`.
+fn trusted(stamp: &Stamp, now: SystemTime) -> bool {
+    stamp.status.is_some_and(|status| status.settled_at(now))
+}
+
+/// The bytes of the file at `path` (at most `max_bytes`) and its metadata
+/// (as it was before reading).
 ///
 /// # Errors
 /// As [`crate::SourceText::read_at_most`]: unreadable, not a regular file,
 /// too large, or binary.
-pub(crate) fn read_source(
-    path: &Path,
-    max_bytes: u64,
-) -> Result<(Vec<u8>, Option<SystemTime>), Error> {
-    let (bytes, meta) = crate::SourceText::read_bytes(path, max_bytes)?;
-    Ok((bytes, meta.modified().ok()))
+pub(crate) fn read_source(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, Metadata), Error> {
+    crate::SourceText::read_bytes(path, max_bytes)
 }
 
 /// Every extraction option, as text (the `Debug` form names each field, so a
@@ -253,6 +432,13 @@ fn user_cache_dir() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    fn stamp_of(path: &Path) -> Stamp {
+        let bytes = std::fs::read(path).expect("read");
+        let meta = std::fs::metadata(path).expect("meta");
+        Stamp::new(&bytes, Some(&meta))
+    }
 
     #[test]
     fn an_entry_is_a_hit_only_for_the_same_bytes_and_options() {
@@ -260,20 +446,14 @@ mod tests {
         let options = OutlineOptions::default();
         let cache = DiskCache::open(&dir.path().join(DIR_NAME), &options).expect("open");
         let path = dir.path().join("a.py");
-        let stamp = Stamp::new(b"x = 1\n", Some(SystemTime::UNIX_EPOCH));
+        let stamp = Stamp::new(b"x = 1\n", None);
         assert_eq!(cache.get("a.py", &path, &stamp), None);
         cache.put("a.py", &path, &stamp, "{\"x\":1}").expect("put");
         assert_eq!(
             cache.get("a.py", &path, &stamp).as_deref(),
             Some("{\"x\":1}")
         );
-
-        let touched = Stamp::new(b"x = 1\n", Some(SystemTime::now()));
-        assert_eq!(
-            cache.get("a.py", &path, &touched).as_deref(),
-            Some("{\"x\":1}")
-        );
-        let edited = Stamp::new(b"x = 2\n", Some(SystemTime::UNIX_EPOCH));
+        let edited = Stamp::new(b"x = 2\n", None);
         assert_eq!(cache.get("a.py", &path, &edited), None);
         assert_eq!(cache.get("b.py", &path, &stamp), None);
 
@@ -283,5 +463,69 @@ mod tests {
         };
         let other_cache = DiskCache::open(&dir.path().join(DIR_NAME), &other).expect("open");
         assert_eq!(other_cache.get("a.py", &path, &stamp), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_status_is_trusted_only_for_files_settled_before_the_entry() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache =
+            DiskCache::open(&dir.path().join(DIR_NAME), &OutlineOptions::default()).expect("open");
+        let path = dir.path().join("a.py");
+        std::fs::write(&path, "x = 1\n").expect("write");
+        let stamp = stamp_of(&path);
+        let meta = std::fs::metadata(&path).expect("meta");
+
+        // Written in the same moment as the file: racy, so never a hit by
+        // status, always by content.
+        cache.put("a.py", &path, &stamp, "{}").expect("put");
+        assert_eq!(cache.get_unchanged("a.py", &path, &meta), None);
+        assert_eq!(cache.get("a.py", &path, &stamp).as_deref(), Some("{}"));
+
+        // Written long after the file's last change: a hit by status.
+        let later = SystemTime::now() + Duration::from_secs(RACY_SECONDS + 1);
+        cache
+            .put_at("a.py", &path, &stamp, "{}", later)
+            .expect("put");
+        assert_eq!(
+            cache.get_unchanged("a.py", &path, &meta).as_deref(),
+            Some("{}")
+        );
+        assert_eq!(cache.get_unchanged("b.py", &path, &meta), None);
+
+        // Edited to the same size with the modification time put back: the
+        // status-change time moved, so not a hit by status; by content, a
+        // miss too.
+        std::fs::write(&path, "x = 2\n").expect("edit");
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .expect("open");
+        file.set_modified(meta.modified().expect("mtime"))
+            .expect("restore mtime");
+        drop(file);
+        let edited = std::fs::metadata(&path).expect("meta");
+        assert_eq!(edited.modified().ok(), meta.modified().ok());
+        assert_eq!(cache.get_unchanged("a.py", &path, &edited), None);
+        assert_eq!(cache.get("a.py", &path, &stamp_of(&path)), None);
+    }
+
+    #[test]
+    fn recorded_fields_are_parsed_strictly() {
+        assert_eq!(
+            Recorded::parse("size=6 hash=00000000000000ff status=- trusted=0"),
+            Some(Recorded {
+                size: 6,
+                hash: 255,
+                status: "-",
+                trusted: false
+            })
+        );
+        assert_eq!(Recorded::parse("size=6 hash=ff status=-"), None);
+        assert_eq!(Recorded::parse("size=6 hash=zz status=- trusted=1"), None);
+        assert_eq!(
+            Recorded::parse("size=6 other=1 hash=ff status=- trusted=1"),
+            None
+        );
     }
 }

@@ -12,7 +12,13 @@
 //!
 //! Files are raised one level at a time for all files before the next level:
 //! first every file to level 1, then to level 2, then to level 3, each pass in
-//! rank order, as long as the budget allows. The rank ("most useful first"):
+//! rank order, as long as the budget allows. While any file is left out, no
+//! file shows more than its top level. Beyond that, a file whose next level
+//! does not fit stays where it is and a smaller file further down the order
+//! may still get that level (the budget is used rather than left idle). When
+//! no file's top level fits, the top-level map of all files is cut after
+//! whole lines instead (if at least one line fits). The rank ("most useful
+//! first"):
 //! files outside test directories (`test`, `tests`, `__tests__`, names
 //! starting with `test_` or ending in `_test`/`.test`/`.spec`) before test
 //! files; then shallower paths (fewer `/`) first; then files with more public
@@ -55,6 +61,10 @@ pub fn repo_map(outlines: &[FileOutline], budget: usize, what: &str) -> Result<S
         let head = header(outlines.len(), budget, what);
         let mut used = count(&head) + count(&note(outlines, &[], budget)) + reserve;
         for level in 1..=LEVELS {
+            if level > 1 && levels.contains(&0) {
+                // A file is left out: no file gets more than its top level.
+                break;
+            }
             for &i in &order {
                 if levels[i] != level - 1 {
                     continue;
@@ -79,10 +89,11 @@ pub fn repo_map(outlines: &[FileOutline], budget: usize, what: &str) -> Result<S
         }
         text.push_str(&note(outlines, &levels, budget));
         let total = count(&text);
-        if total <= budget {
+        let nothing_shown = levels.iter().all(|&l| l == 0);
+        if total <= budget && !nothing_shown {
             return Ok(text);
         }
-        if levels.iter().all(|&l| l == 0) {
+        if nothing_shown {
             // Not even one file's top level fits beside the header and the
             // note: the top-level map cut after whole lines (as the MCP
             // outline is), if at least one line of it fits.
@@ -120,8 +131,9 @@ fn count(text: &str) -> usize {
 
 fn header(files: usize, budget: usize, what: &str) -> String {
     format!(
-        "# repo map of {what}: {files} files within {budget} tokens ({}); most useful first: \
+        "# repo map of {what}: {} within {budget} tokens ({}); most useful first: \
          top-level symbols, then members, then signatures and docs\n",
+        self::files(files),
         tokens::ENCODING
     )
 }

@@ -20,6 +20,9 @@ pub struct WalkOptions {
     pub hidden: bool,
     /// Do not honour `.gitignore`/`.ignore`/exclude files.
     pub no_ignore: bool,
+    /// Threads that walk a directory (`0`: `ignore`'s choice, from the
+    /// number of CPUs).
+    pub threads: usize,
 }
 
 /// One file to outline.
@@ -89,6 +92,7 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
         .parents(honour_ignores)
         .require_git(false)
         .follow_links(false)
+        .threads(options.threads)
         // Never outline ast-outline's own cache (hidden anyway, but not
         // with `--hidden`).
         .filter_entry(|entry| {
@@ -96,49 +100,85 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
                 && entry.file_name() == crate::disk_cache::DIR_NAME
                 && entry.file_type().is_some_and(|t| t.is_dir()))
         })
-        .build();
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(error) => {
-                walked.notes.push(walk_error_message(&error));
-                continue;
-            }
+        .build_parallel();
+    // Each walking thread fills its own list; the lists are joined (and the
+    // caller sorts them) when the walk is over.
+    let found = std::sync::Mutex::new(Walked::default());
+    walker.run(|| {
+        let mut mine = Local {
+            walked: Walked::default(),
+            into: &found,
         };
-        let file_type = entry.file_type();
-        if file_type.is_some_and(|t| t.is_symlink()) {
-            // Links are not followed; a broken one to a source file is worth
-            // a note, since the file it names cannot be outlined either way.
-            let display = display_path(entry.path());
-            if Language::from_path(&display).is_some() && std::fs::metadata(entry.path()).is_err() {
-                walked
-                    .notes
-                    .push(format!("{display}: broken symbolic link; not read"));
+        Box::new(move |entry| {
+            match entry {
+                Ok(entry) => visit(entry, &mut mine.walked),
+                Err(error) => mine.walked.notes.push(walk_error_message(&error)),
             }
-            continue;
-        }
-        // FIFOs, sockets and devices are never opened (reading could block);
-        // one named like a source file is worth a note.
-        if !file_type.is_some_and(|t| t.is_file()) {
-            let display = display_path(entry.path());
-            if !file_type.is_some_and(|t| t.is_dir()) && Language::from_path(&display).is_some() {
-                walked.notes.push(format!(
-                    "{display}: not a regular file (a FIFO, socket or device); not read"
-                ));
-            }
-            continue;
-        }
-        let display = display_path(entry.path());
-        let Some(language) = Language::from_path(&display) else {
-            continue;
-        };
-        walked.files.push(FileEntry {
-            path: entry.into_path(),
-            display,
-            language: Some(language),
-            explicit: false,
-        });
+            ignore::WalkState::Continue
+        })
+    });
+    let found = found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    walked.files.extend(found.files);
+    let mut notes = found.notes;
+    notes.sort();
+    walked.notes.extend(notes);
+}
+
+/// One walking thread's findings, handed over when the thread is done.
+struct Local<'a> {
+    walked: Walked,
+    into: &'a std::sync::Mutex<Walked>,
+}
+
+impl Drop for Local<'_> {
+    fn drop(&mut self) {
+        let mut into = self
+            .into
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        into.files.append(&mut self.walked.files);
+        into.notes.append(&mut self.walked.notes);
     }
+}
+
+/// Takes `entry` into `walked` when it is a source file, or notes why not
+/// when that is worth saying.
+fn visit(entry: ignore::DirEntry, walked: &mut Walked) {
+    let file_type = entry.file_type();
+    if file_type.is_some_and(|t| t.is_symlink()) {
+        // Links are not followed; a broken one to a source file is worth
+        // a note, since the file it names cannot be outlined either way.
+        let display = display_path(entry.path());
+        if Language::from_path(&display).is_some() && std::fs::metadata(entry.path()).is_err() {
+            walked
+                .notes
+                .push(format!("{display}: broken symbolic link; not read"));
+        }
+        return;
+    }
+    // FIFOs, sockets and devices are never opened (reading could block);
+    // one named like a source file is worth a note.
+    if !file_type.is_some_and(|t| t.is_file()) {
+        let display = display_path(entry.path());
+        if !file_type.is_some_and(|t| t.is_dir()) && Language::from_path(&display).is_some() {
+            walked.notes.push(format!(
+                "{display}: not a regular file (a FIFO, socket or device); not read"
+            ));
+        }
+        return;
+    }
+    let display = display_path(entry.path());
+    let Some(language) = Language::from_path(&display) else {
+        return;
+    };
+    walked.files.push(FileEntry {
+        path: entry.into_path(),
+        display,
+        language: Some(language),
+        explicit: false,
+    });
 }
 
 /// A walk error as `PATH: what happened`, with the path written as in the
@@ -223,6 +263,7 @@ mod tests {
             WalkOptions {
                 hidden: true,
                 no_ignore: true,
+                ..WalkOptions::default()
             },
         );
         assert_eq!(everything.files.len(), 4);

@@ -99,6 +99,49 @@ fn entry_of(cache: &Path, path: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no cache entry for {path}"))
 }
 
+/// Rewrites the JSON stored in the cache entry of `path`, replacing `from`
+/// by `to`, with a matching checksum: what the cache then serves shows that
+/// it was a hit (a re-parse would print the file's real outline).
+fn forge(cache: &Path, path: &str, from: &str, to: &str) {
+    let entry = entry_of(cache, path);
+    let text = std::fs::read_to_string(&entry).expect("entry");
+    let (header, json) = text.split_once('\n').expect("two lines");
+    let json = json.strip_suffix('\n').expect("newline");
+    assert!(json.contains(from), "{json}");
+    let forged = json.replace(from, to);
+    let sum = |json: &str| format!("json={:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()));
+    assert!(header.contains(&sum(json)), "{header}");
+    let header = header.replace(&sum(json), &sum(&forged));
+    std::fs::write(&entry, format!("{header}\n{forged}\n")).expect("forge");
+}
+
+/// `output` with `from` replaced by `to` in the line of `path` only (JSON
+/// Lines output).
+fn forged_line(output: &str, path: &str, from: &str, to: &str) -> String {
+    let prefix = format!("{{\"path\":{path:?}");
+    output
+        .lines()
+        .map(|line| {
+            if line.starts_with(&prefix) {
+                line.replace(from, to)
+            } else {
+                line.to_owned()
+            }
+        })
+        .map(|line| line + "\n")
+        .collect()
+}
+
+/// Sets the modification time of `path`.
+fn set_mtime(path: &Path, time: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .expect("open")
+        .set_modified(time)
+        .expect("set mtime");
+}
+
 #[cfg(unix)]
 #[test]
 fn the_cache_is_hit_on_unchanged_and_touched_files_and_missed_on_edits() {
@@ -117,40 +160,33 @@ fn the_cache_is_hit_on_unchanged_and_touched_files_and_missed_on_edits() {
         std::fs::read_to_string(cache.join(".gitignore")).expect(".gitignore"),
         "# Made by ast-outline: its cache.\n*\n"
     );
+    // The files were just written, so their status is not trusted yet
+    // (every lookup is by content until they are two seconds old).
+    let shop_entry = std::fs::read_to_string(entry_of(&cache, "tree/shop.py")).expect("entry");
+    assert!(shop_entry.contains(" trusted=0\n"), "{shop_entry}");
 
-    // Warm: every file a hit (no entry written again), same output in both
-    // formats and with filters.
-    assert_eq!(
-        ok(root, &["outline", "--format", "json", "tree"]),
-        reference
+    // Warm: every file a hit, in both formats and with filters.
+    forge(&cache, "tree/shop.py", "total", "stale");
+    let stale = forged_line(&reference, "tree/shop.py", "total", "stale");
+    assert_ne!(stale, reference);
+    assert_eq!(ok(root, &["outline", "--format", "json", "tree"]), stale);
+    let text = ok(root, &["outline", "tree"]);
+    assert!(text.contains("def stale(self) -> int"), "{text}");
+    let filtered = ok(root, &["outline", "--depth", "1", "--no-docs", "tree"]);
+    assert!(filtered.contains("class Cart"), "{filtered}");
+    assert!(
+        !filtered.contains("stale") && !filtered.contains("A cart."),
+        "{filtered}"
     );
-    assert_eq!(
-        ok(root, &["outline", "tree"]),
-        ok(root, &["outline", "--no-cache", "tree"])
-    );
-    assert_eq!(
-        ok(root, &["outline", "--depth", "1", "--no-docs", "tree"]),
-        ok(
-            root,
-            &["outline", "--no-cache", "--depth", "1", "--no-docs", "tree"]
-        )
-    );
-    assert_eq!(entries(&cache), first);
 
-    // Touched but unchanged: still a hit.
+    // Touched but unchanged: still a hit (by content).
     let shop = root.join("tree/shop.py");
-    let file = std::fs::File::options()
-        .write(true)
-        .open(&shop)
-        .expect("open");
-    file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(60))
-        .expect("touch");
-    drop(file);
-    assert_eq!(
-        ok(root, &["outline", "--format", "json", "tree"]),
-        reference
+    set_mtime(
+        &shop,
+        std::time::SystemTime::now() + std::time::Duration::from_secs(60),
     );
-    assert_eq!(entries(&cache), first);
+    assert_eq!(ok(root, &["outline", "--format", "json", "tree"]), stale);
+    assert_eq!(ok(root, &["outline", "--format", "json", "tree"]), stale);
 
     // Edited, same size and modification time: a miss, and the new outline.
     let modified = std::fs::metadata(&shop)
@@ -159,25 +195,25 @@ fn the_cache_is_hit_on_unchanged_and_touched_files_and_missed_on_edits() {
         .expect("mtime");
     let old = std::fs::read_to_string(&shop).expect("read");
     std::fs::write(&shop, old.replace("total", "summa")).expect("edit");
-    std::fs::File::options()
-        .write(true)
-        .open(&shop)
-        .expect("open")
-        .set_modified(modified)
-        .expect("keep mtime");
+    set_mtime(&shop, modified);
     let edited = ok(root, &["outline", "--format", "json", "tree"]);
     assert!(edited.contains("\"tree/shop.py:3:Cart.summa\""), "{edited}");
-    assert!(!edited.contains("Cart.total"), "{edited}");
+    assert!(!edited.contains("stale"), "{edited}");
     assert_eq!(
         edited,
         ok(root, &["outline", "--no-cache", "--format", "json", "tree"])
     );
     let after = entries(&cache);
-    let changed: Vec<&(String, u64)> = after.iter().filter(|e| !first.contains(e)).collect();
-    assert_eq!(
-        changed.len(),
-        1,
-        "only the edited file's entry is rewritten"
+    assert_eq!(after.len(), 3, "{after:?}");
+    let web = entry_of(&cache, "tree/web/api.ts");
+    let web_name = web
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        after.iter().any(|e| e.0 == web_name) && first.iter().any(|e| e.0 == web_name),
+        "entries are named by path: {first:?} {after:?}"
     );
 
     // Other extraction options are other entries' business: a miss.
@@ -207,6 +243,48 @@ fn the_cache_is_hit_on_unchanged_and_touched_files_and_missed_on_edits() {
             ]
         )
     );
+}
+
+/// Once a file's last change is two seconds older than its entry, the
+/// entry trusts its status: an unchanged file is a hit without being read,
+/// and an edit that restores size and modification time still misses (its
+/// status-change time moved).
+#[cfg(unix)]
+#[test]
+fn a_settled_file_is_a_hit_by_status_and_an_edit_still_misses() {
+    let dir = tree();
+    let root = dir.path();
+    let cache = root.join("cache");
+    let cache_arg = cache.to_str().expect("utf-8");
+    let args = [
+        "outline",
+        "--cache-dir",
+        cache_arg,
+        "--format",
+        "json",
+        "tree",
+    ];
+    std::thread::sleep(std::time::Duration::from_millis(2_100));
+    let reference = ok(root, &["outline", "--no-cache", "--format", "json", "tree"]);
+    assert_eq!(ok(root, &args), reference);
+    let entry = std::fs::read_to_string(entry_of(&cache, "tree/shop.py")).expect("entry");
+    assert!(entry.contains(" trusted=1\n"), "{entry}");
+
+    forge(&cache, "tree/shop.py", "total", "stale");
+    let stale = forged_line(&reference, "tree/shop.py", "total", "stale");
+    assert_eq!(ok(root, &args), stale);
+
+    let shop = root.join("tree/shop.py");
+    let modified = std::fs::metadata(&shop)
+        .expect("meta")
+        .modified()
+        .expect("mtime");
+    let old = std::fs::read_to_string(&shop).expect("read");
+    std::fs::write(&shop, old.replace("total", "summa")).expect("edit");
+    set_mtime(&shop, modified);
+    let edited = ok(root, &args);
+    assert!(edited.contains("Cart.summa"), "{edited}");
+    assert!(!edited.contains("stale"), "{edited}");
 }
 
 #[test]
@@ -265,9 +343,12 @@ fn an_entry_of_another_version_or_corrupt_is_a_miss_and_is_written_again() {
             ),
             reference
         );
+        // Written again: the same entry, except that its status record may
+        // have become trusted in the meantime.
+        let untrusted = |text: &str| text.replace(" trusted=1\n", " trusted=0\n");
         assert_eq!(
-            std::fs::read_to_string(&entry).expect("entry"),
-            stored,
+            untrusted(&std::fs::read_to_string(&entry).expect("entry")),
+            untrusted(&stored),
             "the entry is written again after {text:?}"
         );
     }
@@ -490,12 +571,15 @@ fn the_repo_map_is_never_over_budget_and_says_what_was_elided() {
                 last.starts_with(&format!("(elided to fit {budget} tokens: ")),
                 "{last}"
             );
-            if shown < 30 {
-                assert!(
-                    last.contains(&format!("{} files left out", 30 - shown)),
-                    "{last}"
-                );
+            match 30 - shown {
+                0 => {}
+                1 => assert!(last.contains("1 file left out"), "{last}"),
+                n => assert!(last.contains(&format!("{n} files left out")), "{last}"),
             }
+        }
+        // Members only once every file is shown with its top level.
+        if out.lines().any(|l| l.starts_with("  L")) {
+            assert_eq!(shown, 30, "{budget}: members before every file:\n{out}");
         }
         // Signatures only once every file is shown with its top level.
         if out.contains("def method_") {
@@ -506,4 +590,134 @@ fn the_repo_map_is_never_over_budget_and_says_what_was_elided() {
             assert_eq!(out.matches("\npkg/mod").count(), 10, "{budget}:\n{out}");
         }
     }
+}
+
+/// A large file first in rank order and small ones after it: while the
+/// large file is left out, no other file shows members or signatures; once
+/// it is in, the small files may get signatures it has no room for.
+#[test]
+fn no_file_gets_more_detail_while_another_is_left_with_less() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let big: String = (0..120)
+        .map(|i| format!("def function_{i}(a: int, b: int) -> int:\n    return a\n"))
+        .collect();
+    write(root, "pkg/big.py", &big);
+    for i in 0..8 {
+        write(
+            root,
+            &format!("pkg/sub/small{i}.py"),
+            "class Small:\n    def member(self, x: int) -> int:\n        return x\n",
+        );
+    }
+    let mut seen_left_out = false;
+    let mut seen_names_only = false;
+    for budget in (100..3_000).step_by(50) {
+        let run = run_in(
+            root,
+            &[
+                "outline",
+                "--no-cache",
+                "--max-tokens",
+                &budget.to_string(),
+                ".",
+            ],
+        );
+        assert_eq!(run.code, Some(0), "{budget}: {}", run.stderr);
+        let out = &run.stdout;
+        assert!(tokens::count(out).expect("tokenizer") <= budget, "{budget}");
+        let last = out.lines().last().expect("last line");
+        if last.starts_with("(cut after ") {
+            continue;
+        }
+        let big_shown = out.lines().any(|l| l.starts_with("pkg/big.py "));
+        let members = out.lines().any(|l| l.starts_with("  L"));
+        let signatures = out.contains("def member(self, x: int) -> int");
+        let big_signatures = out.contains("def function_0(a: int, b: int) -> int");
+        if !big_shown {
+            seen_left_out = true;
+            assert!(last.contains("left out (pkg/big.py"), "{budget}: {last}");
+            assert!(
+                !members && !signatures,
+                "{budget}: detail while big.py is left out:\n{out}"
+            );
+        } else if !big_signatures && signatures {
+            seen_names_only = true;
+            assert!(last.contains("names only"), "{budget}: {last}");
+        }
+    }
+    assert!(
+        seen_left_out && seen_names_only,
+        "the budgets cover both cases"
+    );
+}
+
+/// One file and a budget too small for its top level: its top-level lines
+/// are cut after whole lines (never an empty map); a budget too small even
+/// for that is an error; a JSON repo map is a usage error.
+#[test]
+fn a_small_budget_on_one_file_cuts_its_top_level_after_whole_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let text: String = (0..60)
+        .map(|i| format!("def function_{i}(a: int) -> int:\n    return a\n"))
+        .collect();
+    write(root, "one.py", &text);
+    let out = ok(
+        root,
+        &["outline", "--no-cache", "--max-tokens", "150", "one.py"],
+    );
+    assert!(
+        out.starts_with("# repo map of one.py: 1 file within 150 tokens (o200k_base)"),
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines.get(1).copied(),
+        Some("one.py (python, 120 lines)"),
+        "{out}"
+    );
+    assert_eq!(
+        lines.get(2).copied(),
+        Some("L1-2 function function_0"),
+        "{out}"
+    );
+    let last = lines.last().expect("last");
+    assert!(
+        last.starts_with("(cut after ") && last.contains(" of 62 lines of the top-level map"),
+        "{last}"
+    );
+    assert!(tokens::count(&out).expect("tokenizer") <= 150);
+
+    let tiny = run_in(
+        root,
+        &["outline", "--no-cache", "--max-tokens", "20", "one.py"],
+    );
+    assert_eq!(tiny.code, Some(1));
+    assert!(
+        tiny.stderr.contains("--max-tokens 20 is too small"),
+        "{}",
+        tiny.stderr
+    );
+
+    let json = run_in(
+        root,
+        &[
+            "outline",
+            "--max-tokens",
+            "500",
+            "--format",
+            "json",
+            "one.py",
+        ],
+    );
+    assert_eq!(json.code, Some(2));
+    assert_eq!(json.stdout, "");
+    assert!(
+        json.stderr.contains(
+            "--max-tokens prints a text repo map and cannot be combined with --format json"
+        ),
+        "{}",
+        json.stderr
+    );
 }

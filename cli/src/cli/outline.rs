@@ -32,11 +32,22 @@ const OUTPUT_BLOCK: usize = 64 * 1024;
 const PROGRESS_FILES: usize = 200;
 
 pub(super) fn run(args: &OutlineArgs) -> ExitCode {
+    if args.max_tokens.is_some() && args.format == Format::Json {
+        use clap::CommandFactory as _;
+        super::args::Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--max-tokens prints a text repo map and cannot be combined with --format json \
+                 (for JSON, outline without a budget and choose from the lines)",
+            )
+            .exit();
+    }
     let walked = collect_files(
         &args.paths,
         WalkOptions {
             hidden: args.hidden,
             no_ignore: args.no_ignore,
+            threads: args.threads.map_or(0, |threads| threads as usize),
         },
     );
     for problem in &walked.problems {
@@ -302,8 +313,17 @@ impl Job {
         let Some(cache) = &self.cache else {
             return Ok(Outlined::Parsed(self.parse(file)?, None));
         };
-        let (bytes, modified) = read_source(&file.path, self.max_file_size)?;
-        let stamp = Stamp::new(&bytes, modified);
+        // Step 1: unchanged since it was outlined, by its status alone.
+        if let Ok(meta) = std::fs::metadata(&file.path)
+            && meta.is_file()
+            && meta.len() <= self.max_file_size
+            && let Some(json) = cache.get_unchanged(&file.display, &file.path, &meta)
+        {
+            return Ok(Outlined::Cached(json));
+        }
+        // Step 2: read, and look up by content.
+        let (bytes, meta) = read_source(&file.path, self.max_file_size)?;
+        let stamp = Stamp::new(&bytes, Some(&meta));
         if let Some(json) = cache.get(&file.display, &file.path, &stamp) {
             return Ok(Outlined::Cached(json));
         }

@@ -88,7 +88,7 @@ impl OutlineCache {
         let language = Language::from_path(display);
         let (bytes, meta) = SourceText::read_bytes(real, crate::DEFAULT_MAX_FILE_SIZE)
             .map_err(|error| named(error, display))?;
-        let stamp = Stamp::new(&bytes, meta.modified().ok());
+        let stamp = Stamp::new(&bytes, Some(&meta));
         let source = SourceText::from_bytes(bytes, language);
         if let Some(entry) = self.lock().get(&key)
             && entry.parsed.source.text == source.text
