@@ -95,8 +95,68 @@ fn entry_of(cache: &Path, path: &str) -> PathBuf {
     std::fs::read_dir(cache.join("entries"))
         .expect("entries dir")
         .map(|e| e.expect("entry").path())
-        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains(&needle)))
+        .find(|p| {
+            std::fs::read(p).is_ok_and(|bytes| {
+                let header = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+                String::from_utf8_lossy(header).contains(&needle)
+            })
+        })
         .unwrap_or_else(|| panic!("no cache entry for {path}"))
+}
+
+/// The header line and the JSON line of a cache entry (the JSON is stored
+/// compressed with LZ4, after the header).
+fn unpack(bytes: &[u8]) -> (String, String) {
+    let newline = bytes.iter().position(|&b| b == b'\n').expect("a header");
+    let header = String::from_utf8(bytes[..newline].to_vec()).expect("UTF-8 header");
+    let len: usize = header
+        .split(' ')
+        .find_map(|f| f.strip_prefix("len="))
+        .expect("len=")
+        .parse()
+        .expect("a length");
+    let json = lz4_flex::block::decompress(&bytes[newline + 1..], len).expect("LZ4");
+    (header, String::from_utf8(json).expect("UTF-8 JSON"))
+}
+
+/// A cache entry of `header` (whose JSON checksum and length are set for
+/// `json` when `checksum`, else kept) and `json`.
+fn pack(header: &str, json: &str, checksum: bool) -> Vec<u8> {
+    let mut header = header.to_owned();
+    if checksum {
+        header = header
+            .split(' ')
+            .map(|field| {
+                if field.starts_with("json=") {
+                    format!("json={:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
+                } else if field.starts_with("len=") {
+                    format!("len={}", json.len())
+                } else {
+                    field.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    let mut bytes = header.into_bytes();
+    bytes.push(b'\n');
+    bytes.extend(lz4_flex::block::compress(json.as_bytes()));
+    bytes
+}
+
+/// `header` with its `len=` field set to `len`.
+fn with_len(header: &str, len: &str) -> String {
+    header
+        .split(' ')
+        .map(|f| {
+            if f.starts_with("len=") {
+                format!("len={len}")
+            } else {
+                f.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Rewrites the JSON stored in the cache entry of `path`, replacing `from`
@@ -104,15 +164,9 @@ fn entry_of(cache: &Path, path: &str) -> PathBuf {
 /// it was a hit (a re-parse would print the file's real outline).
 fn forge(cache: &Path, path: &str, from: &str, to: &str) {
     let entry = entry_of(cache, path);
-    let text = std::fs::read_to_string(&entry).expect("entry");
-    let (header, json) = text.split_once('\n').expect("two lines");
-    let json = json.strip_suffix('\n').expect("newline");
+    let (header, json) = unpack(&std::fs::read(&entry).expect("entry"));
     assert!(json.contains(from), "{json}");
-    let forged = json.replace(from, to);
-    let sum = |json: &str| format!("json={:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()));
-    assert!(header.contains(&sum(json)), "{header}");
-    let header = header.replace(&sum(json), &sum(&forged));
-    std::fs::write(&entry, format!("{header}\n{forged}\n")).expect("forge");
+    std::fs::write(&entry, pack(&header, &json.replace(from, to), true)).expect("forge");
 }
 
 /// `output` with `from` replaced by `to` in the line of `path` only (JSON
@@ -162,8 +216,8 @@ fn the_cache_is_hit_on_unchanged_and_touched_files_and_missed_on_edits() {
     );
     // The files were just written, so their status is not trusted yet
     // (every lookup is by content until they are two seconds old).
-    let shop_entry = std::fs::read_to_string(entry_of(&cache, "tree/shop.py")).expect("entry");
-    assert!(shop_entry.contains(" trusted=0\n"), "{shop_entry}");
+    let (shop_header, _) = unpack(&std::fs::read(entry_of(&cache, "tree/shop.py")).expect("entry"));
+    assert!(shop_header.ends_with(" trusted=0"), "{shop_header}");
 
     // Warm: every file a hit, in both formats and with filters.
     forge(&cache, "tree/shop.py", "total", "stale");
@@ -267,8 +321,8 @@ fn a_settled_file_is_a_hit_by_status_and_an_edit_still_misses() {
     std::thread::sleep(std::time::Duration::from_millis(2_100));
     let reference = ok(root, &["outline", "--no-cache", "--format", "json", "tree"]);
     assert_eq!(ok(root, &args), reference);
-    let entry = std::fs::read_to_string(entry_of(&cache, "tree/shop.py")).expect("entry");
-    assert!(entry.contains(" trusted=1\n"), "{entry}");
+    let (header, _) = unpack(&std::fs::read(entry_of(&cache, "tree/shop.py")).expect("entry"));
+    assert!(header.ends_with(" trusted=1"), "{header}");
 
     forge(&cache, "tree/shop.py", "total", "stale");
     let stale = forged_line(&reference, "tree/shop.py", "total", "stale");
@@ -296,24 +350,27 @@ fn an_entry_of_another_version_or_corrupt_is_a_miss_and_is_written_again() {
     let reference = ok(root, &["outline", "--no-cache", "--format", "json", "tree"]);
     ok(root, &["outline", "--cache-dir", cache_arg, "tree"]);
     let entry = entry_of(&cache, "tree/shop.py");
-    let stored = std::fs::read_to_string(&entry).expect("entry");
+    let stored = std::fs::read(&entry).expect("entry");
+    let (header, json) = unpack(&stored);
     let version = format!(" {} ", env!("CARGO_PKG_VERSION"));
-    assert!(stored.contains(&version), "{stored}");
+    assert!(header.contains(&version), "{header}");
+    let stale = json.replace("Cart.total", "Cart.stale");
 
     let forged = [
         // Another version of the tool wrote it (with another outline).
-        stored
-            .replacen(&version, " 0.0.0-older ", 1)
-            .replace("Cart.total", "Cart.stale"),
+        pack(&header.replacen(&version, " 0.0.0-older ", 1), &stale, true),
         // The stored JSON was altered (its checksum no longer matches).
-        stored.replace("Cart.total", "Cart.stale"),
+        pack(&header, &stale, false),
         // Cut short.
-        stored[..stored.len() / 2].to_owned(),
+        stored[..stored.len() / 2].to_vec(),
+        // A header claiming a huge JSON.
+        pack(&with_len(&header, "4000000000"), &json, false),
         // Not an entry at all.
-        "garbage\u{0}\u{1}".to_owned(),
-        String::new(),
+        b"garbage\0\x01".to_vec(),
+        Vec::new(),
     ];
     for text in forged {
+        let text_shown = String::from_utf8_lossy(&text).into_owned();
         std::fs::write(&entry, &text).expect("forge");
         for format in ["json", "text"] {
             let out = ok(
@@ -327,7 +384,7 @@ fn an_entry_of_another_version_or_corrupt_is_a_miss_and_is_written_again() {
                     "tree",
                 ],
             );
-            assert!(!out.contains("stale"), "{text:?} was used: {out}");
+            assert!(!out.contains("stale"), "{text_shown:?} was used: {out}");
         }
         assert_eq!(
             ok(
@@ -345,11 +402,14 @@ fn an_entry_of_another_version_or_corrupt_is_a_miss_and_is_written_again() {
         );
         // Written again: the same entry, except that its status record may
         // have become trusted in the meantime.
-        let untrusted = |text: &str| text.replace(" trusted=1\n", " trusted=0\n");
+        let untrusted = |bytes: &[u8]| {
+            let (header, json) = unpack(bytes);
+            (header.replace(" trusted=1", " trusted=0"), json)
+        };
         assert_eq!(
-            untrusted(&std::fs::read_to_string(&entry).expect("entry")),
+            untrusted(&std::fs::read(&entry).expect("entry")),
             untrusted(&stored),
-            "the entry is written again after {text:?}"
+            "the entry is written again after {text_shown:?}"
         );
     }
 }

@@ -313,18 +313,19 @@ impl Job {
         let Some(cache) = &self.cache else {
             return Ok(Outlined::Parsed(self.parse(file)?, None));
         };
+        let lookup = cache.lookup(&file.display, &file.path);
         // Step 1: unchanged since it was outlined, by its status alone.
         if let Ok(meta) = std::fs::metadata(&file.path)
             && meta.is_file()
             && meta.len() <= self.max_file_size
-            && let Some(json) = cache.get_unchanged(&file.display, &file.path, &meta)
+            && let Some(json) = lookup.unchanged(&meta)
         {
             return Ok(Outlined::Cached(json));
         }
         // Step 2: read, and look up by content.
         let (bytes, meta) = read_source(&file.path, self.max_file_size)?;
         let stamp = Stamp::new(&bytes, Some(&meta));
-        if let Some(json) = cache.get(&file.display, &file.path, &stamp) {
+        if let Some(json) = lookup.by_content(&stamp) {
             return Ok(Outlined::Cached(json));
         }
         let outline = self.parse_bytes(file, bytes)?;
