@@ -57,7 +57,7 @@ pub const DIR_NAME: &str = ".ast-outline";
 
 /// The version of the entry format; bumped whenever it, or the model's JSON,
 /// changes in a way the tool's version would not tell.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// Bytes asked for by the first read of an entry (most are smaller).
 const FIRST_READ: usize = 32 * 1024;
@@ -170,6 +170,17 @@ struct Recorded<'a> {
 }
 
 impl<'a> Recorded<'a> {
+    /// The record as written after the `|`.
+    fn text(&self) -> String {
+        format!(
+            "size={} hash={:016x} status={} trusted={}",
+            self.size,
+            self.hash,
+            self.status,
+            u8::from(self.trusted)
+        )
+    }
+
     fn parse(text: &'a str) -> Option<Recorded<'a>> {
         let mut size = None;
         let mut hash = None;
@@ -194,25 +205,65 @@ impl<'a> Recorded<'a> {
     }
 }
 
-/// One entry, read: its status record and its JSON, still compressed.
-struct Entry<'b> {
-    recorded: Recorded<'b>,
-    /// xxh3-64 of the JSON line.
-    json_hash: u64,
-    /// Length of the JSON line in bytes.
-    json_len: usize,
-    /// The JSON line compressed with LZ4 (block format).
+/// One compressed part of an entry: the JSON line, or a view.
+#[derive(Debug, Clone, Copy)]
+struct Block<'b> {
+    /// xxh3-64 of the uncompressed text.
+    hash: u64,
+    /// Length of the uncompressed text in bytes.
+    len: usize,
+    /// The text compressed with LZ4 (block format).
     packed: &'b [u8],
 }
 
-impl Entry<'_> {
-    /// The JSON line, when it unpacks to the recorded length and checksum.
-    fn json(&self) -> Option<String> {
-        let mut json = vec![0; self.json_len];
-        let unpacked = lz4_flex::block::decompress_into(self.packed, &mut json).ok()?;
-        (unpacked == self.json_len && xxh3_64(&json) == self.json_hash).then_some(())?;
-        String::from_utf8(json).ok()
+impl<'b> Block<'b> {
+    /// `HASH:LEN:PACKED_LEN` as written in the header.
+    fn spec(&self) -> String {
+        format!("{:016x}:{}:{}", self.hash, self.len, self.packed.len())
     }
+
+    /// The block described by `spec` (`HASH:LEN:PACKED_LEN`) at the start of
+    /// `rest`, and what follows it.
+    fn parse(spec: &str, rest: &'b [u8]) -> Option<(Block<'b>, &'b [u8])> {
+        let mut parts = spec.split(':');
+        let hash = u64::from_str_radix(parts.next()?, 16).ok()?;
+        let len: usize = parts.next()?.parse().ok()?;
+        let packed_len: usize = parts.next()?.parse().ok()?;
+        parts.next().is_none().then_some(())?;
+        // LZ4 expands at most 255 times: a larger claim is a damaged entry
+        // (and must not decide how much memory is asked for).
+        (len <= packed_len.saturating_mul(255)).then_some(())?;
+        let packed = rest.get(..packed_len)?;
+        Some((Block { hash, len, packed }, rest.get(packed_len..)?))
+    }
+
+    /// The text, when it unpacks to the recorded length and checksum.
+    fn unpack(&self) -> Option<String> {
+        let mut text = vec![0; self.len];
+        let unpacked = lz4_flex::block::decompress_into(self.packed, &mut text).ok()?;
+        (unpacked == self.len && xxh3_64(&text) == self.hash).then_some(())?;
+        String::from_utf8(text).ok()
+    }
+}
+
+/// One entry, read: its status record, its JSON line and maybe one view, still
+/// compressed.
+struct Entry<'b> {
+    recorded: Recorded<'b>,
+    json: Block<'b>,
+    /// The hash of the view's key, and the view.
+    view: Option<(u64, Block<'b>)>,
+}
+
+/// What a lookup found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hit {
+    /// The view asked for: the file's output for those display options,
+    /// ready to print.
+    View(String),
+    /// The file's JSON line (without its newline), when no view was asked for
+    /// or the entry holds another one.
+    Json(String),
 }
 
 /// A cache directory that can be read (and usually written).
@@ -296,18 +347,24 @@ impl DiskCache {
         }
     }
 
-    /// Step 1 of a lookup alone: see [`Lookup::unchanged`].
+    /// Step 1 of a lookup alone, for the JSON line: see [`Lookup::unchanged`].
     pub fn get_unchanged(&self, display: &str, path: &Path, meta: &Metadata) -> Option<String> {
-        self.lookup(display, path).unchanged(meta)
+        self.lookup(display, path)
+            .unchanged(meta, None)
+            .and_then(Hit::into_json)
     }
 
-    /// Step 2 of a lookup alone: see [`Lookup::by_content`].
+    /// Step 2 of a lookup alone, for the JSON line: see [`Lookup::by_content`].
     pub fn get(&self, display: &str, path: &Path, stamp: &Stamp) -> Option<String> {
-        self.lookup(display, path).by_content(stamp)
+        self.lookup(display, path)
+            .by_content(stamp, None)
+            .and_then(Hit::into_json)
     }
 
     /// Stores `json` (one line, `json_line` of the file's outline) for the
-    /// file shown as `display`, read from `path`, whose bytes had `stamp`.
+    /// file shown as `display`, read from `path`, whose bytes had `stamp`;
+    /// with `view` = (key, text), also the file's output for the display
+    /// options named by key.
     ///
     /// # Errors
     /// When the entry cannot be written.
@@ -317,8 +374,9 @@ impl DiskCache {
         path: &Path,
         stamp: &Stamp,
         json: &str,
+        view: Option<(&str, &str)>,
     ) -> std::io::Result<()> {
-        self.put_at(display, path, stamp, json, SystemTime::now())
+        self.put_at(display, path, stamp, json, view, SystemTime::now())
     }
 
     /// [`DiskCache::put`], as if the time were `now` (which decides whether
@@ -329,22 +387,44 @@ impl DiskCache {
         path: &Path,
         stamp: &Stamp,
         json: &str,
+        view: Option<(&str, &str)>,
         now: SystemTime,
+    ) -> std::io::Result<()> {
+        let packed_json = lz4_flex::block::compress(json.as_bytes());
+        let packed_view =
+            view.map(|(key, text)| (key, text, lz4_flex::block::compress(text.as_bytes())));
+        self.write_entry(
+            display,
+            path,
+            &record(stamp, now),
+            block(json, &packed_json),
+            packed_view
+                .as_ref()
+                .map(|(key, text, packed)| (xxh3_64(key.as_bytes()), block(text, packed))),
+        )
+    }
+
+    /// Writes an entry from its parts (a temporary file, then a rename).
+    fn write_entry(
+        &self,
+        display: &str,
+        path: &Path,
+        record: &str,
+        json: Block<'_>,
+        view: Option<(u64, Block<'_>)>,
     ) -> std::io::Result<()> {
         let mut file = tempfile::NamedTempFile::new_in(&self.entries)?;
         let mut header = self.fixed_prefix(display);
-        let _ = writeln!(
-            header,
-            "json={:016x} len={} |size={} hash={:016x} status={} trusted={}",
-            xxh3_64(json.as_bytes()),
-            json.len(),
-            stamp.size,
-            stamp.hash,
-            status_record(stamp),
-            u8::from(trusted(stamp, now)),
-        );
+        let _ = write!(header, "json={} ", json.spec());
+        if let Some((key, view)) = &view {
+            let _ = write!(header, "view={key:016x}:{} ", view.spec());
+        }
+        let _ = writeln!(header, "|{record}");
         file.write_all(header.as_bytes())?;
-        file.write_all(&lz4_flex::block::compress(json.as_bytes()))?;
+        file.write_all(json.packed)?;
+        if let Some((_, view)) = &view {
+            file.write_all(view.packed)?;
+        }
         file.persist(self.entry_path(display, path))
             .map_err(|e| e.error)?;
         Ok(())
@@ -355,7 +435,7 @@ impl DiskCache {
         let mut file = std::fs::File::open(self.entry_path(display, path)).ok()?;
         // Most entries fit one read, and a short read of a regular file is
         // its end, so no second read (nor a size query) is made for them. Were
-        // it not the end, the JSON's length and checksum would not match: a
+        // it not the end, the blocks' lengths and checksums would not match: a
         // miss, never a wrong hit.
         let mut bytes = vec![0; FIRST_READ];
         let read = file.read(&mut bytes).ok()?;
@@ -366,31 +446,38 @@ impl DiskCache {
         Some(bytes)
     }
 
-    /// The entry in `bytes`, when its header is well formed and its fixed
-    /// part is the one expected for `display` (the JSON is not unpacked yet).
+    /// The entry in `bytes`, when its header is well formed, its fixed part
+    /// is the one expected for `display` and its blocks are all there (they
+    /// are not unpacked yet).
     fn parse_entry<'b>(&self, display: &str, bytes: &'b [u8]) -> Option<Entry<'b>> {
         let newline = bytes.iter().position(|&b| b == b'\n')?;
         let header = std::str::from_utf8(bytes.get(..newline)?).ok()?;
-        let packed = bytes.get(newline + 1..)?;
+        let rest = bytes.get(newline + 1..)?;
         let (fixed, recorded) = header.rsplit_once('|')?;
-        let rest = fixed.strip_prefix(&self.fixed_prefix(display))?;
-        let rest = rest.strip_suffix(' ')?;
-        let (json_hash, json_len) = rest.split_once(' ')?;
-        let json_hash = u64::from_str_radix(json_hash.strip_prefix("json=")?, 16).ok()?;
-        let json_len: usize = json_len.strip_prefix("len=")?.parse().ok()?;
-        // LZ4 expands at most 255 times: a larger claim is a damaged entry
-        // (and must not decide how much memory is asked for).
-        (json_len <= packed.len().saturating_mul(255)).then_some(())?;
+        let mut specs = fixed
+            .strip_prefix(&self.fixed_prefix(display))?
+            .strip_suffix(' ')?
+            .split(' ');
+        let (json, rest) = Block::parse(specs.next()?.strip_prefix("json=")?, rest)?;
+        let (view, rest) = match specs.next() {
+            None => (None, rest),
+            Some(spec) => {
+                let (key, spec) = spec.strip_prefix("view=")?.split_once(':')?;
+                let key = u64::from_str_radix(key, 16).ok()?;
+                let (view, rest) = Block::parse(spec, rest)?;
+                (Some((key, view)), rest)
+            }
+        };
+        (specs.next().is_none() && rest.is_empty()).then_some(())?;
         Some(Entry {
             recorded: Recorded::parse(recorded)?,
-            json_hash,
-            json_len,
-            packed,
+            json,
+            view,
         })
     }
 
     /// The part of an entry's first line that must be equal for the entry to
-    /// be read at all, up to the JSON's checksum and length.
+    /// be read at all, up to the blocks' descriptions.
     fn fixed_prefix(&self, display: &str) -> String {
         let mut prefix = format!(
             "{MAGIC} {FORMAT} {} {} path={display:?} ",
@@ -428,43 +515,111 @@ pub struct Lookup<'c> {
 }
 
 impl Lookup<'_> {
-    /// Step 1: the stored JSON line (without its newline), when the entry
-    /// holds a trusted status record equal to `meta`'s, the file's metadata
-    /// now (it has not been written since it was outlined). The source need
-    /// not be read.
-    pub fn unchanged(&self, meta: &Metadata) -> Option<String> {
+    /// Step 1: when the entry holds a trusted status record equal to
+    /// `meta`'s, the file's metadata now (it has not been written since it
+    /// was outlined), the view named by `view` if the entry holds it, else
+    /// the JSON line. The source need not be read.
+    pub fn unchanged(&self, meta: &Metadata, view: Option<&str>) -> Option<Hit> {
         let status = FileStatus::of(meta)?;
-        let entry = self
-            .cache
-            .parse_entry(self.display, self.bytes.as_deref()?)?;
+        let entry = self.entry()?;
         let recorded = &entry.recorded;
         (recorded.trusted && recorded.size == status.size && recorded.status == status.record())
             .then_some(())?;
-        entry.json()
+        hit(&entry, view)
     }
 
-    /// Step 2: the stored JSON line (without its newline), when the entry
-    /// matches `stamp`'s size and content hash. When the entry's status
-    /// record is out of date (the file was touched), the entry is written
-    /// again with the new one, so the next lookup is by status; a failure to
-    /// do so is ignored.
-    pub fn by_content(&self, stamp: &Stamp) -> Option<String> {
-        let entry = self
-            .cache
-            .parse_entry(self.display, self.bytes.as_deref()?)?;
+    /// Step 2: when the entry matches `stamp`'s size and content hash, the
+    /// view named by `view` if the entry holds it, else the JSON line. When
+    /// the entry's status record is out of date (the file was touched), the
+    /// entry is written again with the new one, so the next lookup is by
+    /// status; a failure to do so is ignored.
+    pub fn by_content(&self, stamp: &Stamp, view: Option<&str>) -> Option<Hit> {
+        let entry = self.entry()?;
         let recorded = &entry.recorded;
         if recorded.size != stamp.size || recorded.hash != stamp.hash {
             return None;
         }
-        let json = entry.json()?;
+        let found = hit(&entry, view)?;
         let now = SystemTime::now();
         if recorded.status != status_record(stamp) || recorded.trusted != trusted(stamp, now) {
-            let _ = self
-                .cache
-                .put_at(self.display, self.path, stamp, &json, now);
+            let _ = self.cache.write_entry(
+                self.display,
+                self.path,
+                &record(stamp, now),
+                entry.json,
+                entry.view,
+            );
         }
-        Some(json)
+        Some(found)
     }
+
+    /// Adds the view named by `key` (the file's output for those display
+    /// options) to the entry that was found, replacing any other view, with
+    /// `stamp`'s status record when one was made (step 2) or the entry's own.
+    /// A failure is ignored: the view is made again next time.
+    pub fn add_view(&self, key: &str, text: &str, stamp: Option<&Stamp>) {
+        let Some(entry) = self.entry() else {
+            return;
+        };
+        let record = match stamp {
+            Some(stamp) => record(stamp, SystemTime::now()),
+            None => entry.recorded.text(),
+        };
+        let packed = lz4_flex::block::compress(text.as_bytes());
+        let _ = self.cache.write_entry(
+            self.display,
+            self.path,
+            &record,
+            entry.json,
+            Some((xxh3_64(key.as_bytes()), block(text, &packed))),
+        );
+    }
+
+    fn entry(&self) -> Option<Entry<'_>> {
+        self.cache.parse_entry(self.display, self.bytes.as_deref()?)
+    }
+}
+
+impl Hit {
+    /// The JSON line, if this is one.
+    pub fn into_json(self) -> Option<String> {
+        match self {
+            Hit::Json(json) => Some(json),
+            Hit::View(_) => None,
+        }
+    }
+}
+
+/// The view named by `view` from `entry` when it holds it, else its JSON
+/// line; `None` when the block to use is damaged.
+fn hit(entry: &Entry<'_>, view: Option<&str>) -> Option<Hit> {
+    if let Some(key) = view
+        && let Some((stored, block)) = &entry.view
+        && *stored == xxh3_64(key.as_bytes())
+    {
+        return block.unpack().map(Hit::View);
+    }
+    entry.json.unpack().map(Hit::Json)
+}
+
+/// The block of `text`, whose compressed form is `packed`.
+fn block<'b>(text: &str, packed: &'b [u8]) -> Block<'b> {
+    Block {
+        hash: xxh3_64(text.as_bytes()),
+        len: text.len(),
+        packed,
+    }
+}
+
+/// The status record of an entry written at `now` for a file of `stamp`.
+fn record(stamp: &Stamp, now: SystemTime) -> String {
+    format!(
+        "size={} hash={:016x} status={} trusted={}",
+        stamp.size,
+        stamp.hash,
+        status_record(stamp),
+        u8::from(trusted(stamp, now)),
+    )
 }
 
 /// The status record of `stamp` as stored (`-` when unknown).
@@ -532,7 +687,9 @@ mod tests {
         let path = dir.path().join("a.py");
         let stamp = Stamp::new(b"x = 1\n", None);
         assert_eq!(cache.get("a.py", &path, &stamp), None);
-        cache.put("a.py", &path, &stamp, "{\"x\":1}").expect("put");
+        cache
+            .put("a.py", &path, &stamp, "{\"x\":1}", None)
+            .expect("put");
         assert_eq!(
             cache.get("a.py", &path, &stamp).as_deref(),
             Some("{\"x\":1}")
@@ -562,14 +719,14 @@ mod tests {
 
         // Written in the same moment as the file: racy, so never a hit by
         // status, always by content.
-        cache.put("a.py", &path, &stamp, "{}").expect("put");
+        cache.put("a.py", &path, &stamp, "{}", None).expect("put");
         assert_eq!(cache.get_unchanged("a.py", &path, &meta), None);
         assert_eq!(cache.get("a.py", &path, &stamp).as_deref(), Some("{}"));
 
         // Written long after the file's last change: a hit by status.
         let later = SystemTime::now() + Duration::from_secs(RACY_SECONDS + 1);
         cache
-            .put_at("a.py", &path, &stamp, "{}", later)
+            .put_at("a.py", &path, &stamp, "{}", None, later)
             .expect("put");
         assert_eq!(
             cache.get_unchanged("a.py", &path, &meta).as_deref(),

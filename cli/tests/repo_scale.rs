@@ -104,69 +104,94 @@ fn entry_of(cache: &Path, path: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no cache entry for {path}"))
 }
 
-/// The header line and the JSON line of a cache entry (the JSON is stored
-/// compressed with LZ4, after the header).
-fn unpack(bytes: &[u8]) -> (String, String) {
-    let newline = bytes.iter().position(|&b| b == b'\n').expect("a header");
-    let header = String::from_utf8(bytes[..newline].to_vec()).expect("UTF-8 header");
-    let len: usize = header
-        .split(' ')
-        .find_map(|f| f.strip_prefix("len="))
-        .expect("len=")
-        .parse()
-        .expect("a length");
-    let json = lz4_flex::block::decompress(&bytes[newline + 1..], len).expect("LZ4");
-    (header, String::from_utf8(json).expect("UTF-8 JSON"))
+/// A cache entry taken apart: its header up to the blocks, the JSON line,
+/// the view (key in hex, text) if any, and the status record after the `|`.
+#[derive(Debug, Clone, PartialEq)]
+struct Parts {
+    head: String,
+    json: String,
+    view: Option<(String, String)>,
+    record: String,
 }
 
-/// A cache entry of `header` (whose JSON checksum and length are set for
-/// `json` when `checksum`, else kept) and `json`.
-fn pack(header: &str, json: &str, checksum: bool) -> Vec<u8> {
-    let mut header = header.to_owned();
-    if checksum {
-        header = header
-            .split(' ')
-            .map(|field| {
-                if field.starts_with("json=") {
-                    format!("json={:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
-                } else if field.starts_with("len=") {
-                    format!("len={}", json.len())
-                } else {
-                    field.to_owned()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
+/// Takes a cache entry apart: one header line describing each block as
+/// `HASH:LEN:PACKED_LEN`, then the LZ4-compressed JSON line and view.
+fn unpack(bytes: &[u8]) -> Parts {
+    let newline = bytes.iter().position(|&b| b == b'\n').expect("a header");
+    let header = String::from_utf8(bytes[..newline].to_vec()).expect("UTF-8 header");
+    let (fixed, record) = header.rsplit_once('|').expect("a record");
+    let start = fixed.find(" json=").expect("json=") + 1;
+    let mut rest = &bytes[newline + 1..];
+    let mut take = |spec: &str| {
+        let numbers: Vec<&str> = spec.split(':').collect();
+        let len: usize = numbers[1].parse().expect("length");
+        let packed_len: usize = numbers[2].parse().expect("packed length");
+        let (packed, after) = rest.split_at(packed_len);
+        rest = after;
+        String::from_utf8(lz4_flex::block::decompress(packed, len).expect("LZ4")).expect("UTF-8")
+    };
+    let specs: Vec<&str> = fixed[start..].split_whitespace().collect();
+    let json = take(specs[0].strip_prefix("json=").expect("json="));
+    let view = specs.get(1).map(|spec| {
+        let (key, spec) = spec
+            .strip_prefix("view=")
+            .expect("view=")
+            .split_once(':')
+            .expect("key");
+        (key.to_owned(), take(spec))
+    });
+    Parts {
+        head: fixed[..start].to_owned(),
+        json,
+        view,
+        record: record.to_owned(),
     }
-    let mut bytes = header.into_bytes();
-    bytes.push(b'\n');
-    bytes.extend(lz4_flex::block::compress(json.as_bytes()));
+}
+
+/// Puts a cache entry together, with block descriptions made for its
+/// texts, the JSON's edited by `edit_json_spec`.
+fn pack_edited(parts: &Parts, edit_json_spec: impl Fn(String) -> String) -> Vec<u8> {
+    let block = |text: &str| {
+        let packed = lz4_flex::block::compress(text.as_bytes());
+        let spec = format!(
+            "{:016x}:{}:{}",
+            xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
+            text.len(),
+            packed.len()
+        );
+        (spec, packed)
+    };
+    let (json_spec, json_packed) = block(&parts.json);
+    let mut header = format!("{}json={} ", parts.head, edit_json_spec(json_spec));
+    let mut body = json_packed;
+    if let Some((key, text)) = &parts.view {
+        let (spec, packed) = block(text);
+        header.push_str(&format!("view={key}:{spec} "));
+        body.extend(packed);
+    }
+    let mut bytes = format!("{header}|{}\n", parts.record).into_bytes();
+    bytes.extend(body);
     bytes
 }
 
-/// `header` with its `len=` field set to `len`.
-fn with_len(header: &str, len: &str) -> String {
-    header
-        .split(' ')
-        .map(|f| {
-            if f.starts_with("len=") {
-                format!("len={len}")
-            } else {
-                f.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Puts a cache entry together, with right block descriptions.
+fn pack(parts: &Parts) -> Vec<u8> {
+    pack_edited(parts, |spec| spec)
 }
 
-/// Rewrites the JSON stored in the cache entry of `path`, replacing `from`
-/// by `to`, with a matching checksum: what the cache then serves shows that
-/// it was a hit (a re-parse would print the file's real outline).
+/// Rewrites the JSON line and the view stored in the cache entry of `path`,
+/// replacing `from` by `to`, with matching checksums: what the cache then
+/// serves shows that it was a hit (a re-parse would print the file's real
+/// outline).
 fn forge(cache: &Path, path: &str, from: &str, to: &str) {
     let entry = entry_of(cache, path);
-    let (header, json) = unpack(&std::fs::read(&entry).expect("entry"));
-    assert!(json.contains(from), "{json}");
-    std::fs::write(&entry, pack(&header, &json.replace(from, to), true)).expect("forge");
+    let mut parts = unpack(&std::fs::read(&entry).expect("entry"));
+    assert!(parts.json.contains(from), "{}", parts.json);
+    parts.json = parts.json.replace(from, to);
+    if let Some((_, text)) = &mut parts.view {
+        *text = text.replace(from, to);
+    }
+    std::fs::write(&entry, pack(&parts)).expect("forge");
 }
 
 /// `output` with `from` replaced by `to` in the line of `path` only (JSON
@@ -216,8 +241,8 @@ fn the_cache_is_hit_on_unchanged_and_touched_files_and_missed_on_edits() {
     );
     // The files were just written, so their status is not trusted yet
     // (every lookup is by content until they are two seconds old).
-    let (shop_header, _) = unpack(&std::fs::read(entry_of(&cache, "tree/shop.py")).expect("entry"));
-    assert!(shop_header.ends_with(" trusted=0"), "{shop_header}");
+    let shop = unpack(&std::fs::read(entry_of(&cache, "tree/shop.py")).expect("entry"));
+    assert!(shop.record.ends_with(" trusted=0"), "{shop:?}");
 
     // Warm: every file a hit, in both formats and with filters.
     forge(&cache, "tree/shop.py", "total", "stale");
@@ -321,8 +346,8 @@ fn a_settled_file_is_a_hit_by_status_and_an_edit_still_misses() {
     std::thread::sleep(std::time::Duration::from_millis(2_100));
     let reference = ok(root, &["outline", "--no-cache", "--format", "json", "tree"]);
     assert_eq!(ok(root, &args), reference);
-    let (header, _) = unpack(&std::fs::read(entry_of(&cache, "tree/shop.py")).expect("entry"));
-    assert!(header.ends_with(" trusted=1"), "{header}");
+    let shop = unpack(&std::fs::read(entry_of(&cache, "tree/shop.py")).expect("entry"));
+    assert!(shop.record.ends_with(" trusted=1"), "{shop:?}");
 
     forge(&cache, "tree/shop.py", "total", "stale");
     let stale = forged_line(&reference, "tree/shop.py", "total", "stale");
@@ -351,20 +376,36 @@ fn an_entry_of_another_version_or_corrupt_is_a_miss_and_is_written_again() {
     ok(root, &["outline", "--cache-dir", cache_arg, "tree"]);
     let entry = entry_of(&cache, "tree/shop.py");
     let stored = std::fs::read(&entry).expect("entry");
-    let (header, json) = unpack(&stored);
+    let parts = unpack(&stored);
     let version = format!(" {} ", env!("CARGO_PKG_VERSION"));
-    assert!(header.contains(&version), "{header}");
-    let stale = json.replace("Cart.total", "Cart.stale");
+    assert!(parts.head.contains(&version), "{parts:?}");
+    assert!(
+        parts.view.is_some(),
+        "a text run stores its view: {parts:?}"
+    );
+    let mut stale = parts.clone();
+    stale.json = stale.json.replace("Cart.total", "Cart.stale");
+    if let Some((_, text)) = &mut stale.view {
+        *text = text.replace("total", "stale");
+    }
+    let mut older = stale.clone();
+    older.head = older.head.replacen(&version, " 0.0.0-older ", 1);
+    let mut altered = parts.clone();
+    altered.json = stale.json.clone();
+    let json_hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(parts.json.as_bytes()));
 
     let forged = [
         // Another version of the tool wrote it (with another outline).
-        pack(&header.replacen(&version, " 0.0.0-older ", 1), &stale, true),
+        pack(&older),
         // The stored JSON was altered (its checksum no longer matches).
-        pack(&header, &stale, false),
+        pack_edited(&altered, |spec| format!("{json_hash}{}", &spec[16..])),
         // Cut short.
         stored[..stored.len() / 2].to_vec(),
         // A header claiming a huge JSON.
-        pack(&with_len(&header, "4000000000"), &json, false),
+        pack_edited(&parts, |spec| {
+            let numbers: Vec<&str> = spec.split(':').collect();
+            format!("{}:4000000000:{}", numbers[0], numbers[2])
+        }),
         // Not an entry at all.
         b"garbage\0\x01".to_vec(),
         Vec::new(),
@@ -403,8 +444,9 @@ fn an_entry_of_another_version_or_corrupt_is_a_miss_and_is_written_again() {
         // Written again: the same entry, except that its status record may
         // have become trusted in the meantime.
         let untrusted = |bytes: &[u8]| {
-            let (header, json) = unpack(bytes);
-            (header.replace(" trusted=1", " trusted=0"), json)
+            let mut parts = unpack(bytes);
+            parts.record = parts.record.replace(" trusted=1", " trusted=0");
+            parts
         };
         assert_eq!(
             untrusted(&std::fs::read(&entry).expect("entry")),
@@ -780,4 +822,55 @@ fn a_small_budget_on_one_file_cuts_its_top_level_after_whole_lines() {
         "{}",
         json.stderr
     );
+}
+
+/// A run stores its output for each file (its view) beside the JSON line,
+/// for its display options: the next run with the same options prints it as
+/// it is; a run with other options (or JSON) uses the JSON line, and its own
+/// view then replaces the stored one.
+#[test]
+fn a_run_serves_the_view_stored_for_its_options_and_only_for_them() {
+    let dir = tree();
+    let root = dir.path();
+    let cache = root.join("cache");
+    let cache_arg = cache.to_str().expect("utf-8");
+    let text = ["outline", "--cache-dir", cache_arg, "tree"];
+    let reference = ok(root, &["outline", "--no-cache", "tree"]);
+    assert_eq!(ok(root, &text), reference);
+
+    // Only the view is forged: a text run prints it, a JSON run does not.
+    let entry = entry_of(&cache, "tree/shop.py");
+    let mut parts = unpack(&std::fs::read(&entry).expect("entry"));
+    let (key, view) = parts.view.clone().expect("a view");
+    assert!(view.contains("def total(self) -> int"), "{view}");
+    parts.view = Some((key.clone(), view.replace("total", "stale")));
+    std::fs::write(&entry, pack(&parts)).expect("forge");
+    assert_eq!(ok(root, &text), reference.replace("total", "stale"));
+    let json = ok(
+        root,
+        &[
+            "outline",
+            "--cache-dir",
+            cache_arg,
+            "--format",
+            "json",
+            "tree",
+        ],
+    );
+    assert!(!json.contains("stale"), "{json}");
+
+    // Other display options: the JSON line, and their view replaces the
+    // stored one.
+    let shallow = ["outline", "--cache-dir", cache_arg, "--depth", "1", "tree"];
+    let shallow_reference = ok(root, &["outline", "--no-cache", "--depth", "1", "tree"]);
+    assert_eq!(ok(root, &shallow), shallow_reference);
+    let replaced = unpack(&std::fs::read(&entry).expect("entry"));
+    let (other_key, other_view) = replaced.view.expect("a view");
+    assert_ne!(other_key, key);
+    assert!(
+        !other_view.contains("stale") && !other_view.contains("def total"),
+        "{other_view}"
+    );
+    assert_eq!(ok(root, &shallow), shallow_reference);
+    assert_eq!(ok(root, &text), reference);
 }

@@ -18,7 +18,7 @@ use outline_core::{FileOutline, Filter, OutlineOptions, TextOptions, json_line, 
 use super::args::{Format, OutlineArgs};
 use super::{print_or_exit, report};
 use crate::SourceText;
-use crate::disk_cache::{DiskCache, Stamp, read_source};
+use crate::disk_cache::{DiskCache, Hit, Lookup, Stamp, read_source};
 use crate::error::Error;
 use crate::walk::{FileEntry, WalkOptions, collect_files};
 
@@ -257,41 +257,76 @@ struct Job {
     cache_error: Mutex<Option<std::io::Error>>,
 }
 
-/// A file's outline: from the cache as its JSON line, or freshly parsed
-/// (with its JSON line when that was made for the cache).
+/// A file's outline as found: its output itself (a view from the cache), its
+/// JSON line from the cache, or freshly parsed (with its JSON line when that
+/// was made for the cache).
 enum Outlined {
+    View(String),
     Cached(String),
     Parsed(FileOutline, Option<String>),
 }
 
+/// What is left to write to the cache once the file's output is known.
+enum Save<'a> {
+    /// Nothing (no cache, or the entry already holds what is needed).
+    Nothing,
+    /// A new entry: the file's stamp and JSON line (and the view, if any).
+    New(Stamp, String),
+    /// The view, added to the entry found (with the stamp made in step 2).
+    View(Lookup<'a>, Option<Stamp>),
+}
+
 impl Job {
+    /// The key naming this run's view (the output made for each file), when
+    /// that is not the JSON line itself.
+    fn view_key(&self) -> Option<String> {
+        (self.format == Format::Text || !self.filter.is_noop()).then(|| {
+            format!(
+                "{:?} {:?} {:?}",
+                self.format,
+                self.filter,
+                TextOptions::default()
+            )
+        })
+    }
+
     /// The file's output: its text outline, or its JSON line, ending with a
     /// newline.
     fn render(&self, file: &FileEntry) -> Result<String, Error> {
-        let outlined = self.outline_or_json(file)?;
-        if self.format == Format::Json && self.filter.is_noop() {
-            match outlined {
-                Outlined::Cached(mut json) | Outlined::Parsed(_, Some(mut json)) => {
-                    json.push('\n');
-                    return Ok(json);
-                }
-                Outlined::Parsed(..) => {}
+        let key = self.view_key();
+        let (outlined, save) = self.outline_or_json(file, key.as_deref())?;
+        let output = match outlined {
+            Outlined::View(text) => return Ok(text),
+            Outlined::Cached(mut json) if key.is_none() => {
+                json.push('\n');
+                return Ok(json);
             }
-        }
-        let outline = self.finish(file, outlined)?;
-        Ok(match self.format {
-            Format::Text => render_text(&outline, &TextOptions::default()),
-            Format::Json => {
-                let mut line = json_line(&outline).unwrap_or_default();
+            Outlined::Parsed(_, Some(json)) if key.is_none() => {
+                self.save(file, save, None);
+                let mut line = json;
                 line.push('\n');
-                line
+                return Ok(line);
             }
-        })
+            outlined => {
+                let outline = self.finish(file, outlined)?;
+                match self.format {
+                    Format::Text => render_text(&outline, &TextOptions::default()),
+                    Format::Json => {
+                        let mut line = json_line(&outline).unwrap_or_default();
+                        line.push('\n');
+                        line
+                    }
+                }
+            }
+        };
+        self.save(file, save, key.as_deref().map(|key| (key, output.as_str())));
+        Ok(output)
     }
 
     /// The file's outline, filtered.
     fn outline(&self, file: &FileEntry) -> Result<FileOutline, Error> {
-        let outlined = self.outline_or_json(file)?;
+        let (outlined, save) = self.outline_or_json(file, None)?;
+        self.save(file, save, None);
         self.finish(file, outlined)
     }
 
@@ -304,42 +339,78 @@ impl Job {
                 // forged with a matching checksum): parse again.
                 Err(_) => self.parse(file)?,
             },
+            // Never asked for here; parse again rather than fail.
+            Outlined::View(_) => self.parse(file)?,
         };
         self.filter.apply(&mut outline);
         Ok(outline)
     }
 
-    fn outline_or_json(&self, file: &FileEntry) -> Result<Outlined, Error> {
+    /// The file's outline from the cache (the view named `view` when the
+    /// entry holds it, else the JSON line) or parsed, and what is then left
+    /// to write to the cache.
+    fn outline_or_json<'a>(
+        &'a self,
+        file: &'a FileEntry,
+        view: Option<&str>,
+    ) -> Result<(Outlined, Save<'a>), Error> {
         let Some(cache) = &self.cache else {
-            return Ok(Outlined::Parsed(self.parse(file)?, None));
+            return Ok((Outlined::Parsed(self.parse(file)?, None), Save::Nothing));
         };
         let lookup = cache.lookup(&file.display, &file.path);
+        let found = |hit: Hit, lookup: Lookup<'a>, stamp: Option<Stamp>| match hit {
+            Hit::View(text) => (Outlined::View(text), Save::Nothing),
+            Hit::Json(json) if view.is_some() => {
+                (Outlined::Cached(json), Save::View(lookup, stamp))
+            }
+            Hit::Json(json) => (Outlined::Cached(json), Save::Nothing),
+        };
         // Step 1: unchanged since it was outlined, by its status alone.
         if let Ok(meta) = std::fs::metadata(&file.path)
             && meta.is_file()
             && meta.len() <= self.max_file_size
-            && let Some(json) = lookup.unchanged(&meta)
+            && let Some(hit) = lookup.unchanged(&meta, view)
         {
-            return Ok(Outlined::Cached(json));
+            return Ok(found(hit, lookup, None));
         }
         // Step 2: read, and look up by content.
         let (bytes, meta) = read_source(&file.path, self.max_file_size)?;
         let stamp = Stamp::new(&bytes, Some(&meta));
-        if let Some(json) = lookup.by_content(&stamp) {
-            return Ok(Outlined::Cached(json));
+        if let Some(hit) = lookup.by_content(&stamp, view) {
+            return Ok(found(hit, lookup, Some(stamp)));
         }
         let outline = self.parse_bytes(file, bytes)?;
-        let json = json_line(&outline).ok();
-        if let Some(json) = &json
-            && let Err(error) = cache.put(&file.display, &file.path, &stamp, json)
-        {
+        Ok(match json_line(&outline) {
+            Ok(json) => (
+                Outlined::Parsed(outline, Some(json.clone())),
+                Save::New(stamp, json),
+            ),
+            Err(_) => (Outlined::Parsed(outline, None), Save::Nothing),
+        })
+    }
+
+    /// Writes what `save` says, with `view` = (key, output) when this run
+    /// made a view. A failure is noted once.
+    fn save(&self, file: &FileEntry, save: Save<'_>, view: Option<(&str, &str)>) {
+        let result = match (save, &self.cache) {
+            (Save::New(stamp, json), Some(cache)) => {
+                cache.put(&file.display, &file.path, &stamp, &json, view)
+            }
+            (Save::View(lookup, stamp), _) => {
+                if let Some((key, text)) = view {
+                    lookup.add_view(key, text, stamp.as_ref());
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        if let Err(error) = result {
             let mut first = self
                 .cache_error
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             first.get_or_insert(error);
         }
-        Ok(Outlined::Parsed(outline, json))
     }
 
     fn parse(&self, file: &FileEntry) -> Result<FileOutline, Error> {

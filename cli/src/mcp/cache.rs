@@ -112,7 +112,7 @@ impl OutlineCache {
                     && let Ok(json) = outline_core::json_line(outline)
                 {
                     // Writing is a courtesy: a read-only cache is fine.
-                    let _ = disk.put(display, real, &stamp, &json);
+                    let _ = disk.put(display, real, &stamp, &json, None);
                 }
                 outline
             }
