@@ -14,16 +14,20 @@
 //!
 //! An entry is named by a hash of the file's display path and absolute path.
 //! Its first line records the cache format, the tool's version, the extraction
-//! options, the display path, the xxh3-64 hash and the length of the stored
-//! JSON, then (after a `|`) the source's size, its xxh3-64 content hash, what
-//! the file system said about it (modification and status-change times in
-//! nanoseconds, inode and device) and whether that record may be trusted. The
-//! rest of the file is the JSON line compressed with LZ4 (block format,
-//! `lz4_flex`): about a tenth of the bytes to read on a warm run.
+//! options, the display path, and for each block that follows its xxh3-64
+//! hash, length and compressed length (`json=HASH:LEN:PACKED`, then maybe
+//! `view=KEY:HASH:LEN:PACKED`); then (after a `|`) the source's size, its
+//! xxh3-64 content hash, what the file system said about it (modification
+//! and status-change times in nanoseconds, inode and device) and whether that
+//! record may be trusted. The blocks, compressed with LZ4 (block format,
+//! `lz4_flex`; about a tenth of the bytes), are the JSON line and, maybe, a
+//! *view*: the file's output for one set of display options (named by the
+//! hash of their description, [`Lookup::add_view`]), so that a run with the
+//! same options prints it without rendering.
 //!
 //! A lookup is in two steps, after git's index (see git's
 //! `Documentation/technical/racy-git.txt`):
-//! 1. **By file status** ([`DiskCache::get_unchanged`], no read of the
+//! 1. **By file status** ([`Lookup::unchanged`], no read of the
 //!    source): a hit when size, both times, inode and device are the ones
 //!    recorded and the record is *trusted*. A record is trusted only when the
 //!    file's last change was at least [`RACY_SECONDS`] older than the moment
@@ -32,7 +36,7 @@
 //!    (`ctime`) to the current time, and no program can set it back, so an
 //!    edited file never matches a trusted record, even when its size and
 //!    modification time were restored.
-//! 2. **By content** ([`DiskCache::get`], the source read and hashed): a hit
+//! 2. **By content** ([`Lookup::by_content`], the source read and hashed): a hit
 //!    when size and content hash match. So a touched but unchanged file is
 //!    still a hit, and its record is then updated so that the next lookup is
 //!    by status again; an edited file never is a hit, as its bytes are hashed.
