@@ -8,6 +8,8 @@
 # For each tree it runs, each under /usr/bin/time (wall, user+sys CPU, peak RSS):
 #   ast-outline cold  `ast-outline outline --format json --no-cache DIR > /dev/null`
 #   ast-outline warm  the same with `--cache-dir` (filled by one untimed run first)
+#   ast-outline warm text  the default text output from the same cache (after
+#                     one untimed text run, which stores each file's text)
 #   ctags             `ctags --fields=+ne -f - -L FILES > /dev/null` over exactly
 #                     the files ast-outline outlines (skipped when ctags is missing)
 #   bare parse        `bare_parse DIR` (cli/examples/bare_parse.rs): the same walk,
@@ -59,6 +61,9 @@ for spec in "$@"; do
   measure "$name ast-outline-cold" "$outline" outline --format json --no-cache --quiet "$dir"
   "$outline" outline --format json --cache-dir "$cache" --quiet "$dir" > /dev/null
   measure "$name ast-outline-warm" "$outline" outline --format json --cache-dir "$cache" --quiet "$dir"
+  # The default text output, warm: its first run stores each file's text.
+  "$outline" outline --cache-dir "$cache" --quiet "$dir" > /dev/null
+  measure "$name ast-outline-warm-text" "$outline" outline --cache-dir "$cache" --quiet "$dir"
   if [ $have_ctags = 1 ]; then
     measure "$name ctags" ctags --fields=+ne -f - -L "$work/files"
   fi
@@ -82,9 +87,10 @@ for tree, tools in rows.items():
         to_ctags = f"{wall / ctags:.2f}" if ctags and tool.startswith("ast") else ""
         to_bare = f"{wall / bare:.2f}" if bare and tool.startswith("ast") else ""
         print(f"| {tree} | {tool} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {to_ctags} | {to_bare} |")
-    cold, warm = tools.get("ast-outline-cold"), tools.get("ast-outline-warm")
-    if cold and warm and warm[0] > 0:
-        print(f"| {tree} | cold / warm | {cold[0] / warm[0]:.1f}x | {cold[1] / max(warm[1], 0.005):.1f}x | | | |")
+    cold = tools.get("ast-outline-cold")
+    for label, warm in (("warm", tools.get("ast-outline-warm")), ("warm text", tools.get("ast-outline-warm-text"))):
+        if cold and warm and warm[0] > 0:
+            print(f"| {tree} | cold / {label} | {cold[0] / warm[0]:.1f}x | {cold[1] / max(warm[1], 0.005):.1f}x | | | |")
 PY
 
 # One 5,000-line file, whole process.
