@@ -66,6 +66,9 @@ const FORMAT: u32 = 4;
 /// Bytes asked for by the first read of an entry (most are smaller).
 const FIRST_READ: usize = 32 * 1024;
 
+/// Bytes read of an entry at most: a larger one is a miss.
+const MAX_ENTRY: u64 = 1 << 30;
+
 /// The first word of every entry.
 const MAGIC: &str = "ast-outline-cache";
 
@@ -287,7 +290,9 @@ impl DiskCache {
     /// When `dir` cannot be created or is not writable.
     pub fn open(dir: &Path, options: &OutlineOptions) -> std::io::Result<DiskCache> {
         let entries = dir.join("entries");
+        refuse_link(&entries)?;
         std::fs::create_dir_all(&entries)?;
+        refuse_link(&entries)?;
         for (name, text) in [
             (".gitignore", "# Made by ast-outline: its cache.\n*\n"),
             (
@@ -297,7 +302,8 @@ impl DiskCache {
             ),
         ] {
             let path = dir.join(name);
-            if !path.exists() {
+            // Only where nothing is, not even a link (which would be followed).
+            if std::fs::symlink_metadata(&path).is_err() {
                 std::fs::write(path, text)?;
             }
         }
@@ -315,7 +321,8 @@ impl DiskCache {
     /// made with `options`.
     pub fn existing(dir: &Path, options: &OutlineOptions) -> Option<DiskCache> {
         let entries = dir.join("entries");
-        entries.is_dir().then(|| DiskCache {
+        let linked = refuse_link(dir).is_err() || refuse_link(&entries).is_err();
+        (!linked && entries.is_dir()).then(|| DiskCache {
             entries,
             options: options_key(options),
             cwd: std::env::current_dir().ok(),
@@ -328,7 +335,12 @@ impl DiskCache {
     pub fn for_tree(dir: &Path, options: &OutlineOptions) -> Option<DiskCache> {
         let root = match tree_root(dir) {
             Some(root) => {
-                if let Ok(cache) = DiskCache::open(&root.join(DIR_NAME), options) {
+                // A `.ast-outline` link (say, committed to the repository)
+                // is never followed: it could point anywhere.
+                let dir = root.join(DIR_NAME);
+                if refuse_link(&dir).is_ok()
+                    && let Ok(cache) = DiskCache::open(&dir, options)
+                {
                     return Some(cache);
                 }
                 root
@@ -436,7 +448,7 @@ impl DiskCache {
 
     /// The bytes of the entry for `display` and `path`, if there is one.
     fn read_entry(&self, display: &str, path: &Path) -> Option<Vec<u8>> {
-        let mut file = std::fs::File::open(self.entry_path(display, path)).ok()?;
+        let mut file = open_entry(&self.entry_path(display, path)).ok()?;
         // Most entries fit one read, and a short read of a regular file is
         // its end, so no second read (nor a size query) is made for them. Were
         // it not the end, the blocks' lengths and checksums would not match: a
@@ -445,7 +457,7 @@ impl DiskCache {
         let read = file.read(&mut bytes).ok()?;
         bytes.truncate(read);
         if read == FIRST_READ {
-            file.read_to_end(&mut bytes).ok()?;
+            file.take(MAX_ENTRY).read_to_end(&mut bytes).ok()?;
         }
         Some(bytes)
     }
@@ -656,13 +668,76 @@ fn options_key(options: &OutlineOptions) -> String {
 
 /// The project root of `dir`: the nearest directory from `dir` (made
 /// absolute) up that holds `.ast-outline/` or `.git`; `None` outside any
-/// project.
+/// project, and when `dir` is a tree that the git repository found ignores
+/// (the Python standard library inside pyenv's own checkout, say: not part
+/// of that project).
 pub fn tree_root(dir: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
-    absolute
-        .ancestors()
-        .find(|candidate| candidate.join(DIR_NAME).is_dir() || candidate.join(".git").exists())
-        .map(Path::to_path_buf)
+    for candidate in absolute.ancestors() {
+        if candidate.join(DIR_NAME).is_dir() {
+            return Some(candidate.to_owned());
+        }
+        if candidate.join(".git").exists() {
+            return (!git_ignores(candidate, &absolute)).then(|| candidate.to_owned());
+        }
+    }
+    None
+}
+
+/// Whether the git repository at `root` ignores the directory `dir` (under
+/// `root`), by its `.git/info/exclude` and the `.gitignore` files of `root`
+/// and of the directories between (git's rules, through the `ignore`
+/// crate's matcher; a directory under an ignored one is ignored).
+fn git_ignores(root: &Path, dir: &Path) -> bool {
+    let Ok(relative) = dir.strip_prefix(root) else {
+        return false;
+    };
+    let mut level = root.to_owned();
+    let mut components = relative.components();
+    loop {
+        let mut builder = ignore::gitignore::GitignoreBuilder::new(&level);
+        if level == root {
+            builder.add(root.join(".git/info/exclude"));
+        }
+        builder.add(level.join(".gitignore"));
+        // Relative to the matcher's root (an absolute path not under it
+        // would make the matcher panic).
+        if let Ok(matcher) = builder.build()
+            && let Ok(below) = dir.strip_prefix(&level)
+            && !below.has_root()
+            && matcher.matched_path_or_any_parents(below, true).is_ignore()
+        {
+            return true;
+        }
+        match components.next() {
+            Some(component) if level.join(component) != dir => level.push(component),
+            _ => return false,
+        }
+    }
+}
+
+/// An error when `path` is a symbolic link (a cache never follows one).
+fn refuse_link(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(std::io::Error::other(format!(
+            "{} is a symbolic link; not followed",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Opens a cache entry for reading, never through a symbolic link and never
+/// waiting (a FIFO put in its place gives nothing to read: a miss).
+fn open_entry(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 fn user_cache_dir() -> Option<PathBuf> {

@@ -59,7 +59,10 @@ pub fn repo_map(outlines: &[FileOutline], budget: usize, what: &str) -> Result<S
     loop {
         let mut levels = vec![0usize; outlines.len()];
         let head = header(outlines.len(), budget, what);
-        let mut used = count(&head) + count(&note(outlines, &[], budget)) + reserve;
+        // The note is counted as its shortest form; when the real one is
+        // longer, the total is over and the loop tries again with a reserve.
+        let shortest_note = note(outlines, &vec![LEVELS; outlines.len()], budget);
+        let mut used = count(&head) + count(&shortest_note) + reserve;
         for level in 1..=LEVELS {
             if level > 1 && levels.contains(&0) {
                 // A file is left out: no file gets more than its top level.
@@ -131,7 +134,7 @@ fn count(text: &str) -> usize {
 
 fn header(files: usize, budget: usize, what: &str) -> String {
     format!(
-        "# repo map of {what}: {} within {budget} tokens ({}); most useful first: \
+        "# repo map of {what} ({}) in at most {budget} tokens ({}); most useful first: \
          top-level symbols, then members, then signatures and docs\n",
         self::files(files),
         tokens::ENCODING
@@ -161,9 +164,15 @@ fn render_level(outline: &FileOutline, level: usize) -> String {
     }
     let mut brief = outline.clone();
     brief.imports.clear();
-    brief.diagnostics.clear();
     brief.symbols = names_only(&outline.symbols, level > 1);
-    render_text(&brief, &TextOptions::default())
+    // The diagnostics stay, so that the header line counts them, but their
+    // lines (`! L…`, right after the header) are left out.
+    let text = render_text(&brief, &TextOptions::default());
+    let mut lines = text.split_inclusive('\n');
+    let header = lines.next().unwrap_or_default();
+    std::iter::once(header)
+        .chain(lines.skip_while(|line| line.starts_with("! ")))
+        .collect()
 }
 
 /// The public, non-block symbols of `symbols` without signatures (but an

@@ -641,7 +641,7 @@ fn the_repo_map_is_never_over_budget_and_says_what_was_elided() {
         assert!(used <= budget, "{budget}: {used} tokens:\n{out}");
         assert!(
             out.starts_with(&format!(
-                "# repo map of .: 30 files within {budget} tokens (o200k_base)"
+                "# repo map of . (30 files) in at most {budget} tokens (o200k_base)"
             )),
             "{budget}: {out}"
         );
@@ -770,7 +770,7 @@ fn a_small_budget_on_one_file_cuts_its_top_level_after_whole_lines() {
         &["outline", "--no-cache", "--max-tokens", "150", "one.py"],
     );
     assert!(
-        out.starts_with("# repo map of one.py: 1 file within 150 tokens (o200k_base)"),
+        out.starts_with("# repo map of one.py (1 file) in at most 150 tokens (o200k_base)"),
         "{out}"
     );
     let lines: Vec<&str> = out.lines().collect();
@@ -873,4 +873,210 @@ fn a_run_serves_the_view_stored_for_its_options_and_only_for_them() {
     );
     assert_eq!(ok(root, &shallow), shallow_reference);
     assert_eq!(ok(root, &text), reference);
+}
+
+/// A `.ast-outline` that is a symbolic link (committed to a repository, say)
+/// is never followed: the directory it points to is left alone and the user
+/// cache directory is used.
+#[cfg(unix)]
+#[test]
+fn a_linked_cache_directory_is_never_followed() {
+    let dir = tree();
+    let root = dir.path();
+    std::fs::create_dir(root.join("tree/.git")).expect("git dir");
+    std::fs::create_dir(root.join("victim")).expect("victim");
+    std::os::unix::fs::symlink("../victim", root.join("tree/.ast-outline")).expect("link");
+    let reference = ok(root, &["outline", "--no-cache", "tree"]);
+    assert_eq!(ok(root, &["outline", "tree"]), reference);
+    let victim: Vec<_> = std::fs::read_dir(root.join("victim"))
+        .expect("victim")
+        .collect();
+    assert!(
+        victim.is_empty(),
+        "wrote into the link's target: {victim:?}"
+    );
+    let user: Vec<_> = std::fs::read_dir(root.join(".user-cache/ast-outline"))
+        .expect("the user cache is used instead")
+        .collect();
+    assert_eq!(user.len(), 1);
+}
+
+/// A FIFO, a link or a huge sparse file in place of a cache entry is a miss
+/// (never waited on, never followed, never read whole), and is replaced.
+#[cfg(unix)]
+#[test]
+fn an_entry_that_is_a_fifo_or_a_link_is_a_miss() {
+    let dir = tree();
+    let root = dir.path();
+    let cache = root.join("cache");
+    let cache_arg = cache.to_str().expect("utf-8");
+    let args = [
+        "outline",
+        "--cache-dir",
+        cache_arg,
+        "--format",
+        "json",
+        "tree",
+    ];
+    let reference = ok(root, &["outline", "--no-cache", "--format", "json", "tree"]);
+    assert_eq!(ok(root, &args), reference);
+    let entry = entry_of(&cache, "tree/shop.py");
+    let fake = root.join("fake-entry");
+    std::fs::write(&fake, "not an entry\n").expect("fake");
+    for make in ["fifo", "link", "sparse"] {
+        std::fs::remove_file(&entry).expect("remove");
+        match make {
+            "fifo" => {
+                let status = Command::new("mkfifo").arg(&entry).status().expect("mkfifo");
+                assert!(status.success());
+            }
+            "link" => std::os::unix::fs::symlink(&fake, &entry).expect("link"),
+            _ => std::fs::File::create(&entry)
+                .and_then(|f| f.set_len(4 << 30))
+                .expect("sparse"),
+        }
+        let mut child = Command::new(binary())
+            .args(args)
+            .current_dir(root)
+            .env("XDG_CACHE_HOME", root.join(".user-cache"))
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let start = std::time::Instant::now();
+        while child.try_wait().expect("wait").is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{make}: the outline hung");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let output = child.wait_with_output().expect("output");
+        assert!(output.status.success(), "{make}");
+        assert_eq!(
+            String::from_utf8(output.stdout).expect("utf-8"),
+            reference,
+            "{make}"
+        );
+        let meta = std::fs::symlink_metadata(&entry).expect("entry");
+        assert!(
+            meta.is_file() && meta.len() < 1 << 20,
+            "{make}: not replaced"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&fake).expect("fake"),
+            "not an entry\n"
+        );
+    }
+}
+
+/// A tree that its enclosing git repository ignores (the Python standard
+/// library inside pyenv's checkout, say) is not that project's: its cache
+/// goes to the user cache directory, not into the repository.
+#[test]
+fn a_tree_ignored_by_its_repository_is_cached_outside_it() {
+    let dir = tree();
+    let root = dir.path();
+    std::fs::create_dir(root.join(".git")).expect("git dir");
+    write(root, ".gitignore", "/versions/\n");
+    write(
+        root,
+        "versions/3.11/lib/json.py",
+        "def loads(s):\n    return s\n",
+    );
+    let reference = ok(root, &["outline", "--no-cache", "versions/3.11/lib"]);
+    assert_eq!(ok(root, &["outline", "versions/3.11/lib"]), reference);
+    assert!(
+        !root.join(".ast-outline").exists(),
+        "wrote into the repository"
+    );
+    let user: Vec<_> = std::fs::read_dir(root.join(".user-cache/ast-outline"))
+        .expect("the user cache is used")
+        .collect();
+    assert_eq!(user.len(), 1);
+    // A tree the repository does not ignore is the project's.
+    assert_eq!(
+        ok(root, &["outline", "tree"]),
+        ok(root, &["outline", "--no-cache", "tree"])
+    );
+    assert!(root.join(".ast-outline/entries").is_dir());
+}
+
+/// `--threads` far above the number of CPUs or files: the same output, in
+/// bounded time (walkers are capped at the CPUs, parsers at the files).
+#[test]
+fn huge_thread_counts_are_capped() {
+    let dir = tree();
+    let root = dir.path();
+    let reference = ok(root, &["outline", "--no-cache", "-j", "1", "tree"]);
+    for threads in ["2000", "4294967295"] {
+        assert_eq!(
+            ok(root, &["outline", "--no-cache", "-j", threads, "tree"]),
+            reference,
+            "-j {threads}"
+        );
+    }
+}
+
+/// The map's budget is used to the token: a map that fits exactly is
+/// printed whole, and a file shown with names only keeps its count of
+/// syntax errors in its header line.
+#[test]
+fn a_map_that_fits_exactly_is_complete_and_counts_stay_true() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "good.py", "def good(): pass\n");
+    write(
+        root,
+        "bad.py",
+        "def ok():\n    pass\ndef broken(:\n    x = (\nclass C:\n    def m(self): pass\n",
+    );
+    let whole = ok(
+        root,
+        &["outline", "--no-cache", "--max-tokens", "100000", "good.py"],
+    );
+    let exact = tokens::count(&whole).expect("tokenizer");
+    let at_exact = ok(
+        root,
+        &[
+            "outline",
+            "--no-cache",
+            "--max-tokens",
+            &exact.to_string(),
+            "good.py",
+        ],
+    );
+    assert_eq!(
+        at_exact,
+        whole.replace("100000 tokens", &format!("{exact} tokens"))
+    );
+    assert!(
+        at_exact.ends_with("(complete: nothing elided to fit ".to_owned().as_str())
+            || at_exact.contains("(complete: ")
+    );
+
+    let mut seen_names_only = false;
+    for budget in (80..300).step_by(5) {
+        let run = run_in(
+            root,
+            &[
+                "outline",
+                "--no-cache",
+                "-q",
+                "--max-tokens",
+                &budget.to_string(),
+                ".",
+            ],
+        );
+        if run.code != Some(0) || !run.stdout.contains("bad.py (") {
+            continue;
+        }
+        assert!(
+            run.stdout
+                .contains("bad.py (python, 6 lines; partial outline: 1 syntax error)"),
+            "{budget}: {}",
+            run.stdout
+        );
+        seen_names_only |= run.stdout.contains("L3-4 function broken");
+    }
+    assert!(seen_names_only, "some budget shows bad.py with names only");
 }

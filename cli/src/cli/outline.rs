@@ -47,7 +47,11 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         WalkOptions {
             hidden: args.hidden,
             no_ignore: args.no_ignore,
-            threads: args.threads.map_or(0, |threads| threads as usize),
+            // More walkers than CPUs only spin: `--threads` is capped there.
+            threads: args.threads.map_or(0, |threads| {
+                let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+                (threads as usize).clamp(1, cpus)
+            }),
         },
     );
     for problem in &walked.problems {
