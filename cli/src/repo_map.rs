@@ -21,14 +21,16 @@
 //! first"):
 //! files outside test directories (`test`, `tests`, `__tests__`, names
 //! starting with `test_` or ending in `_test`/`.test`/`.spec`) before test
-//! files; then shallower paths (fewer `/`) first; then files with more public
-//! top-level symbols; then by path. The map is printed in path order, after a
+//! files; then modules not private by name before `_x.py`; then shallower
+//! paths (fewer `/`) first; then the module a package or crate is entered by
+//! (`__init__.py`, `lib.rs`, `main.rs`, `mod.rs`, `index.ts`…); then files
+//! with more public top-level symbols; then by path. The map is printed in path order, after a
 //! header line naming the budget and the tokenizer, and ends with a line
 //! saying what was left out. The whole output is never more than N tokens.
 
 use std::fmt::Write as _;
 
-use outline_core::{FileOutline, Symbol, SymbolKind, TextOptions, render_text};
+use outline_core::{FileOutline, Language, Symbol, SymbolKind, TextOptions, render_text};
 
 use crate::mcp::tokens;
 
@@ -247,7 +249,7 @@ fn files(n: usize) -> String {
 }
 
 /// The sort key of a file: smaller is more useful (see the module docs).
-fn rank(outline: &FileOutline) -> (bool, usize, std::cmp::Reverse<usize>, String) {
+fn rank(outline: &FileOutline) -> (bool, bool, usize, bool, std::cmp::Reverse<usize>, String) {
     let path = outline.path.as_str();
     let public = outline
         .symbols
@@ -256,10 +258,29 @@ fn rank(outline: &FileOutline) -> (bool, usize, std::cmp::Reverse<usize>, String
         .count();
     (
         is_test_path(path),
+        is_private_module(path),
         path.matches('/').count(),
+        !is_entry_module(path),
         std::cmp::Reverse(public),
         path.to_owned(),
     )
+}
+
+/// A module private by name: `_x.py` (not `__init__.py`/`__main__.py`).
+fn is_private_module(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or_default();
+    file.starts_with('_') && !file.starts_with("__")
+}
+
+/// The module that a package or crate is entered by: `__init__.py`,
+/// `lib.rs`, `main.rs`, `mod.rs`, `index.{ts,tsx,js,jsx,mjs,cjs}`, `.d.ts` included.
+fn is_entry_module(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or_default();
+    let stem = file.split('.').next().unwrap_or_default();
+    matches!(
+        file,
+        "__init__.py" | "__init__.pyi" | "lib.rs" | "main.rs" | "mod.rs"
+    ) || (stem == "index" && Language::from_path(file).is_some())
 }
 
 fn is_test_path(path: &str) -> bool {
@@ -276,6 +297,15 @@ fn is_test_path(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn private_and_entry_modules_are_recognised() {
+        assert!(is_private_module("email/_header_value_parser.py"));
+        assert!(!is_private_module("json/__init__.py"));
+        assert!(is_entry_module("json/__init__.py"));
+        assert!(is_entry_module("src/lib.rs") && is_entry_module("web/index.tsx"));
+        assert!(!is_entry_module("src/library.rs") && !is_entry_module("index.md"));
+    }
 
     #[test]
     fn test_paths_are_recognised() {
