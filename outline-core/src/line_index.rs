@@ -17,20 +17,12 @@ pub fn strip_bom(text: &str) -> &str {
 /// without building an index.
 pub fn count_lines(text: &str) -> u32 {
     let bytes = text.as_bytes();
-    let mut ends = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => ends += 1,
-            b'\r' => {
-                if bytes.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                ends += 1;
-            }
-            _ => {}
-        }
-        i += 1;
+    // Every `\n` ends a line, and so does a `\r` not followed by one.
+    let mut ends = memchr::memchr_iter(b'\n', bytes).count();
+    if memchr::memchr(b'\r', bytes).is_some() {
+        ends += memchr::memchr_iter(b'\r', bytes)
+            .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
+            .count();
     }
     let unterminated = !text.is_empty() && !text.ends_with(['\n', '\r']);
     to_u32(ends + usize::from(unterminated))
@@ -61,20 +53,13 @@ impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push(i + 1),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    line_starts.push(i + 1);
-                }
-                _ => {}
-            }
-            i += 1;
-        }
+        // A line starts after every `\n`, and after every `\r` not followed
+        // by a `\n` (whose own start comes with that `\n`).
+        line_starts.extend(
+            memchr::memchr2_iter(b'\n', b'\r', bytes)
+                .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+                .map(|i| i + 1),
+        );
         let chars_before_block = if text.is_ascii() {
             Vec::new()
         } else {

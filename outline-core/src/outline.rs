@@ -219,7 +219,10 @@ fn assign_names(
 
 /// Escapes control characters in place (see [`escape_controls`]).
 fn clean(text: &mut String) {
-    if text.chars().any(breaks_line) {
+    // Printable ASCII and tabs (nearly every name and signature) never break
+    // a line: checked byte-wise first, which is much cheaper.
+    let plain = |b: &u8| (b' '..=b'~').contains(b) || *b == b'\t';
+    if !text.as_bytes().iter().all(plain) && text.chars().any(breaks_line) {
         *text = escape_controls(text);
     }
 }
