@@ -53,7 +53,8 @@ pub struct RefRow {
     pub role: String,
     /// Id of the enclosing definition; `None` at module level.
     pub caller: Option<String>,
-    /// `resolved`, `candidate` or `external`.
+    /// `resolved`, `candidate`, `external` (imported from outside the
+    /// project) or `module` (names a module: `target` is its file path).
     pub status: String,
     /// The definition's id when resolved.
     #[serde(skip_serializing_if = "Option::is_none")]

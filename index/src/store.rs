@@ -18,7 +18,8 @@
 //!   status, target, candidates, confidence, via)`: `receiver` is the dotted
 //!   receiver (`self`, `a.b`), `?` for an expression, empty for a bare name;
 //!   `caller` the id of the enclosing definition (NULL at module level);
-//!   `candidates` a JSON array of ids.
+//!   `status` is `resolved`, `candidate`, `external` or `module` (then
+//!   `target` is the module's file path); `candidates` a JSON array of ids.
 //! - `relations(subtype, supertype, kind)`.
 
 use std::path::Path;

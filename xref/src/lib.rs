@@ -73,6 +73,9 @@ pub enum Status {
     Candidate,
     /// A name imported from a module outside the project.
     External,
+    /// A module of the project (`import pkg.mod`, `from pkg import mod`):
+    /// `target` is the module's file path, not a symbol id.
+    Module,
     /// Bound in the function (a parameter or local variable of unknown
     /// type): it names no definition.
     Local,
@@ -85,6 +88,7 @@ impl Status {
             Status::Resolved => "resolved",
             Status::Candidate => "candidate",
             Status::External => "external",
+            Status::Module => "module",
             Status::Local => "local",
         }
     }
@@ -140,7 +144,8 @@ pub struct Resolution {
     pub role: Role,
     /// Resolved or not.
     pub status: Status,
-    /// The definition's id when resolved.
+    /// The definition's id when resolved; the file path for
+    /// [`Status::Module`].
     pub target: Option<String>,
     /// Candidate ids when not resolved (at most [`MAX_CANDIDATES`]).
     pub candidates: Vec<String>,

@@ -165,7 +165,14 @@ impl<'a> Project<'a> {
             // definition itself.
             Entity::Local | Entity::Instance(..) => return None,
             Entity::External => (Status::External, None, Vec::new(), 0.0, Via::Import),
-            Entity::Module(_) | Entity::Unknown => {
+            Entity::Module(m) => (
+                Status::Module,
+                self.files.get(m).map(|file| file.path.clone()),
+                Vec::new(),
+                1.0,
+                via_for_hit,
+            ),
+            Entity::Unknown => {
                 let bare = reference.receiver == Receiver::Bare;
                 let matches = self.same_name(reference, bare);
                 if bare

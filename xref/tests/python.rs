@@ -172,6 +172,11 @@ fn package_reexports_and_relative_levels() {
     assert_eq!(target(&p, "main.py", 4, "Model"), model);
     assert_eq!(target(&p, "main.py", 5, "M"), model);
     assert_eq!(at(&p, "main.py", 5, "M").3, Via::Import);
+    let (status, module, _, _) = at(&p, "pkg/core/deep/use.py", 1, "models");
+    assert_eq!(
+        (status, module.as_str()),
+        (Status::Module, "pkg/core/models.py")
+    );
 }
 
 #[test]
