@@ -61,6 +61,10 @@ pub struct RefreshStats {
     /// Files that could not be read or parsed, each `PATH: message`; they
     /// are left out of the index.
     pub problems: Vec<String>,
+    /// Wall time of each phase in milliseconds: `check` (stat, read, hash,
+    /// parse), `write` (files and symbols), `load` (stored facts and
+    /// symbols), `resolve`, `store` (references and relations), `commit`.
+    pub phases: Vec<(&'static str, u128)>,
 }
 
 /// A stored file row's change markers.
@@ -100,12 +104,18 @@ pub fn refresh(
     entries: &[SourceEntry],
     parse: Parser<'_>,
 ) -> Result<RefreshStats, Error> {
+    let mut clock = std::time::Instant::now();
+    let mut phase = |stats: &mut RefreshStats, name: &'static str| {
+        stats.phases.push((name, clock.elapsed().as_millis()));
+        clock = std::time::Instant::now();
+    };
     let stored = stored_files(conn)?;
     let checked: Vec<Checked> = entries
         .par_iter()
         .map(|entry| check(entry, stored.get(entry.display.as_str()), parse))
         .collect();
     let mut stats = RefreshStats::default();
+    phase(&mut stats, "check");
     let present: HashSet<&str> = entries.iter().map(|e| e.display.as_str()).collect();
     let tx = conn.transaction()?;
     let mut changed = false;
@@ -117,6 +127,7 @@ pub fn refresh(
         }
     }
     let mut failed: HashSet<&str> = HashSet::new();
+    let mut fresh: HashMap<String, Facts> = HashMap::new();
     for (entry, checked) in entries.iter().zip(checked) {
         match checked {
             Checked::Unchanged => {}
@@ -127,8 +138,9 @@ pub fn refresh(
                 )?;
                 stats.touched += 1;
             }
-            Checked::Parsed(parsed) => {
+            Checked::Parsed(mut parsed) => {
                 write_file(&tx, &parsed)?;
+                fresh.insert(parsed.display.clone(), std::mem::take(&mut parsed.facts));
                 stats.parsed += 1;
                 changed = true;
             }
@@ -142,9 +154,10 @@ pub fn refresh(
             }
         }
     }
+    phase(&mut stats, "write");
     if changed {
         update_modules(&tx)?;
-        resolve_all(&tx, &mut stats)?;
+        resolve_all(&tx, fresh, &mut stats, &mut phase)?;
         stats.resolved_again = true;
     } else {
         let count = |sql: &str| tx.query_row(sql, [], |row| row.get::<_, i64>(0));
@@ -160,6 +173,7 @@ pub fn refresh(
     )
     .unwrap_or(0);
     tx.commit()?;
+    phase(&mut stats, "commit");
     Ok(stats)
 }
 
@@ -315,23 +329,36 @@ fn update_modules(tx: &Transaction<'_>) -> Result<(), Error> {
 
 /// Loads every file's definitions and facts, resolves all references, and
 /// rewrites `refs` and `relations`.
-fn resolve_all(tx: &Transaction<'_>, stats: &mut RefreshStats) -> Result<(), Error> {
+fn resolve_all(
+    tx: &Transaction<'_>,
+    mut fresh: HashMap<String, Facts>,
+    stats: &mut RefreshStats,
+    phase: &mut impl FnMut(&mut RefreshStats, &'static str),
+) -> Result<(), Error> {
     let mut inputs: Vec<(i64, FileInput)> = {
         let mut statement =
             tx.prepare("SELECT id, path, module, is_package, facts FROM files ORDER BY path")?;
+        // Facts of files parsed in this refresh are at hand; the others are
+        // read back from their JSON.
         let rows = statement.query_map([], |row| {
+            let path = row.get::<_, String>(1)?;
+            let facts = match fresh.remove(&path) {
+                Some(facts) => Ok(facts),
+                None => Err(row.get::<_, String>(4)?),
+            };
             Ok((
                 row.get::<_, i64>(0)?,
-                row.get::<_, String>(1)?,
+                path,
                 row.get::<_, Option<String>>(2)?,
                 row.get::<_, bool>(3)?,
-                row.get::<_, String>(4)?,
+                facts,
             ))
         })?;
         let rows: Vec<_> = rows.collect::<Result<_, _>>()?;
         rows.into_par_iter()
             .map(|(id, path, module, is_package, facts)| {
-                let facts: Facts = serde_json::from_str(&facts).unwrap_or_default();
+                let facts: Facts =
+                    facts.unwrap_or_else(|json| serde_json::from_str(&json).unwrap_or_default());
                 (
                     id,
                     FileInput {
@@ -375,9 +402,24 @@ fn resolve_all(tx: &Transaction<'_>, stats: &mut RefreshStats) -> Result<(), Err
         }
     }
     let (ids, files): (Vec<i64>, Vec<FileInput>) = inputs.into_iter().unzip();
-    let resolved = xref::resolve(&files);
+    phase(stats, "load");
+    let resolver = xref::Resolver::new(&files);
+    let references: Vec<xref::Resolution> = (0..files.len())
+        .into_par_iter()
+        .flat_map_iter(|f| resolver.file(f))
+        .collect();
+    let resolved = xref::Resolved {
+        references,
+        relations: resolver.relations,
+    };
+    phase(stats, "resolve");
     tx.execute("DELETE FROM refs", [])?;
     tx.execute("DELETE FROM relations", [])?;
+    // Bulk insert without the indexes, then index once.
+    tx.execute_batch(
+        "DROP INDEX refs_target; DROP INDEX refs_caller; DROP INDEX refs_name; \
+         DROP INDEX refs_position;",
+    )?;
     let mut insert = tx.prepare_cached(
         "INSERT INTO refs(file_id, line, column, end_column, name, receiver, role, caller, \
          status, target, candidates, confidence, via) \
@@ -424,5 +466,7 @@ fn resolve_all(tx: &Transaction<'_>, stats: &mut RefreshStats) -> Result<(), Err
         insert.execute(params![relation.subtype, relation.supertype, relation.kind])?;
         stats.relations += 1;
     }
+    tx.execute_batch(crate::store::REFS_INDEXES)?;
+    phase(stats, "store");
     Ok(())
 }

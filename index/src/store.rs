@@ -86,13 +86,18 @@ CREATE TABLE refs(
     confidence REAL NOT NULL,
     via TEXT NOT NULL
 );
+CREATE TABLE relations(subtype TEXT NOT NULL, supertype TEXT NOT NULL, kind TEXT NOT NULL);
+CREATE INDEX relations_subtype ON relations(subtype);
+CREATE INDEX relations_supertype ON relations(supertype);
+";
+
+/// The indexes of `refs`, dropped during a bulk insert and created again
+/// after it.
+pub(crate) const REFS_INDEXES: &str = "
 CREATE INDEX refs_target ON refs(target);
 CREATE INDEX refs_caller ON refs(caller);
 CREATE INDEX refs_name ON refs(name);
 CREATE INDEX refs_position ON refs(file_id, line);
-CREATE TABLE relations(subtype TEXT NOT NULL, supertype TEXT NOT NULL, kind TEXT NOT NULL);
-CREATE INDEX relations_subtype ON relations(subtype);
-CREATE INDEX relations_supertype ON relations(supertype);
 ";
 
 /// Opens (creating if needed) the database at `path` in WAL mode, and makes
@@ -170,6 +175,7 @@ fn recreate(conn: &mut Connection) -> Result<(), Error> {
         ))?;
     }
     tx.execute_batch(SCHEMA)?;
+    tx.execute_batch(REFS_INDEXES)?;
     tx.execute(
         "INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('facts_version', ?2)",
         params![

@@ -26,10 +26,12 @@ use outline_core::xref::{Facts, Role};
 use serde::{Deserialize, Serialize};
 
 pub use modules::{absolute_module, python_module};
-pub use resolve::resolve;
+pub use resolve::{Resolver, resolve};
 
-/// Most candidate ids kept for one unresolved reference.
-pub const MAX_CANDIDATES: usize = 20;
+/// Most candidate ids listed for one unresolved reference: when more
+/// definitions share the name (`append`, `get`), none is listed and only the
+/// confidence (1/n) tells how many there are.
+pub const MAX_CANDIDATES: usize = 8;
 
 /// One definition of a file, as the outline gives it (blocks left out).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,7 +149,8 @@ pub struct Resolution {
     /// The definition's id when resolved; the file path for
     /// [`Status::Module`].
     pub target: Option<String>,
-    /// Candidate ids when not resolved (at most [`MAX_CANDIDATES`]).
+    /// Candidate ids when not resolved; empty when more than
+    /// [`MAX_CANDIDATES`] definitions share the name.
     pub candidates: Vec<String>,
     /// 1.0 when resolved by the rules, 0.6 for a project-unique name; for
     /// candidates 1/n (n definitions share the name); 0 otherwise.

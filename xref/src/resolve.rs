@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::SymbolKind;
-use outline_core::xref::{ImportBinding, Receiver, Reference, Role, TypeOf};
+use outline_core::xref::{ImportBinding, LocalType, Receiver, Reference, Role, TypeOf};
 
 use crate::modules::absolute_module;
 use crate::{FileInput, MAX_CANDIDATES, Relation, Resolution, Resolved, Status, Via};
@@ -41,49 +41,82 @@ struct Project<'a> {
     imports: Vec<HashMap<(&'a str, &'a str), Vec<&'a ImportBinding>>>,
     /// Per file: star imports at module level.
     stars: Vec<Vec<&'a ImportBinding>>,
-    /// Name → every (file, definition) with that name.
-    by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Name → every top-level (file, definition) with that name.
+    top_by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Name → every member (qualname with a dot) with that name.
+    members_by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Per file: (scope qualname, name) → known types in source order.
+    types: Vec<HashMap<(&'a str, &'a str), Vec<&'a LocalType>>>,
     /// Class (file, definition) → its resolved bases in order.
     bases: HashMap<(usize, usize), Vec<(usize, usize)>>,
 }
 
-/// Resolves every reference of `files` (see the crate documentation).
+/// Resolves every reference of `files` (see the crate documentation), one
+/// file after the other; [`Resolver`] lets the caller spread the files over
+/// threads.
 pub fn resolve(files: &[FileInput]) -> Resolved {
-    let mut project = Project::new(files);
-    // Bases first: member lookups through a class need them.
-    let mut relations = Vec::new();
-    for (f, file) in files.iter().enumerate() {
-        for reference in &file.facts.references {
-            let Some(subtype) = &reference.subtype else {
-                continue;
-            };
-            if reference.role != Role::Inherit {
-                continue;
-            }
-            let Some(&sub) = project.qualnames[f].get(subtype.qualname.as_str()) else {
-                continue;
-            };
-            if let Entity::Def(bf, bd) = project.lookup(f, reference) {
-                project.bases.entry((f, sub)).or_default().push((bf, bd));
-                relations.push(Relation {
-                    subtype: file.definitions[sub].id.clone(),
-                    supertype: files[bf].definitions[bd].id.clone(),
-                    kind: "inherits".to_owned(),
-                });
-            }
-        }
-    }
-    let mut references = Vec::new();
-    for (f, file) in files.iter().enumerate() {
-        for (r, reference) in file.facts.references.iter().enumerate() {
-            if let Some(resolution) = project.resolution(f, r, reference) {
-                references.push(resolution);
-            }
-        }
-    }
+    let resolver = Resolver::new(files);
     Resolved {
-        references,
-        relations,
+        references: (0..files.len()).flat_map(|f| resolver.file(f)).collect(),
+        relations: resolver.relations,
+    }
+}
+
+/// The project's resolution tables, built once; [`Resolver::file`] then
+/// resolves the references of one file and may run for several files at
+/// once (`Resolver` is `Sync`).
+pub struct Resolver<'a> {
+    project: Project<'a>,
+    /// Relations between definitions, in input order.
+    pub relations: Vec<Relation>,
+}
+
+impl<'a> Resolver<'a> {
+    /// Builds the tables of `files` and resolves the bases of every class
+    /// (member lookups through a class need them).
+    pub fn new(files: &'a [FileInput]) -> Self {
+        let mut project = Project::new(files);
+        let mut relations = Vec::new();
+        for (f, file) in files.iter().enumerate() {
+            for reference in &file.facts.references {
+                let Some(subtype) = &reference.subtype else {
+                    continue;
+                };
+                if reference.role != Role::Inherit {
+                    continue;
+                }
+                let Some(&sub) = project.qualnames[f].get(subtype.qualname.as_str()) else {
+                    continue;
+                };
+                if let Entity::Def(bf, bd) = project.lookup(f, reference) {
+                    project.bases.entry((f, sub)).or_default().push((bf, bd));
+                    if let (Some(sub), Some(base)) =
+                        (project.definition(f, sub), project.definition(bf, bd))
+                    {
+                        relations.push(Relation {
+                            subtype: sub.id.clone(),
+                            supertype: base.id.clone(),
+                            kind: "inherits".to_owned(),
+                        });
+                    }
+                }
+            }
+        }
+        Resolver { project, relations }
+    }
+
+    /// The resolutions of the references of file `f` (its index in the
+    /// input), local variables left out; empty for an index out of range.
+    pub fn file(&self, f: usize) -> Vec<Resolution> {
+        let Some(file) = self.project.files.get(f) else {
+            return Vec::new();
+        };
+        file.facts
+            .references
+            .iter()
+            .enumerate()
+            .filter_map(|(r, reference)| self.project.resolution(f, r, reference))
+            .collect()
     }
 }
 
@@ -93,7 +126,9 @@ impl<'a> Project<'a> {
         let mut qualnames = Vec::with_capacity(files.len());
         let mut imports = Vec::with_capacity(files.len());
         let mut stars = Vec::with_capacity(files.len());
-        let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut top_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut members_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut types = Vec::with_capacity(files.len());
         for (f, file) in files.iter().enumerate() {
             if let Some(module) = &file.module {
                 by_module.entry(module.as_str()).or_insert(f);
@@ -101,11 +136,28 @@ impl<'a> Project<'a> {
             let mut map = HashMap::new();
             for (d, definition) in file.definitions.iter().enumerate() {
                 map.insert(definition.qualname.as_str(), d);
+                if definition.kind == SymbolKind::Block {
+                    continue;
+                }
+                let by_name = if definition.qualname.contains('.') {
+                    &mut members_by_name
+                } else {
+                    &mut top_by_name
+                };
                 by_name
                     .entry(definition.name.as_str())
                     .or_default()
                     .push((f, d));
             }
+            let mut file_types: HashMap<(&str, &str), Vec<&LocalType>> = HashMap::new();
+            for local in &file.facts.types {
+                let scope = local.scope.as_ref().map_or("", |s| s.qualname.as_str());
+                file_types
+                    .entry((scope, local.name.as_str()))
+                    .or_default()
+                    .push(local);
+            }
+            types.push(file_types);
             qualnames.push(map);
             let mut file_imports: HashMap<(&str, &str), Vec<&ImportBinding>> = HashMap::new();
             let mut file_stars = Vec::new();
@@ -131,7 +183,9 @@ impl<'a> Project<'a> {
             qualnames,
             imports,
             stars,
-            by_name,
+            top_by_name,
+            members_by_name,
+            types,
             bases: HashMap::new(),
         }
     }
@@ -196,11 +250,14 @@ impl<'a> Project<'a> {
                     } else {
                         1.0 / matches.len() as f32
                     };
-                    let ids = matches
-                        .iter()
-                        .take(MAX_CANDIDATES)
-                        .filter_map(|&(cf, cd)| self.definition(cf, cd).map(|d| d.id.clone()))
-                        .collect();
+                    let ids = if matches.len() > MAX_CANDIDATES {
+                        Vec::new()
+                    } else {
+                        matches
+                            .iter()
+                            .filter_map(|&(cf, cd)| self.definition(cf, cd).map(|d| d.id.clone()))
+                            .collect()
+                    };
                     (Status::Candidate, None, ids, confidence, via)
                 }
             }
@@ -241,18 +298,15 @@ impl<'a> Project<'a> {
 
     /// Definitions named like `reference`: top-level ones for a bare name,
     /// members (qualname with a dot) for an attribute.
-    fn same_name(&self, reference: &Reference, bare: bool) -> Vec<(usize, usize)> {
-        let Some(all) = self.by_name.get(reference.name.as_str()) else {
-            return Vec::new();
+    fn same_name(&self, reference: &Reference, bare: bool) -> &[(usize, usize)] {
+        let by_name = if bare {
+            &self.top_by_name
+        } else {
+            &self.members_by_name
         };
-        all.iter()
-            .copied()
-            .filter(|&(f, d)| {
-                self.definition(f, d).is_some_and(|def| {
-                    def.qualname.contains('.') != bare && def.kind != SymbolKind::Block
-                })
-            })
-            .collect()
+        by_name
+            .get(reference.name.as_str())
+            .map_or(&[], Vec::as_slice)
     }
 
     /// What `reference` denotes.
@@ -359,16 +413,15 @@ impl<'a> Project<'a> {
         line: u32,
         hops: u32,
     ) -> Entity {
-        let types = &self.files[f].facts.types;
-        let matching = |t: &&outline_core::xref::LocalType| {
-            t.name == name && t.scope.as_ref().map(|s| s.qualname.as_str()) == scope
-        };
-        let found = types
-            .iter()
-            .filter(matching)
-            .rev()
-            .find(|t| t.line <= line)
-            .or_else(|| types.iter().find(matching));
+        let found = self.types[f]
+            .get(&(scope.unwrap_or(""), name))
+            .and_then(|types| {
+                types
+                    .iter()
+                    .rev()
+                    .find(|t| t.line <= line)
+                    .or_else(|| types.first())
+            });
         let Some(found) = found else {
             return Entity::Local;
         };

@@ -119,6 +119,7 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
                 "resolved": stats.resolved,
                 "relations": stats.relations,
                 "problems": stats.problems,
+                "phases_ms": stats.phases.iter().map(|(name, ms)| json!([name, ms])).collect::<Vec<_>>(),
                 "milliseconds": elapsed,
             })
         ),
