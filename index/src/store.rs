@@ -29,7 +29,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,6 +61,7 @@ CREATE TABLE symbols(
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_id ON symbols(id);
 CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_qualname ON symbols(qualname);
 CREATE TABLE imports(
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     line INTEGER NOT NULL,
