@@ -19,7 +19,7 @@ use crate::id::symbol_id;
 
 /// Version of the [`Facts`] shape; stored facts of another version are
 /// re-extracted, never misread.
-pub const FACTS_VERSION: u32 = 1;
+pub const FACTS_VERSION: u32 = 2;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -110,6 +110,7 @@ pub struct Reference {
     /// The innermost definition whose body holds the reference (the caller),
     /// or `None` at module level. Decorators, default values, annotations of
     /// parameters and base classes belong to the scope around the definition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<ScopeKey>,
     /// Where the first name of the chain (the name itself when
     /// [`Receiver::Bare`], else the receiver's first name) is bound, by the
@@ -117,9 +118,11 @@ pub struct Reference {
     /// function or class scope (so it is a module-level name, an import at
     /// module level or a builtin), else the definition whose scope binds it
     /// (a parameter, assignment, loop variable, nested `def`, local import…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<ScopeKey>,
     /// For [`Role::Inherit`]: the class whose base (or implemented type) this
     /// is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<ScopeKey>,
 }
 
@@ -137,10 +140,12 @@ pub struct ImportBinding {
     /// The imported name for `from m import name` (`*` for a star import);
     /// `None` for `import m` (the module itself is bound; with
     /// `import a.b` without alias, `local` is `a` and the package `a` is bound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Line of the statement (1-based).
     pub line: u32,
     /// Function or class scope holding it; `None` at module level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<ScopeKey>,
 }
 
@@ -164,6 +169,7 @@ pub enum TypeOf {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LocalType {
     /// The scope binding the name (`None`: module level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<ScopeKey>,
     /// The name.
     pub name: String,
@@ -186,5 +192,6 @@ pub struct Facts {
     /// Known types of local names.
     pub types: Vec<LocalType>,
     /// Python's `__all__` when it is a literal list or tuple of strings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exports: Option<Vec<String>>,
 }
