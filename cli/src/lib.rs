@@ -148,6 +148,28 @@ pub fn outline_source_as(
     })
 }
 
+/// [`outline_source_as`] and the file's cross-reference facts from the same
+/// parse ([`outline_core::Outline::outline_with_facts`]), with the same
+/// stack and panic protection (a panic gives an empty partial outline and
+/// facts marked unsupported). Used to build the index.
+pub fn outline_source_with_facts(
+    path: &str,
+    language: Language,
+    source: &str,
+    options: &OutlineOptions,
+) -> (FileOutline, outline_core::xref::Facts) {
+    let adapter = adapter(language);
+    let outlined = stacker::maybe_grow(PARSER_STACK_RED_ZONE, PARSER_STACK_BYTES, || {
+        catch_unwind(AssertUnwindSafe(|| {
+            adapter.outline_with_facts(path, language, source, options)
+        }))
+    });
+    outlined.unwrap_or_else(|_| {
+        let outline = outline_source_as(path, language, source, options);
+        (outline, outline_core::xref::Facts::default())
+    })
+}
+
 /// Reads and outlines the file at `path`. The ids use `path` as given (with `\`
 /// turned into `/`).
 ///

@@ -29,10 +29,12 @@ mod encoding;
 mod imports;
 mod nesting;
 mod recovery;
+mod references;
 mod signature;
 mod source;
 mod symbols;
 
+use outline_core::xref::Facts;
 use outline_core::{Diagnostic, Extracted, Language, Outline, OutlineOptions, Severity};
 use ruff_python_ast::{Mod, PythonVersion};
 use ruff_python_parser::{Mode, ParseOptions, Parsed, parse_unchecked};
@@ -52,13 +54,36 @@ impl Outline for PythonOutline {
         let max = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
         let deep = nesting::too_deep(text, max);
         outline_core::nesting::extract_shallow(text, &deep, options.max_nesting, |text| {
-            extract_text(text, options)
+            extract_text(text, options, None)
         })
+    }
+
+    /// The references of the whole module are taken from the same parse,
+    /// including the statements a syntax error damaged (as far as ruff's
+    /// recovery kept them); see the `references` module for the scoping rules.
+    fn extract_with_facts(
+        &self,
+        text: &str,
+        _language: Language,
+        options: &OutlineOptions,
+    ) -> (Extracted, Facts) {
+        let max = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
+        let deep = nesting::too_deep(text, max);
+        let mut facts = Facts {
+            supported: true,
+            ..Facts::default()
+        };
+        let extracted =
+            outline_core::nesting::extract_shallow(text, &deep, options.max_nesting, |text| {
+                extract_text(text, options, Some(&mut facts))
+            });
+        (extracted, facts)
     }
 }
 
-/// The outline of `text`, parsed whole.
-fn extract_text(text: &str, options: &OutlineOptions) -> Extracted {
+/// The outline of `text`, parsed whole; with `facts`, also its
+/// cross-reference facts.
+fn extract_text(text: &str, options: &OutlineOptions, facts: Option<&mut Facts>) -> Extracted {
     let parsed = parse_unchecked(text, parse_options());
     let source = Source::new(text, parsed.tokens());
     let diagnostic = |(offset, message): (usize, String)| Diagnostic {
@@ -74,6 +99,9 @@ fn extract_text(text: &str, options: &OutlineOptions) -> Extracted {
             ..Extracted::default()
         };
     };
+    if let Some(facts) = facts {
+        *facts = references::module_facts(&source, &module.body);
+    }
     let walker = Walker {
         source: &source,
         options,

@@ -35,6 +35,7 @@ mod outline;
 mod render;
 pub mod schema;
 pub mod text;
+pub mod xref;
 
 pub use filter::Filter;
 pub use id::{

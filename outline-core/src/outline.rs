@@ -7,6 +7,7 @@ use crate::language::Language;
 use crate::line_index::{count_lines, strip_bom};
 use crate::model::{Diagnostic, FileOutline, Import, Severity, Symbol, SymbolKind};
 use crate::text::{breaks_line, escape_controls};
+use crate::xref::Facts;
 
 /// Options that change what an adapter extracts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +104,36 @@ pub trait Outline {
             source,
             self.extract(source, language, &options),
         )
+    }
+
+    /// Extracts the outline and the cross-reference [`Facts`] from one parse.
+    /// The default, for an adapter without fact extraction, returns
+    /// [`Facts::default`] (`supported: false`).
+    fn extract_with_facts(
+        &self,
+        source: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> (Extracted, Facts) {
+        (self.extract(source, language, options), Facts::default())
+    }
+
+    /// [`Outline::outline`] and the file's cross-reference [`Facts`], from the
+    /// same parse. The outline is the same as [`Outline::outline`] gives.
+    fn outline_with_facts(
+        &self,
+        path: &str,
+        language: Language,
+        source: &str,
+        options: &OutlineOptions,
+    ) -> (FileOutline, Facts) {
+        let source = strip_bom(source);
+        let options = OutlineOptions {
+            max_nesting: options.nesting_limit(),
+            ..options.clone()
+        };
+        let (extracted, facts) = self.extract_with_facts(source, language, &options);
+        (finish(path, language, source, extracted), facts)
     }
 }
 

@@ -15,6 +15,20 @@ Examples:
 
 Lines are 1-based and inclusive. Symbol ids are PATH:START_LINE:QUALNAME.";
 
+const INDEX_EXAMPLES: &str = "\
+Examples:
+  ast-outline index .                           build or refresh .ast-outline/index.sqlite
+  ast-outline refs app/models.py:User           references to a class
+  ast-outline callers app/models.py:3:User.save --depth 2
+  ast-outline callees app/signup.py:signup      the calls inside a function
+  ast-outline hierarchy app/models.py:User      bases and subclasses
+  ast-outline defs User                         every definition named User
+  ast-outline refs app/signup.py:12:9           what the name at line 12, column 9 names
+
+TARGET is a symbol id (PATH:LINE:QUALNAME), PATH:QUALNAME, PATH:LINE or
+PATH:LINE:COL (column 1-based, in characters); PATH is relative to --root.
+Queries refresh the index first unless --no-refresh is given.";
+
 /// Outline code by symbol and read one symbol back, for AI coding agents.
 #[derive(Debug, Parser)]
 #[command(name = "ast-outline", version, after_help = EXAMPLES, max_term_width = 100)]
@@ -44,6 +58,26 @@ pub enum Command {
     /// Print a short system-prompt snippet telling an agent to outline first
     /// and read by id.
     Prompt,
+    /// Build or refresh the cross-file index of ROOT (files, symbols,
+    /// imports, references, type relations) in an SQLite database.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Index(IndexArgs),
+    /// References to a definition, grouped by file (refreshes the index
+    /// first).
+    #[command(after_help = INDEX_EXAMPLES)]
+    Refs(RefsArgs),
+    /// Who calls a definition (reverse call graph), --depth levels up.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Callers(CallersArgs),
+    /// The calls made in the body of a definition.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Callees(QueryArgs),
+    /// Supertypes and subtypes of a class, transitively.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Hierarchy(QueryArgs),
+    /// Every definition with a name (or qualname), with its module.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Defs(DefsArgs),
     /// Print the JSON Schema of one line of `outline --format json`.
     Schema,
     /// Print a shell completion script.
@@ -184,4 +218,92 @@ pub enum Format {
     Text,
     /// JSON Lines: one object per file.
     Json,
+}
+
+/// Where the index is and how queries print.
+#[derive(Debug, Args)]
+pub struct IndexLocation {
+    /// The project root: files are walked from here (honouring .gitignore,
+    /// skipping hidden files and .ast-outline/), and paths in targets and
+    /// output are relative to it.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// The database (default ROOT/.ast-outline/index.sqlite).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Output format: `text` (grouped by file) or `json` (one object).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Query the index as it is, without refreshing it first.
+    #[arg(long)]
+    pub no_refresh: bool,
+}
+
+/// Flags of `index`.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// The project root to index.
+    #[arg(value_name = "ROOT", default_value = ".")]
+    pub root: PathBuf,
+    /// The database (default ROOT/.ast-outline/index.sqlite).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Output format of the summary.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print no notes about files that could not be indexed.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Flags of `callees` and `hierarchy`.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The definition: an id, PATH:QUALNAME, PATH:LINE or PATH:LINE:COL.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// Index location and output.
+    #[command(flatten)]
+    pub location: IndexLocation,
+}
+
+/// Flags of `refs`.
+#[derive(Debug, Args)]
+pub struct RefsArgs {
+    /// The definition: an id, PATH:QUALNAME, PATH:LINE or PATH:LINE:COL.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// Also list unresolved references that have this definition among
+    /// their name-only candidates (marked `candidate`).
+    #[arg(long)]
+    pub candidates: bool,
+    /// Index location and output.
+    #[command(flatten)]
+    pub location: IndexLocation,
+}
+
+/// Flags of `callers`.
+#[derive(Debug, Args)]
+pub struct CallersArgs {
+    /// The definition: an id, PATH:QUALNAME, PATH:LINE or PATH:LINE:COL.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// Levels of callers: 1 = direct callers, 2 = also their callers, …
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: u32,
+    /// Index location and output.
+    #[command(flatten)]
+    pub location: IndexLocation,
+}
+
+/// Flags of `defs`.
+#[derive(Debug, Args)]
+pub struct DefsArgs {
+    /// A name (`User`) or qualname (`User.save`).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Index location and output.
+    #[command(flatten)]
+    pub location: IndexLocation,
 }

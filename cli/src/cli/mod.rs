@@ -1,6 +1,7 @@
 //! The command-line interface: flags in [`args`], one module per command.
 
 pub mod args;
+mod index;
 mod mcp;
 mod outline;
 mod prompt;
@@ -47,6 +48,12 @@ fn run(cli: Cli) -> ExitCode {
         Command::Mcp(args) => mcp::run(&args),
         Command::Tools(args) => tools::run(&args),
         Command::Prompt => prompt::run(),
+        Command::Index(args) => index::run_index(&args),
+        Command::Refs(args) => index::run_refs(&args),
+        Command::Callers(args) => index::run_callers(&args),
+        Command::Callees(args) => index::run_callees(&args),
+        Command::Hierarchy(args) => index::run_hierarchy(&args),
+        Command::Defs(args) => index::run_defs(&args),
         Command::Schema => {
             print_or_exit(&outline_core::schema::file_outline_schema_text());
             ExitCode::SUCCESS

@@ -1,0 +1,339 @@
+//! `index`, and the queries over it: `refs`, `callers`, `callees`,
+//! `hierarchy`, `defs`. Files come from the CLI's walker (relative to the
+//! root), parsing from the adapter registry; storage and queries are the
+//! `index` crate's.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use index::query::{self, CallerRow, RefRow, SymbolRow};
+use index::{Index, RefreshStats, SourceEntry};
+use outline_core::{Language, OutlineOptions};
+use serde_json::json;
+
+use super::args::{CallersArgs, DefsArgs, Format, IndexArgs, IndexLocation, QueryArgs, RefsArgs};
+use super::{print_or_exit, report};
+use crate::walk::{WalkOptions, collect_files};
+use crate::{DEFAULT_MAX_FILE_SIZE, SourceText, outline_source_with_facts};
+
+/// The supported files under `root`, with paths relative to it.
+fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
+    let walked = collect_files(&[root.to_owned()], WalkOptions::default());
+    let mut notes = walked.problems;
+    notes.extend(walked.notes);
+    let entries = walked
+        .files
+        .into_iter()
+        .filter_map(|file| {
+            let language = file.language?;
+            let relative = file.path.strip_prefix(root).unwrap_or(&file.path);
+            let display = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            Some(SourceEntry {
+                path: file.path,
+                display,
+                language,
+            })
+        })
+        .collect();
+    (entries, notes)
+}
+
+/// Decodes and parses one file for the index.
+fn parse(
+    path: &str,
+    language: Language,
+    bytes: Vec<u8>,
+) -> Result<(outline_core::FileOutline, outline_core::xref::Facts), String> {
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > DEFAULT_MAX_FILE_SIZE {
+        return Err(format!(
+            "larger than {DEFAULT_MAX_FILE_SIZE} bytes, not indexed"
+        ));
+    }
+    if bytes.contains(&0) {
+        return Err("binary (holds NUL bytes), not indexed".to_owned());
+    }
+    let text = SourceText::from_bytes(bytes, Some(language));
+    Ok(outline_source_with_facts(
+        path,
+        language,
+        &text.text,
+        &OutlineOptions::default(),
+    ))
+}
+
+fn db_path(root: &Path, db: Option<&PathBuf>) -> PathBuf {
+    db.cloned().unwrap_or_else(|| root.join(index::DEFAULT_DB))
+}
+
+/// Opens the index of `root` and refreshes it.
+fn open_and_refresh(
+    root: &Path,
+    db: Option<&PathBuf>,
+) -> Result<(Index, RefreshStats, Vec<String>), String> {
+    if !root.is_dir() {
+        return Err(format!("{}: not a directory", root.display()));
+    }
+    let db = db_path(root, db);
+    let mut index = Index::open(&db).map_err(|e| format!("{}: {e}", db.display()))?;
+    let (entries, notes) = entries(root);
+    let stats = index
+        .refresh(&entries, &parse)
+        .map_err(|e| format!("{}: {e}", db.display()))?;
+    Ok((index, stats, notes))
+}
+
+/// `ast-outline index [ROOT]`.
+pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let (index, stats, notes) = match open_and_refresh(&args.root, args.db.as_ref()) {
+        Ok(done) => done,
+        Err(message) => {
+            report(message);
+            return ExitCode::FAILURE;
+        }
+    };
+    if !args.quiet {
+        for note in notes.iter().chain(&stats.problems) {
+            report(note.clone());
+        }
+    }
+    let elapsed = started.elapsed().as_millis();
+    let text = match args.format {
+        Format::Json => format!(
+            "{}\n",
+            json!({
+                "db": index.path().display().to_string(),
+                "rebuilt": index.created,
+                "files": stats.files,
+                "parsed": stats.parsed,
+                "touched": stats.touched,
+                "removed": stats.removed,
+                "resolved_again": stats.resolved_again,
+                "references": stats.references,
+                "resolved": stats.resolved,
+                "relations": stats.relations,
+                "problems": stats.problems,
+                "phases_ms": stats.phases.iter().map(|(name, ms)| json!([name, ms])).collect::<Vec<_>>(),
+                "milliseconds": elapsed,
+            })
+        ),
+        Format::Text => format!(
+            "{}: {} files ({} parsed, {} removed), {} references ({} resolved), {} relations{} in {elapsed} ms\n",
+            index.path().display(),
+            stats.files,
+            stats.parsed,
+            stats.removed,
+            stats.references,
+            stats.resolved,
+            stats.relations,
+            if index.created { ", new index" } else { "" },
+        ),
+    };
+    print_or_exit(&text);
+    ExitCode::SUCCESS
+}
+
+/// Opens the index for a query (refreshing it unless `--no-refresh`).
+fn open_for_query(location: &IndexLocation) -> Result<Index, String> {
+    if location.no_refresh {
+        let db = db_path(&location.root, location.db.as_ref());
+        if !db.is_file() {
+            return Err(format!(
+                "{}: no index (run `ast-outline index` first, or drop --no-refresh)",
+                db.display()
+            ));
+        }
+        return Index::open(&db).map_err(|e| format!("{}: {e}", db.display()));
+    }
+    let (index, stats, _) = open_and_refresh(&location.root, location.db.as_ref())?;
+    for problem in &stats.problems {
+        report(format!("not indexed: {problem}"));
+    }
+    Ok(index)
+}
+
+/// Runs a query: opens the index, finds the target, prints what `answer`
+/// gives (text, JSON value).
+fn query(
+    location: &IndexLocation,
+    target: Option<&str>,
+    answer: impl FnOnce(&Index, Option<&SymbolRow>) -> Result<(String, serde_json::Value), index::Error>,
+) -> ExitCode {
+    let index = match open_for_query(location) {
+        Ok(index) => index,
+        Err(message) => {
+            report(message);
+            return ExitCode::FAILURE;
+        }
+    };
+    let symbol = match target.map(|t| query::find_target(index.connection(), t)) {
+        None => None,
+        Some(Ok(symbol)) => Some(symbol),
+        Some(Err(error)) => {
+            report(error.to_string());
+            return ExitCode::FAILURE;
+        }
+    };
+    match answer(&index, symbol.as_ref()) {
+        Ok((text, value)) => {
+            match location.format {
+                Format::Text => print_or_exit(&text),
+                Format::Json => print_or_exit(&format!("{value}\n")),
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            report(error.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn header(symbol: &SymbolRow) -> String {
+    let module = symbol
+        .module
+        .as_deref()
+        .map(|m| format!(", module {m}"))
+        .unwrap_or_default();
+    format!(
+        "{} ({} {}, L{}-{}{module})",
+        symbol.id, symbol.kind, symbol.qualname, symbol.start_line, symbol.end_line
+    )
+}
+
+/// One reference as a text line (without the path).
+fn ref_line(r: &RefRow) -> String {
+    let name = if r.receiver.is_empty() {
+        r.name.clone()
+    } else {
+        format!("{}.{}", r.receiver, r.name)
+    };
+    let caller = r
+        .caller
+        .as_deref()
+        .and_then(|c| c.splitn(3, ':').nth(2).map(str::to_owned))
+        .unwrap_or_else(|| "<module>".to_owned());
+    let mut status = format!("{} via {}", r.status, r.via);
+    if r.status != "resolved" && !r.candidates.is_empty() {
+        let _ = write!(status, ", {} candidates", r.candidates.len());
+    }
+    format!(
+        "  L{}:{} {} {name} in {caller} [{status}]",
+        r.line, r.column, r.role
+    )
+}
+
+/// References grouped by file (sorted by path, then line).
+fn grouped(rows: &[RefRow], out: &mut String) {
+    let mut by_file: BTreeMap<&str, Vec<&RefRow>> = BTreeMap::new();
+    for row in rows {
+        by_file.entry(row.path.as_str()).or_default().push(row);
+    }
+    for (path, rows) in by_file {
+        let _ = writeln!(out, "{path}");
+        for row in rows {
+            let _ = writeln!(out, "{}", ref_line(row));
+        }
+    }
+}
+
+/// `ast-outline refs TARGET`.
+pub(super) fn run_refs(args: &RefsArgs) -> ExitCode {
+    query(&args.location, Some(&args.target), |index, symbol| {
+        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
+        let rows = query::refs(index.connection(), &symbol.id, args.candidates)?;
+        let files = rows
+            .iter()
+            .map(|r| &r.path)
+            .collect::<std::collections::HashSet<_>>();
+        let mut text = format!(
+            "refs to {}: {} in {} files\n",
+            header(symbol),
+            rows.len(),
+            files.len()
+        );
+        grouped(&rows, &mut text);
+        Ok((text, json!({ "target": symbol, "refs": rows })))
+    })
+}
+
+/// `ast-outline callers TARGET`.
+pub(super) fn run_callers(args: &CallersArgs) -> ExitCode {
+    query(&args.location, Some(&args.target), |index, symbol| {
+        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
+        let rows: Vec<CallerRow> = query::callers(index.connection(), &symbol.id, args.depth)?;
+        let mut text = format!("callers of {}: {} calls\n", header(symbol), rows.len());
+        let mut depth = 0;
+        let mut level: Vec<RefRow> = Vec::new();
+        let flush = |depth: u32, level: &mut Vec<RefRow>, text: &mut String| {
+            if !level.is_empty() {
+                let _ = writeln!(text, "depth {depth}:");
+                grouped(level, text);
+                level.clear();
+            }
+        };
+        for row in &rows {
+            if row.depth != depth {
+                flush(depth, &mut level, &mut text);
+                depth = row.depth;
+            }
+            level.push(row.call.clone());
+        }
+        flush(depth, &mut level, &mut text);
+        Ok((text, json!({ "target": symbol, "callers": rows })))
+    })
+}
+
+/// `ast-outline callees TARGET`.
+pub(super) fn run_callees(args: &QueryArgs) -> ExitCode {
+    query(&args.location, Some(&args.target), |index, symbol| {
+        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
+        let rows = query::callees(index.connection(), &symbol.id)?;
+        let mut text = format!("callees of {}: {} calls\n", header(symbol), rows.len());
+        for row in &rows {
+            let target = row
+                .target
+                .clone()
+                .unwrap_or_else(|| row.candidates.join(" "));
+            let _ = writeln!(text, "{} -> {target}", ref_line(row));
+        }
+        Ok((text, json!({ "target": symbol, "callees": rows })))
+    })
+}
+
+/// `ast-outline hierarchy TARGET`.
+pub(super) fn run_hierarchy(args: &QueryArgs) -> ExitCode {
+    query(&args.location, Some(&args.target), |index, symbol| {
+        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
+        let hierarchy = query::hierarchy(index.connection(), &symbol.id)?;
+        let mut text = format!("hierarchy of {}\n", header(symbol));
+        for (title, list) in [
+            ("supertypes", &hierarchy.supertypes),
+            ("subtypes", &hierarchy.subtypes),
+        ] {
+            let _ = writeln!(text, "{title}: {}", list.len());
+            for (depth, s) in list {
+                let _ = writeln!(text, "  {}{}", "  ".repeat(*depth as usize - 1), header(s));
+            }
+        }
+        Ok((text, json!({ "target": symbol, "hierarchy": hierarchy })))
+    })
+}
+
+/// `ast-outline defs NAME`.
+pub(super) fn run_defs(args: &DefsArgs) -> ExitCode {
+    query(&args.location, None, |index, _| {
+        let rows = query::defs(index.connection(), &args.name)?;
+        let mut text = format!("definitions of {}: {}\n", args.name, rows.len());
+        for row in &rows {
+            let _ = writeln!(text, "  {}", header(row));
+        }
+        Ok((text, json!({ "name": args.name, "defs": rows })))
+    })
+}

@@ -1,0 +1,193 @@
+//! `ast-outline index` and the queries over it, run through the binary on
+//! temporary Python projects: output grouped by file and sorted by line, JSON
+//! shapes, exit codes, the default database location and refresh on query.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "exit {:?}: {}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).expect("UTF-8")
+}
+
+fn write(root: &Path, path: &str, text: &str) {
+    let path = root.join(path);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("directory");
+    }
+    std::fs::write(path, text).expect("written");
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "app/__init__.py", "");
+    write(
+        root,
+        "app/accounts.py",
+        "class User:\n    def save(self):\n        pass\n",
+    );
+    write(
+        root,
+        "app/billing.py",
+        "class User:\n    def save(self):\n        pass\n\nclass Admin(User):\n    def promote(self):\n        self.save()\n",
+    );
+    write(
+        root,
+        "app/signup.py",
+        "from app.accounts import User\n\ndef signup() -> User:\n    u = User()\n    u.save()\n",
+    );
+    write(
+        root,
+        "app/invoice.py",
+        "from .billing import User, Admin\n\ndef charge(user: User):\n    user.save()\n\ndef go():\n    charge(Admin())\n",
+    );
+    dir
+}
+
+#[test]
+fn index_then_refs_of_each_user() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    let summary: Value =
+        serde_json::from_str(&stdout(&run(&["index", root, "--format", "json"]))).expect("JSON");
+    assert_eq!(summary["files"], 5);
+    assert_eq!(summary["parsed"], 5);
+    assert!(dir.path().join(".ast-outline/index.sqlite").is_file());
+
+    let text = stdout(&run(&["refs", "--root", root, "app/accounts.py:User"]));
+    assert_eq!(
+        text,
+        "refs to app/accounts.py:1:User (class User, L1-3, module app.accounts): 3 in 1 files\n\
+         app/signup.py\n  \
+         L1:26 import User in <module> [resolved via import]\n  \
+         L3:17 type_use User in <module> [resolved via import]\n  \
+         L4:9 instantiate User in signup [resolved via import]\n"
+    );
+    let json: Value = serde_json::from_str(&stdout(&run(&[
+        "refs",
+        "--root",
+        root,
+        "--format",
+        "json",
+        "app/billing.py:1:User",
+    ])))
+    .expect("JSON");
+    let refs: Vec<String> = json["refs"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| {
+            format!(
+                "{}:{} {}",
+                r["path"].as_str().unwrap_or(""),
+                r["line"],
+                r["role"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            "app/billing.py:5 \"inherit\"",
+            "app/invoice.py:1 \"import\"",
+            "app/invoice.py:3 \"type_use\""
+        ]
+    );
+    assert_eq!(json["target"]["module"], "app.billing");
+}
+
+#[test]
+fn callers_callees_hierarchy_defs() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    let text = stdout(&run(&[
+        "callers",
+        "--root",
+        root,
+        "--depth",
+        "2",
+        "app/billing.py:User.save",
+    ]));
+    assert_eq!(
+        text,
+        "callers of app/billing.py:2:User.save (method User.save, L2-3, module app.billing): 3 calls\n\
+         depth 1:\n\
+         app/billing.py\n  \
+         L7:14 call self.save in Admin.promote [resolved via receiver]\n\
+         app/invoice.py\n  \
+         L4:10 call user.save in charge [resolved via receiver]\n\
+         depth 2:\n\
+         app/invoice.py\n  \
+         L7:5 call charge in go [resolved via module]\n"
+    );
+    let text = stdout(&run(&["callees", "--root", root, "app/invoice.py:go"]));
+    assert!(text.contains("-> app/invoice.py:3:charge"), "{text}");
+    assert!(
+        text.contains("instantiate Admin in go [resolved via import] -> app/billing.py:5:Admin"),
+        "{text}"
+    );
+    let text = stdout(&run(&["hierarchy", "--root", root, "app/billing.py:Admin"]));
+    assert!(
+        text.contains("supertypes: 1\n  app/billing.py:1:User (class User"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&stdout(&run(&[
+        "defs", "--root", root, "--format", "json", "User",
+    ])))
+    .expect("JSON");
+    let modules: Vec<&str> = json["defs"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|d| d["module"].as_str())
+        .collect();
+    assert_eq!(modules, ["app.accounts", "app.billing"]);
+}
+
+#[test]
+fn queries_refresh_first_and_report_bad_targets() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    // No index yet and --no-refresh: said clearly, exit 1.
+    let output = run(&[
+        "refs",
+        "--root",
+        root,
+        "--no-refresh",
+        "app/accounts.py:User",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no index"));
+    // A query builds the index; an edit is seen by the next query.
+    stdout(&run(&["refs", "--root", root, "app/accounts.py:User"]));
+    write(
+        dir.path(),
+        "app/late.py",
+        "from app.accounts import User\nUser()\n",
+    );
+    let text = stdout(&run(&["refs", "--root", root, "app/accounts.py:User"]));
+    assert!(text.contains("app/late.py\n  L1:26 import User"), "{text}");
+    let output = run(&["refs", "--root", root, "app/accounts.py:Nobody"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("app/accounts.py:Nobody: no definition found")
+    );
+    let output = run(&["refs", "--root", root, "nowhere.py:User"]);
+    assert_eq!(output.status.code(), Some(1));
+}

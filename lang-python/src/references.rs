@@ -1,0 +1,704 @@
+//! Cross-reference facts ([`outline_core::xref::Facts`]) of a Python module:
+//! every use of a name with its role and scope, import bindings at every
+//! scope, known types of local names, and `__all__`.
+//!
+//! Scoping follows the Python reference, "Execution model — Naming and
+//! binding": a name bound anywhere in a function body (parameter, assignment,
+//! `for`/`with`/`except` target, `import`, nested `def`/`class`, `del`,
+//! walrus, `match` capture) is local to the whole body unless declared
+//! `global`/`nonlocal`; class bodies are not visible from the methods inside
+//! them; lambda parameters and comprehension variables are local to the lambda
+//! or comprehension (uses of those are not reported at all: they cannot name a
+//! definition). Annotations, defaults, decorators and base classes are
+//! evaluated in the scope around the definition.
+
+use std::collections::HashSet;
+
+use outline_core::xref::{
+    Facts, ImportBinding, LocalType, Receiver, Reference, Role, ScopeKey, TypeOf,
+};
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, ExprContext, Pattern, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::source::Source;
+
+/// The facts of the module `body`.
+pub(crate) fn module_facts(source: &Source<'_>, body: &[Stmt]) -> Facts {
+    let mut collector = Collector {
+        source,
+        frames: vec![Frame {
+            key: None,
+            is_class: false,
+            bound: HashSet::new(),
+        }],
+        anonymous: Vec::new(),
+        in_annotation: false,
+        facts: Facts {
+            supported: true,
+            ..Facts::default()
+        },
+    };
+    collector.facts.exports = dunder_all(body);
+    collector.visit_body(body);
+    collector.facts
+}
+
+/// One function or class scope (or the module, with `key: None`).
+struct Frame {
+    key: Option<ScopeKey>,
+    is_class: bool,
+    /// Names bound in this scope (for the module: unused).
+    bound: HashSet<String>,
+}
+
+struct Collector<'s, 'a> {
+    source: &'s Source<'a>,
+    frames: Vec<Frame>,
+    /// Parameters of enclosing lambdas and variables of enclosing
+    /// comprehensions.
+    anonymous: Vec<HashSet<String>>,
+    in_annotation: bool,
+    facts: Facts,
+}
+
+impl Collector<'_, '_> {
+    fn current_key(&self) -> Option<ScopeKey> {
+        self.frames.last().and_then(|f| f.key.clone())
+    }
+
+    fn parent_qualname(&self) -> String {
+        self.frames
+            .last()
+            .and_then(|f| f.key.as_ref())
+            .map(|k| k.qualname.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether `name` is a lambda parameter or comprehension variable here.
+    fn is_anonymous_local(&self, name: &str) -> bool {
+        self.anonymous.iter().any(|set| set.contains(name))
+    }
+
+    /// The scope that binds `name` as seen from the innermost scope: the
+    /// innermost scope itself (function or class), then the enclosing
+    /// functions (class scopes are skipped), else `None` (module level).
+    fn binding_of(&self, name: &str) -> Option<ScopeKey> {
+        let mut frames = self.frames.iter().rev();
+        let innermost = frames.next()?;
+        if innermost.key.is_some() && innermost.bound.contains(name) {
+            return innermost.key.clone();
+        }
+        frames
+            .filter(|f| f.key.is_some() && !f.is_class && f.bound.contains(name))
+            .map(|f| f.key.clone())
+            .next()
+            .flatten()
+    }
+
+    fn position(&self, range: TextRange) -> (u32, u32, u32) {
+        let index = &self.source.index;
+        let start = range.start().to_usize();
+        let end = range.end().to_usize();
+        let line = index.line(start);
+        let column = index.column(start);
+        let end_column = if index.line(end) == line {
+            index.column(end)
+        } else {
+            column + 1
+        };
+        (line, column, end_column)
+    }
+
+    fn push(&mut self, name: &str, range: TextRange, receiver: Receiver, role: Role) {
+        self.push_with(name, range, receiver, role, None);
+    }
+
+    fn push_with(
+        &mut self,
+        name: &str,
+        range: TextRange,
+        receiver: Receiver,
+        role: Role,
+        subtype: Option<ScopeKey>,
+    ) {
+        if name.is_empty() {
+            return;
+        }
+        let head = match &receiver {
+            Receiver::Bare => Some(name),
+            Receiver::Path(path) => path.first().map(String::as_str),
+            Receiver::Expression => None,
+        };
+        if head.is_some_and(|h| self.is_anonymous_local(h)) {
+            return;
+        }
+        let binding = head.and_then(|h| self.binding_of(h));
+        let (line, column, end_column) = self.position(range);
+        self.facts.references.push(Reference {
+            name: name.to_owned(),
+            receiver,
+            role,
+            line,
+            column,
+            end_column,
+            scope: self.current_key(),
+            binding,
+            subtype,
+        });
+    }
+
+    /// Reports `expr` with `role` for its last name when it is a name or a
+    /// dotted chain (the other parts are reads/attributes); any other
+    /// expression is visited normally, and an attribute of it gets `role`.
+    fn named(&mut self, expr: &Expr, role: Role, subtype: Option<ScopeKey>) {
+        match expr {
+            Expr::Name(n) => {
+                self.push_with(n.id.as_str(), n.range, Receiver::Bare, role, subtype);
+            }
+            Expr::Attribute(a) => {
+                let receiver = match dotted(&a.value) {
+                    Some(path) => {
+                        let inner = if matches!(*a.value, Expr::Name(_)) {
+                            Role::Read
+                        } else {
+                            Role::Attribute
+                        };
+                        self.named(&a.value, self.plain_role(inner), None);
+                        Receiver::Path(path)
+                    }
+                    None => {
+                        self.visit_expr(&a.value);
+                        Receiver::Expression
+                    }
+                };
+                self.push_with(a.attr.id.as_str(), a.attr.range, receiver, role, subtype);
+            }
+            other => self.visit_expr(other),
+        }
+    }
+
+    /// `role`, or [`Role::TypeUse`] inside an annotation; a bare name read is
+    /// [`Role::Read`].
+    fn plain_role(&self, role: Role) -> Role {
+        if self.in_annotation {
+            Role::TypeUse
+        } else {
+            role
+        }
+    }
+
+    fn function(&mut self, f: &ast::StmtFunctionDef) {
+        for decorator in &f.decorator_list {
+            self.named_or_call(&decorator.expression);
+        }
+        let parameters = &f.parameters;
+        for default in parameters
+            .iter_non_variadic_params()
+            .filter_map(|p| p.default.as_deref())
+        {
+            self.visit_expr(default);
+        }
+        for parameter in parameters.iter() {
+            if let Some(annotation) = parameter.annotation() {
+                self.visit_annotation(annotation);
+            }
+        }
+        if let Some(returns) = &f.returns {
+            self.visit_annotation(returns);
+        }
+        let key = ScopeKey {
+            qualname: qualname(&self.parent_qualname(), f.name.id.as_str()),
+            start_line: self.start_line(f.range, &f.decorator_list),
+        };
+        let mut bound = bound_names(&f.body);
+        for parameter in parameters.iter() {
+            bound.insert(parameter.name().id.to_string());
+        }
+        // The receiver: first parameter of a method that is not static.
+        let enclosing_class = self
+            .frames
+            .last()
+            .filter(|f| f.is_class)
+            .and_then(|f| f.key.clone());
+        let decorated = |word: &str| {
+            f.decorator_list
+                .iter()
+                .any(|d| last_name(&d.expression) == Some(word))
+        };
+        if let Some(class) = enclosing_class
+            && !decorated("staticmethod")
+            && let Some(first) = parameters.posonlyargs.iter().chain(&parameters.args).next()
+        {
+            let type_of = if decorated("classmethod") || f.name.id.as_str() == "__new__" {
+                TypeOf::Class(class)
+            } else {
+                TypeOf::Instance(class)
+            };
+            self.facts.types.push(LocalType {
+                scope: Some(key.clone()),
+                name: first.parameter.name.id.to_string(),
+                type_of,
+                line: self.source.start_line(&first.parameter),
+            });
+        }
+        for parameter in parameters.iter() {
+            if let Some(path) = parameter.annotation().and_then(annotation_path) {
+                self.facts.types.push(LocalType {
+                    scope: Some(key.clone()),
+                    name: parameter.name().id.to_string(),
+                    type_of: TypeOf::Path(path),
+                    line: self.source.start_line(parameter.name()),
+                });
+            }
+        }
+        self.frames.push(Frame {
+            key: Some(key),
+            is_class: false,
+            bound,
+        });
+        let anonymous = std::mem::take(&mut self.anonymous);
+        self.visit_body(&f.body);
+        self.anonymous = anonymous;
+        self.frames.pop();
+    }
+
+    fn class(&mut self, c: &ast::StmtClassDef) {
+        for decorator in &c.decorator_list {
+            self.named_or_call(&decorator.expression);
+        }
+        let key = ScopeKey {
+            qualname: qualname(&self.parent_qualname(), c.name.id.as_str()),
+            start_line: self.start_line(c.range, &c.decorator_list),
+        };
+        if let Some(arguments) = c.arguments.as_deref() {
+            for base in &arguments.args {
+                match base {
+                    // `Generic[T]`, `Base[int]`: the subscripted name is the base.
+                    Expr::Subscript(s) => {
+                        self.named(&s.value, Role::Inherit, Some(key.clone()));
+                        self.visit_expr(&s.slice);
+                    }
+                    other => self.named(other, Role::Inherit, Some(key.clone())),
+                }
+            }
+            for keyword in &arguments.keywords {
+                self.visit_expr(&keyword.value);
+            }
+        }
+        self.frames.push(Frame {
+            key: Some(key),
+            is_class: true,
+            bound: bound_names(&c.body),
+        });
+        let anonymous = std::mem::take(&mut self.anonymous);
+        self.visit_body(&c.body);
+        self.anonymous = anonymous;
+        self.frames.pop();
+    }
+
+    /// A decorator: `@name`, `@a.b`, `@name(args)`.
+    fn named_or_call(&mut self, expr: &Expr) {
+        self.visit_expr(expr);
+    }
+
+    fn start_line(&self, range: TextRange, decorators: &[ast::Decorator]) -> u32 {
+        let start = decorators
+            .iter()
+            .map(Ranged::start)
+            .chain([range.start()])
+            .min()
+            .unwrap_or(range.start());
+        self.source.index.line(start.to_usize())
+    }
+
+    fn import(&mut self, stmt: &Stmt) {
+        let line = self.source.start_line(stmt);
+        let scope = self.current_key();
+        match stmt {
+            Stmt::Import(import) => {
+                for alias in &import.names {
+                    let module = alias.name.id.to_string();
+                    let local = match &alias.asname {
+                        Some(asname) => asname.id.to_string(),
+                        None => module.split('.').next().unwrap_or_default().to_owned(),
+                    };
+                    let module = if alias.asname.is_some() {
+                        module
+                    } else {
+                        local.clone()
+                    };
+                    self.facts.imports.push(ImportBinding {
+                        local,
+                        module,
+                        level: 0,
+                        name: None,
+                        line,
+                        scope: scope.clone(),
+                    });
+                }
+            }
+            Stmt::ImportFrom(from) => {
+                let module = from
+                    .module
+                    .as_ref()
+                    .map(|m| m.id.to_string())
+                    .unwrap_or_default();
+                for alias in &from.names {
+                    let name = alias.name.id.to_string();
+                    let local = alias
+                        .asname
+                        .as_ref()
+                        .map_or_else(|| name.clone(), |a| a.id.to_string());
+                    self.facts.imports.push(ImportBinding {
+                        local,
+                        module: module.clone(),
+                        level: from.level,
+                        name: Some(name.clone()),
+                        line,
+                        scope: scope.clone(),
+                    });
+                    if name != "*" {
+                        let (l, column, end_column) = self.position(alias.name.range);
+                        self.facts.references.push(Reference {
+                            name,
+                            receiver: Receiver::Bare,
+                            role: Role::Import,
+                            line: l,
+                            column,
+                            end_column,
+                            scope: scope.clone(),
+                            binding: None,
+                            subtype: None,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `x = User()`, `x = mod.User(…)`, `x: User = …`: the type of `x`.
+    fn local_type(&mut self, target: &Expr, annotation: Option<&Expr>, value: Option<&Expr>) {
+        let Expr::Name(name) = target else {
+            return;
+        };
+        let path = annotation
+            .and_then(annotation_path)
+            .or_else(|| match value {
+                Some(Expr::Call(call)) => dotted(&call.func),
+                _ => None,
+            });
+        if let Some(path) = path {
+            self.facts.types.push(LocalType {
+                scope: self.current_key(),
+                name: name.id.to_string(),
+                type_of: TypeOf::Path(path),
+                line: self.source.start_line(target),
+            });
+        }
+    }
+
+    fn comprehension(&mut self, generators: &[ast::Comprehension], elements: &[&Expr]) {
+        let mut names = HashSet::new();
+        for generator in generators {
+            store_names(&generator.target, &mut names);
+        }
+        self.anonymous.push(names);
+        for generator in generators {
+            self.visit_expr(&generator.iter);
+            for condition in &generator.ifs {
+                self.visit_expr(condition);
+            }
+        }
+        for element in elements {
+            self.visit_expr(element);
+        }
+        self.anonymous.pop();
+    }
+}
+
+impl<'a> Visitor<'a> for Collector<'_, '_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => self.function(f),
+            Stmt::ClassDef(c) => self.class(c),
+            Stmt::Import(_) | Stmt::ImportFrom(_) => self.import(stmt),
+            Stmt::Assign(a) => {
+                self.visit_expr(&a.value);
+                for target in &a.targets {
+                    self.visit_expr(target);
+                }
+                if let [target] = &a.targets[..] {
+                    self.local_type(target, None, Some(&a.value));
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                self.visit_annotation(&a.annotation);
+                if let Some(value) = &a.value {
+                    self.visit_expr(value);
+                }
+                self.visit_expr(&a.target);
+                self.local_type(&a.target, Some(&a.annotation), a.value.as_deref());
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_annotation(&mut self, expr: &'a Expr) {
+        let outer = std::mem::replace(&mut self.in_annotation, true);
+        self.visit_expr(expr);
+        self.in_annotation = outer;
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(n) => {
+                if n.ctx == ExprContext::Load {
+                    let role = self.plain_role(Role::Read);
+                    self.push(n.id.as_str(), n.range, Receiver::Bare, role);
+                }
+            }
+            Expr::Attribute(_) => {
+                let role = self.plain_role(Role::Attribute);
+                self.named(expr, role, None);
+            }
+            Expr::Call(call) => {
+                self.named(&call.func, Role::Call, None);
+                self.visit_arguments(&call.arguments);
+            }
+            Expr::Lambda(lambda) => {
+                let mut names = HashSet::new();
+                if let Some(parameters) = &lambda.parameters {
+                    for default in parameters
+                        .iter_non_variadic_params()
+                        .filter_map(|p| p.default.as_deref())
+                    {
+                        self.visit_expr(default);
+                    }
+                    for parameter in parameters.iter() {
+                        names.insert(parameter.name().id.to_string());
+                    }
+                }
+                self.anonymous.push(names);
+                self.visit_expr(&lambda.body);
+                self.anonymous.pop();
+            }
+            Expr::ListComp(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::SetComp(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::Generator(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::DictComp(c) => match &c.key {
+                Some(key) => self.comprehension(&c.generators, &[key, &c.value]),
+                None => self.comprehension(&c.generators, &[&c.value]),
+            },
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
+}
+
+fn qualname(parent: &str, name: &str) -> String {
+    let name = if name.is_empty() {
+        "<missing name>"
+    } else {
+        name
+    };
+    if parent.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{parent}.{name}")
+    }
+}
+
+/// `a.b.c` as `["a", "b", "c"]`; `None` when any part is not a name.
+fn dotted(expr: &Expr) -> Option<Vec<String>> {
+    match expr {
+        Expr::Name(n) => Some(vec![n.id.to_string()]),
+        Expr::Attribute(a) => {
+            let mut path = dotted(&a.value)?;
+            path.push(a.attr.id.to_string());
+            Some(path)
+        }
+        _ => None,
+    }
+}
+
+/// The class an annotation names: `User`, `m.User`, a string `"User"`,
+/// `Optional[User]`, `User | None`.
+fn annotation_path(expr: &Expr) -> Option<Vec<String>> {
+    match expr {
+        Expr::StringLiteral(s) => {
+            let text = s.value.to_str().trim();
+            let parts: Vec<String> = text.split('.').map(str::to_owned).collect();
+            parts
+                .iter()
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .then_some(parts)
+        }
+        Expr::Subscript(s) if last_name(&s.value) == Some("Optional") => annotation_path(&s.slice),
+        Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
+            let is_none = |e: &Expr| matches!(e, Expr::NoneLiteral(_));
+            if is_none(&b.right) {
+                annotation_path(&b.left)
+            } else if is_none(&b.left) {
+                annotation_path(&b.right)
+            } else {
+                None
+            }
+        }
+        other => dotted(other),
+    }
+}
+
+/// The last name of a dotted expression or of a call's callee.
+fn last_name(expr: &Expr) -> Option<&str> {
+    match expr {
+        Expr::Call(call) => last_name(&call.func),
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) => Some(a.attr.id.as_str()),
+        _ => None,
+    }
+}
+
+/// Names stored by an assignment target (`a`, `a, (b, *c)`).
+fn store_names(target: &Expr, out: &mut HashSet<String>) {
+    match target {
+        Expr::Name(n) => {
+            out.insert(n.id.to_string());
+        }
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| store_names(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| store_names(e, out)),
+        Expr::Starred(s) => store_names(&s.value, out),
+        _ => {}
+    }
+}
+
+/// Names bound in the scope of `body` (not inside nested functions, classes,
+/// lambdas or comprehensions), minus those declared `global` or `nonlocal`.
+fn bound_names(body: &[Stmt]) -> HashSet<String> {
+    let mut binder = Binder::default();
+    binder.visit_body(body);
+    for name in &binder.declared {
+        binder.bound.remove(name);
+    }
+    binder.bound
+}
+
+#[derive(Default)]
+struct Binder {
+    bound: HashSet<String>,
+    declared: HashSet<String>,
+}
+
+impl<'a> Visitor<'a> for Binder {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                self.bound.insert(f.name.id.to_string());
+            }
+            Stmt::ClassDef(c) => {
+                self.bound.insert(c.name.id.to_string());
+            }
+            Stmt::Import(import) => {
+                for alias in &import.names {
+                    let name = match &alias.asname {
+                        Some(asname) => asname.id.as_str(),
+                        None => alias.name.id.split('.').next().unwrap_or_default(),
+                    };
+                    self.bound.insert(name.to_owned());
+                }
+            }
+            Stmt::ImportFrom(from) => {
+                for alias in &from.names {
+                    let name = alias.asname.as_ref().unwrap_or(&alias.name);
+                    if name.id.as_str() != "*" {
+                        self.bound.insert(name.id.to_string());
+                    }
+                }
+            }
+            Stmt::Global(g) => self
+                .declared
+                .extend(g.names.iter().map(|n| n.id.to_string())),
+            Stmt::Nonlocal(n) => self
+                .declared
+                .extend(n.names.iter().map(|n| n.id.to_string())),
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_except_handler(&mut self, handler: &'a ast::ExceptHandler) {
+        let ast::ExceptHandler::ExceptHandler(h) = handler;
+        if let Some(name) = &h.name {
+            self.bound.insert(name.id.to_string());
+        }
+        visitor::walk_except_handler(self, handler);
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a Pattern) {
+        let name = match pattern {
+            Pattern::MatchAs(p) => p.name.as_ref(),
+            Pattern::MatchStar(p) => p.name.as_ref(),
+            Pattern::MatchMapping(p) => p.rest.as_ref(),
+            _ => None,
+        };
+        if let Some(name) = name {
+            self.bound.insert(name.id.to_string());
+        }
+        visitor::walk_pattern(self, pattern);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(n) if n.ctx != ExprContext::Load => {
+                self.bound.insert(n.id.to_string());
+            }
+            Expr::Named(named) => {
+                store_names(&named.target, &mut self.bound);
+                self.visit_expr(&named.value);
+            }
+            Expr::Lambda(_)
+            | Expr::ListComp(_)
+            | Expr::SetComp(_)
+            | Expr::DictComp(_)
+            | Expr::Generator(_) => {}
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
+}
+
+/// `__all__ = [...]` / `(...)` of string literals at module level (the last
+/// such assignment).
+fn dunder_all(body: &[Stmt]) -> Option<Vec<String>> {
+    let mut found = None;
+    for stmt in body {
+        let (target, value) = match stmt {
+            Stmt::Assign(a) => match &a.targets[..] {
+                [target] => (target, &*a.value),
+                _ => continue,
+            },
+            Stmt::AnnAssign(a) => match &a.value {
+                Some(value) => (&*a.target, &**value),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if !matches!(target, Expr::Name(n) if n.id.as_str() == "__all__") {
+            continue;
+        }
+        let elements = match value {
+            Expr::List(l) => &l.elts,
+            Expr::Tuple(t) => &t.elts,
+            _ => continue,
+        };
+        let names: Option<Vec<String>> = elements
+            .iter()
+            .map(|e| match e {
+                Expr::StringLiteral(s) => Some(s.value.to_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        if names.is_some() {
+            found = names;
+        }
+    }
+    found
+}

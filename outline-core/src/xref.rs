@@ -1,0 +1,197 @@
+//! Cross-reference facts of one file: the language-neutral input of the
+//! cross-file index (resolution lives in the `xref` crate, storage in `index`).
+//!
+//! An adapter extracts [`Facts`] from the same parse as the outline, only when
+//! asked ([`crate::Outline::outline_with_facts`]); the outline itself is not
+//! changed by it. Facts are syntactic: what a name is, where it is used and in
+//! which scope, never what it resolves to.
+//!
+//! Units: lines are 1-based; columns are 1-based and count characters; an end
+//! column is exclusive (the column just after the name's last character).
+//!
+//! Scopes are named by [`ScopeKey`]: the `__qualname__` and start line of the
+//! enclosing definition, the same two values the outline's symbol id is built
+//! from ([`ScopeKey::id`]), so a fact's scope is a symbol of the outline.
+
+use serde::{Deserialize, Serialize};
+
+use crate::id::symbol_id;
+
+/// Version of the [`Facts`] shape; stored facts of another version are
+/// re-extracted, never misread.
+pub const FACTS_VERSION: u32 = 2;
+
+/// A definition that makes a scope (function, method, class): its qualname
+/// (`__qualname__` without `<locals>`, as in the outline) and its start line
+/// (1-based; the first decorator's line when decorated).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ScopeKey {
+    /// Qualified name of the definition, e.g. `User.save`.
+    pub qualname: String,
+    /// Its first line, as in the outline's `start_line`.
+    pub start_line: u32,
+}
+
+impl ScopeKey {
+    /// The outline symbol id of this definition in the file `path`
+    /// (`PATH:START_LINE:QUALNAME`, see [`crate::symbol_id`]).
+    pub fn id(&self, path: &str) -> String {
+        symbol_id(path, self.start_line, &self.qualname)
+    }
+}
+
+/// How a name is used at a reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Called: `f()`, `obj.m()`. Resolution turns a call of a class into
+    /// [`Role::Instantiate`].
+    Call,
+    /// Called and known to name a class: `User()`, `new User()`.
+    Instantiate,
+    /// Used as a type: annotations, return types.
+    TypeUse,
+    /// Named as a base class, extended or implemented type.
+    Inherit,
+    /// Named in an import statement (`from m import User`).
+    Import,
+    /// Read as an attribute of something: `a.b` (the `b`).
+    Attribute,
+    /// Any other read of a bare name (passed, assigned, compared: Python's
+    /// `Load` context).
+    Read,
+}
+
+impl Role {
+    /// The role's spelling in the index and output (`type_use`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Call => "call",
+            Role::Instantiate => "instantiate",
+            Role::TypeUse => "type_use",
+            Role::Inherit => "inherit",
+            Role::Import => "import",
+            Role::Attribute => "attribute",
+            Role::Read => "read",
+        }
+    }
+}
+
+/// What a referenced name is reached through.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Receiver {
+    /// A bare name looked up in scope: `User`.
+    Bare,
+    /// An attribute of a dotted chain of names: `self.save` has `["self"]`,
+    /// `a.b.c` has `["a", "b"]` for `c`.
+    Path(Vec<String>),
+    /// An attribute of an expression that is not a dotted name
+    /// (`f().save`, `items[0].save`): only a name-only match is possible.
+    Expression,
+}
+
+/// One use of a name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// The name used (the last part of a dotted chain).
+    pub name: String,
+    /// What it is reached through.
+    pub receiver: Receiver,
+    /// How it is used.
+    pub role: Role,
+    /// Line of the name (1-based).
+    pub line: u32,
+    /// Column of the name's first character (1-based, characters).
+    pub column: u32,
+    /// Column just after the name's last character (1-based, characters,
+    /// exclusive; on `line`).
+    pub end_column: u32,
+    /// The innermost definition whose body holds the reference (the caller),
+    /// or `None` at module level. Decorators, default values, annotations of
+    /// parameters and base classes belong to the scope around the definition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<ScopeKey>,
+    /// Where the first name of the chain (the name itself when
+    /// [`Receiver::Bare`], else the receiver's first name) is bound, by the
+    /// language's scoping rules: `None` when not bound in any enclosing
+    /// function or class scope (so it is a module-level name, an import at
+    /// module level or a builtin), else the definition whose scope binds it
+    /// (a parameter, assignment, loop variable, nested `def`, local import…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<ScopeKey>,
+    /// For [`Role::Inherit`]: the class whose base (or implemented type) this
+    /// is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtype: Option<ScopeKey>,
+}
+
+/// One name bound by an import statement, in the scope that holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportBinding {
+    /// The name bound in the importing scope: the alias, or for
+    /// `import a.b` the first part (`a`).
+    pub local: String,
+    /// Module named, as written without the leading dots (`a.b`); empty for
+    /// `from . import x`.
+    pub module: String,
+    /// Number of leading dots of a relative import (0 = absolute).
+    pub level: u32,
+    /// The imported name for `from m import name` (`*` for a star import);
+    /// `None` for `import m` (the module itself is bound; with
+    /// `import a.b` without alias, `local` is `a` and the package `a` is bound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Line of the statement (1-based).
+    pub line: u32,
+    /// Function or class scope holding it; `None` at module level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<ScopeKey>,
+}
+
+/// What a local name's type is known to be.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TypeOf {
+    /// A dotted name resolved in the scope of the binding: `x: User`,
+    /// `x = models.User()`.
+    Path(Vec<String>),
+    /// An instance of the enclosing class given by its key: Python's `self`
+    /// (first parameter of a method), TypeScript's `this`.
+    Instance(ScopeKey),
+    /// The enclosing class itself: Python's `cls` (first parameter of a
+    /// `@classmethod`).
+    Class(ScopeKey),
+}
+
+/// The type of a name bound in a scope, from an annotation, a constructor
+/// call or the receiver convention.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LocalType {
+    /// The scope binding the name (`None`: module level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<ScopeKey>,
+    /// The name.
+    pub name: String,
+    /// Its type.
+    pub type_of: TypeOf,
+    /// Line of the binding (1-based).
+    pub line: u32,
+}
+
+/// Everything an adapter extracted for resolution, for one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Facts {
+    /// `false` when the adapter does not extract facts (yet) for this
+    /// language: the file's symbols are known, its references are not.
+    pub supported: bool,
+    /// Uses of names in source order.
+    pub references: Vec<Reference>,
+    /// Names bound by imports, at any scope, in source order.
+    pub imports: Vec<ImportBinding>,
+    /// Known types of local names.
+    pub types: Vec<LocalType>,
+    /// Python's `__all__` when it is a literal list or tuple of strings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exports: Option<Vec<String>>,
+}

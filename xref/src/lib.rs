@@ -1,0 +1,181 @@
+//! # xref
+//!
+//! Cross-file resolution for ast-outline: given every file's definitions
+//! (from its outline) and cross-reference facts
+//! ([`outline_core::xref::Facts`]), resolve each reference to a symbol id, in
+//! scope order: local binding → enclosing scopes → imports (followed through
+//! re-exports) → same module → a unique definition in the project → otherwise
+//! unresolved, with the candidate ids and a confidence. Every result says how
+//! it was found ([`Via`]) and whether it is resolved or only a candidate
+//! ([`Status`]).
+//!
+//! `self.m()` / `cls.m()` resolve through the enclosing class and its bases
+//! (depth first, left to right: an approximation of the C3 order that agrees
+//! with it whenever a name is defined on one path only); `x.m()` resolves when
+//! `x`'s type is known from an annotation or a constructor call, else it is a
+//! name-only candidate marked as such.
+//!
+//! Architecture invariant: pure functions of their inputs, no I/O (storage is
+//! the `index` crate's).
+
+mod modules;
+mod resolve;
+
+use outline_core::SymbolKind;
+use outline_core::xref::{Facts, Role};
+use serde::{Deserialize, Serialize};
+
+pub use modules::{absolute_module, python_module};
+pub use resolve::{Resolver, resolve};
+
+/// Most candidate ids listed for one unresolved reference: when more
+/// definitions share the name (`append`, `get`), none is listed and only the
+/// confidence (1/n) tells how many there are.
+pub const MAX_CANDIDATES: usize = 8;
+
+/// One definition of a file, as the outline gives it (blocks left out).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Definition {
+    /// Symbol id `PATH:START_LINE:QUALNAME`.
+    pub id: String,
+    /// The name.
+    pub name: String,
+    /// `__qualname__`-style qualified name within the file.
+    pub qualname: String,
+    /// What it is.
+    pub kind: SymbolKind,
+    /// First line (1-based).
+    pub start_line: u32,
+}
+
+/// One file given to [`resolve`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileInput {
+    /// The path used in the ids (`/`-separated).
+    pub path: String,
+    /// Dotted module name (Python, from [`python_module`]); `None` when the
+    /// file is not importable as a module.
+    pub module: Option<String>,
+    /// Whether the file is a package's `__init__`.
+    pub is_package: bool,
+    /// Its definitions in source order.
+    pub definitions: Vec<Definition>,
+    /// Its cross-reference facts.
+    pub facts: Facts,
+}
+
+/// Whether a reference found its definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Found by the language's rules: `target` is set.
+    Resolved,
+    /// Not found by the rules; `candidates` lists definitions with the same
+    /// name (none when there are none).
+    Candidate,
+    /// A name imported from a module outside the project.
+    External,
+    /// A module of the project (`import pkg.mod`, `from pkg import mod`):
+    /// `target` is the module's file path, not a symbol id.
+    Module,
+    /// Bound in the function (a parameter or local variable of unknown
+    /// type): it names no definition.
+    Local,
+}
+
+impl Status {
+    /// The spelling in the index and output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Resolved => "resolved",
+            Status::Candidate => "candidate",
+            Status::External => "external",
+            Status::Module => "module",
+            Status::Local => "local",
+        }
+    }
+}
+
+/// The rule that gave a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Via {
+    /// A definition in the binding function or class scope (nested `def`,
+    /// class member).
+    Scope,
+    /// An import, followed through re-exports.
+    Import,
+    /// A definition at module level of the same file.
+    Module,
+    /// The only definition with that name in the project (no import or
+    /// binding names it).
+    ProjectUnique,
+    /// An attribute of a receiver whose type is known (`self`, `cls`,
+    /// annotation, constructor call, module, class).
+    Receiver,
+    /// Only the name matched: the receiver's type is unknown.
+    NameOnly,
+    /// Nothing matched.
+    None,
+}
+
+impl Via {
+    /// The spelling in the index and output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Scope => "scope",
+            Via::Import => "import",
+            Via::Module => "module",
+            Via::ProjectUnique => "project_unique",
+            Via::Receiver => "receiver",
+            Via::NameOnly => "name_only",
+            Via::None => "none",
+        }
+    }
+}
+
+/// The resolution of one reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resolution {
+    /// Index of the file in the input.
+    pub file: usize,
+    /// Index of the reference in that file's `facts.references`.
+    pub reference: usize,
+    /// The reference's role, with a call of a class turned into
+    /// [`Role::Instantiate`].
+    pub role: Role,
+    /// Resolved or not.
+    pub status: Status,
+    /// The definition's id when resolved; the file path for
+    /// [`Status::Module`].
+    pub target: Option<String>,
+    /// Candidate ids when not resolved; empty when more than
+    /// [`MAX_CANDIDATES`] definitions share the name.
+    pub candidates: Vec<String>,
+    /// 1.0 when resolved by the rules, 0.6 for a project-unique name; for
+    /// candidates 1/n (n definitions share the name); 0 otherwise.
+    pub confidence: f32,
+    /// The rule that gave it.
+    pub via: Via,
+}
+
+/// A type relation between two definitions.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Relation {
+    /// The subtype's id (the class that names a base).
+    pub subtype: String,
+    /// The supertype's id.
+    pub supertype: String,
+    /// `inherits` (Python bases, TypeScript `extends`), `implements`.
+    pub kind: String,
+}
+
+/// Everything [`resolve`] found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resolved {
+    /// One entry per reference of every file, except [`Status::Local`] ones,
+    /// in input order.
+    pub references: Vec<Resolution>,
+    /// Relations between definitions, in input order.
+    pub relations: Vec<Relation>,
+}

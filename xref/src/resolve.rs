@@ -1,0 +1,731 @@
+//! The resolver: the project's tables and the scope-order lookup.
+
+use std::collections::{HashMap, HashSet};
+
+use outline_core::SymbolKind;
+use outline_core::xref::{ImportBinding, LocalType, Receiver, Reference, Role, TypeOf};
+
+use crate::modules::absolute_module;
+use crate::{FileInput, MAX_CANDIDATES, Relation, Resolution, Resolved, Status, Via};
+
+/// How many imports, re-exports and bases are followed before giving up (a
+/// cycle or a very long chain).
+const MAX_HOPS: u32 = 32;
+
+/// What a name or path denotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entity {
+    /// Definition `d` of file `f`.
+    Def(usize, usize),
+    /// An instance of the class definition `d` of file `f`.
+    Instance(usize, usize),
+    /// The module of file `f`.
+    Module(usize),
+    /// Something outside the project (an external import).
+    External,
+    /// A local variable of unknown type.
+    Local,
+    /// Not found.
+    Unknown,
+}
+
+/// The resolution tables of one project.
+struct Project<'a> {
+    files: &'a [FileInput],
+    by_module: HashMap<&'a str, usize>,
+    /// Per file: qualname → definition index (the last definition wins, as
+    /// the later binding does at run time).
+    qualnames: Vec<HashMap<&'a str, usize>>,
+    /// Per file: (scope qualname, local name) → import bindings in order;
+    /// the module level has the scope qualname "".
+    imports: Vec<HashMap<(&'a str, &'a str), Vec<&'a ImportBinding>>>,
+    /// Per file: star imports at module level.
+    stars: Vec<Vec<&'a ImportBinding>>,
+    /// Name → every top-level (file, definition) with that name.
+    top_by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Name → every member (qualname with a dot) with that name.
+    members_by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Per file: (scope qualname, name) → known types in source order.
+    types: Vec<HashMap<(&'a str, &'a str), Vec<&'a LocalType>>>,
+    /// Class (file, definition) → its resolved bases in order.
+    bases: HashMap<(usize, usize), Vec<(usize, usize)>>,
+}
+
+/// Resolves every reference of `files` (see the crate documentation), one
+/// file after the other; [`Resolver`] lets the caller spread the files over
+/// threads.
+pub fn resolve(files: &[FileInput]) -> Resolved {
+    let resolver = Resolver::new(files);
+    Resolved {
+        references: (0..files.len()).flat_map(|f| resolver.file(f)).collect(),
+        relations: resolver.relations,
+    }
+}
+
+/// The project's resolution tables, built once; [`Resolver::file`] then
+/// resolves the references of one file and may run for several files at
+/// once (`Resolver` is `Sync`).
+pub struct Resolver<'a> {
+    project: Project<'a>,
+    /// Relations between definitions, in input order.
+    pub relations: Vec<Relation>,
+}
+
+impl<'a> Resolver<'a> {
+    /// Builds the tables of `files` and resolves the bases of every class
+    /// (member lookups through a class need them).
+    pub fn new(files: &'a [FileInput]) -> Self {
+        let mut project = Project::new(files);
+        let mut relations = Vec::new();
+        for (f, file) in files.iter().enumerate() {
+            for reference in &file.facts.references {
+                let Some(subtype) = &reference.subtype else {
+                    continue;
+                };
+                if reference.role != Role::Inherit {
+                    continue;
+                }
+                let Some(&sub) = project.qualnames[f].get(subtype.qualname.as_str()) else {
+                    continue;
+                };
+                if let Entity::Def(bf, bd) = project.lookup(f, reference) {
+                    project.bases.entry((f, sub)).or_default().push((bf, bd));
+                    if let (Some(sub), Some(base)) =
+                        (project.definition(f, sub), project.definition(bf, bd))
+                    {
+                        relations.push(Relation {
+                            subtype: sub.id.clone(),
+                            supertype: base.id.clone(),
+                            kind: "inherits".to_owned(),
+                        });
+                    }
+                }
+            }
+        }
+        Resolver { project, relations }
+    }
+
+    /// The resolutions of the references of file `f` (its index in the
+    /// input), local variables left out; empty for an index out of range.
+    pub fn file(&self, f: usize) -> Vec<Resolution> {
+        let Some(file) = self.project.files.get(f) else {
+            return Vec::new();
+        };
+        file.facts
+            .references
+            .iter()
+            .enumerate()
+            .filter_map(|(r, reference)| self.project.resolution(f, r, reference))
+            .collect()
+    }
+}
+
+impl<'a> Project<'a> {
+    fn new(files: &'a [FileInput]) -> Self {
+        let mut by_module = HashMap::new();
+        let mut qualnames = Vec::with_capacity(files.len());
+        let mut imports = Vec::with_capacity(files.len());
+        let mut stars = Vec::with_capacity(files.len());
+        let mut top_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut members_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut types = Vec::with_capacity(files.len());
+        for (f, file) in files.iter().enumerate() {
+            if let Some(module) = &file.module {
+                by_module.entry(module.as_str()).or_insert(f);
+            }
+            let mut map = HashMap::new();
+            for (d, definition) in file.definitions.iter().enumerate() {
+                map.insert(definition.qualname.as_str(), d);
+                if definition.kind == SymbolKind::Block {
+                    continue;
+                }
+                let by_name = if definition.qualname.contains('.') {
+                    &mut members_by_name
+                } else {
+                    &mut top_by_name
+                };
+                by_name
+                    .entry(definition.name.as_str())
+                    .or_default()
+                    .push((f, d));
+            }
+            let mut file_types: HashMap<(&str, &str), Vec<&LocalType>> = HashMap::new();
+            for local in &file.facts.types {
+                let scope = local.scope.as_ref().map_or("", |s| s.qualname.as_str());
+                file_types
+                    .entry((scope, local.name.as_str()))
+                    .or_default()
+                    .push(local);
+            }
+            types.push(file_types);
+            qualnames.push(map);
+            let mut file_imports: HashMap<(&str, &str), Vec<&ImportBinding>> = HashMap::new();
+            let mut file_stars = Vec::new();
+            for binding in &file.facts.imports {
+                let scope = binding.scope.as_ref().map_or("", |s| s.qualname.as_str());
+                if binding.name.as_deref() == Some("*") {
+                    if scope.is_empty() {
+                        file_stars.push(binding);
+                    }
+                    continue;
+                }
+                file_imports
+                    .entry((scope, binding.local.as_str()))
+                    .or_default()
+                    .push(binding);
+            }
+            imports.push(file_imports);
+            stars.push(file_stars);
+        }
+        Project {
+            files,
+            by_module,
+            qualnames,
+            imports,
+            stars,
+            top_by_name,
+            members_by_name,
+            types,
+            bases: HashMap::new(),
+        }
+    }
+
+    fn definition(&self, f: usize, d: usize) -> Option<&'a crate::Definition> {
+        self.files.get(f)?.definitions.get(d)
+    }
+
+    fn kind(&self, f: usize, d: usize) -> Option<SymbolKind> {
+        self.definition(f, d).map(|d| d.kind)
+    }
+
+    /// The resolution of reference `r` of file `f`; `None` for a local
+    /// variable.
+    fn resolution(&self, f: usize, r: usize, reference: &Reference) -> Option<Resolution> {
+        let entity = self.lookup(f, reference);
+        let mut role = reference.role;
+        let resolved = |target: (usize, usize), via: Via, confidence: f32| {
+            let id = self.definition(target.0, target.1).map(|d| d.id.clone());
+            (Status::Resolved, id, Vec::new(), confidence, via)
+        };
+        let via_for_hit = self.via(f, reference);
+        let (status, target, candidates, confidence, via) = match entity {
+            Entity::Def(df, dd) => {
+                if role == Role::Call && self.kind(df, dd) == Some(SymbolKind::Class) {
+                    role = Role::Instantiate;
+                }
+                resolved((df, dd), via_for_hit, 1.0)
+            }
+            // A variable holding an instance (`self`, `x = User()`) names no
+            // definition itself.
+            Entity::Local | Entity::Instance(..) => return None,
+            Entity::External => (Status::External, None, Vec::new(), 0.0, Via::Import),
+            Entity::Module(m) => (
+                Status::Module,
+                self.files.get(m).map(|file| file.path.clone()),
+                Vec::new(),
+                1.0,
+                via_for_hit,
+            ),
+            Entity::Unknown => {
+                let bare = reference.receiver == Receiver::Bare;
+                let matches = self.same_name(reference, bare);
+                if bare
+                    && matches.len() == 1
+                    && reference.role != Role::Import
+                    && !is_builtin(&reference.name)
+                    && let Some(&only) = matches.first()
+                {
+                    if role == Role::Call && self.kind(only.0, only.1) == Some(SymbolKind::Class) {
+                        role = Role::Instantiate;
+                    }
+                    resolved(only, Via::ProjectUnique, 0.6)
+                } else {
+                    let via = if matches.is_empty() {
+                        Via::None
+                    } else {
+                        Via::NameOnly
+                    };
+                    let confidence = if matches.is_empty() {
+                        0.0
+                    } else {
+                        1.0 / matches.len() as f32
+                    };
+                    let ids = if matches.len() > MAX_CANDIDATES {
+                        Vec::new()
+                    } else {
+                        matches
+                            .iter()
+                            .filter_map(|&(cf, cd)| self.definition(cf, cd).map(|d| d.id.clone()))
+                            .collect()
+                    };
+                    (Status::Candidate, None, ids, confidence, via)
+                }
+            }
+        };
+        Some(Resolution {
+            file: f,
+            reference: r,
+            role,
+            status,
+            target,
+            candidates,
+            confidence,
+            via,
+        })
+    }
+
+    /// The rule a successful lookup of `reference` used.
+    fn via(&self, f: usize, reference: &Reference) -> Via {
+        if reference.role == Role::Import {
+            return Via::Import;
+        }
+        let head = match &reference.receiver {
+            Receiver::Bare => reference.name.as_str(),
+            Receiver::Path(_) | Receiver::Expression => return Via::Receiver,
+        };
+        let scope = reference
+            .binding
+            .as_ref()
+            .map_or("", |s| s.qualname.as_str());
+        if self.imports[f].contains_key(&(scope, head)) {
+            Via::Import
+        } else if scope.is_empty() {
+            Via::Module
+        } else {
+            Via::Scope
+        }
+    }
+
+    /// Definitions named like `reference`: top-level ones for a bare name,
+    /// members (qualname with a dot) for an attribute.
+    fn same_name(&self, reference: &Reference, bare: bool) -> &[(usize, usize)] {
+        let by_name = if bare {
+            &self.top_by_name
+        } else {
+            &self.members_by_name
+        };
+        by_name
+            .get(reference.name.as_str())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// What `reference` denotes.
+    fn lookup(&self, f: usize, reference: &Reference) -> Entity {
+        if reference.role == Role::Import {
+            let binding = self.files[f].facts.imports.iter().find(|b| {
+                b.line == reference.line && b.name.as_deref() == Some(reference.name.as_str())
+            });
+            return match binding {
+                Some(binding) => self.follow_import(f, binding, 0),
+                None => Entity::Unknown,
+            };
+        }
+        let scope = reference.binding.as_ref().map(|s| s.qualname.as_str());
+        match &reference.receiver {
+            Receiver::Bare => self.name(f, scope, &reference.name, reference.line, 0),
+            Receiver::Path(path) => {
+                let Some((head, rest)) = path.split_first() else {
+                    return Entity::Unknown;
+                };
+                let mut entity = self.name(f, scope, head, reference.line, 0);
+                for part in rest {
+                    entity = self.member(entity, part, 0);
+                }
+                self.member(entity, &reference.name, 0)
+            }
+            Receiver::Expression => Entity::Unknown,
+        }
+    }
+
+    /// The name `name` as seen from `scope` (a function or class qualname of
+    /// file `f` binding it, `None` for module level) at `line`.
+    fn name(&self, f: usize, scope: Option<&str>, name: &str, line: u32, hops: u32) -> Entity {
+        if hops > MAX_HOPS {
+            return Entity::Unknown;
+        }
+        if let Some(scope) = scope {
+            let qualname = format!("{scope}.{name}");
+            if let Some(&d) = self.qualnames[f].get(qualname.as_str()) {
+                return Entity::Def(f, d);
+            }
+            if let Some(binding) = self.latest_import(f, scope, name, line) {
+                return self.follow_import(f, binding, hops + 1);
+            }
+            return self.local_type(f, Some(scope), name, line, hops);
+        }
+        let definition = self.qualnames[f].get(name).copied();
+        let import = self.latest_import(f, "", name, line);
+        match (definition, import) {
+            (Some(d), Some(binding)) => {
+                let def_line = self.definition(f, d).map_or(0, |d| d.start_line);
+                if binding.line > def_line && binding.line <= line.max(def_line) {
+                    self.follow_import(f, binding, hops + 1)
+                } else {
+                    self.variable(f, d, hops)
+                }
+            }
+            (Some(d), None) => self.variable(f, d, hops),
+            (None, Some(binding)) => self.follow_import(f, binding, hops + 1),
+            (None, None) => {
+                for star in &self.stars[f] {
+                    if let Some(m) = self.import_target(f, star)
+                        && let entity @ (Entity::Def(..) | Entity::Module(_)) =
+                            self.module_member(m, name, hops + 1)
+                    {
+                        return entity;
+                    }
+                }
+                Entity::Unknown
+            }
+        }
+    }
+
+    /// A module-level definition; a variable whose type is known counts as
+    /// the definition itself (its id), its members are looked up on the type.
+    fn variable(&self, f: usize, d: usize, _hops: u32) -> Entity {
+        Entity::Def(f, d)
+    }
+
+    /// The import binding of `name` in `scope` of file `f` that is in force
+    /// at `line`: the last one at or before it, else the first.
+    fn latest_import(
+        &self,
+        f: usize,
+        scope: &str,
+        name: &str,
+        line: u32,
+    ) -> Option<&'a ImportBinding> {
+        let bindings = self.imports[f].get(&(scope, name))?;
+        bindings
+            .iter()
+            .rev()
+            .find(|b| b.line <= line)
+            .or_else(|| bindings.first())
+            .copied()
+    }
+
+    /// A local name of unknown definition: its type when known.
+    fn local_type(
+        &self,
+        f: usize,
+        scope: Option<&str>,
+        name: &str,
+        line: u32,
+        hops: u32,
+    ) -> Entity {
+        let found = self.types[f]
+            .get(&(scope.unwrap_or(""), name))
+            .and_then(|types| {
+                types
+                    .iter()
+                    .rev()
+                    .find(|t| t.line <= line)
+                    .or_else(|| types.first())
+            });
+        let Some(found) = found else {
+            return Entity::Local;
+        };
+        match &found.type_of {
+            TypeOf::Instance(class) => match self.qualnames[f].get(class.qualname.as_str()) {
+                Some(&d) => Entity::Instance(f, d),
+                None => Entity::Local,
+            },
+            TypeOf::Class(class) => match self.qualnames[f].get(class.qualname.as_str()) {
+                Some(&d) => Entity::Def(f, d),
+                None => Entity::Local,
+            },
+            TypeOf::Path(path) => match self.path_in_scope(f, scope, path, line, hops + 1) {
+                Entity::Def(tf, td) if self.kind(tf, td) == Some(SymbolKind::Class) => {
+                    Entity::Instance(tf, td)
+                }
+                _ => Entity::Local,
+            },
+        }
+    }
+
+    /// A dotted path written in `scope` of file `f`: its head is looked up
+    /// in that scope, then in the enclosing ones, then at module level.
+    fn path_in_scope(
+        &self,
+        f: usize,
+        scope: Option<&str>,
+        path: &[String],
+        line: u32,
+        hops: u32,
+    ) -> Entity {
+        let Some((head, rest)) = path.split_first() else {
+            return Entity::Unknown;
+        };
+        let mut entity = Entity::Unknown;
+        let mut current = scope;
+        while let Some(s) = current {
+            let qualname = format!("{s}.{head}");
+            if let Some(&d) = self.qualnames[f].get(qualname.as_str()) {
+                entity = Entity::Def(f, d);
+                break;
+            }
+            if let Some(binding) = self.latest_import(f, s, head, line) {
+                entity = self.follow_import(f, binding, hops + 1);
+                break;
+            }
+            current = s.rsplit_once('.').map(|(parent, _)| parent);
+        }
+        if entity == Entity::Unknown {
+            entity = self.name(f, None, head, line, hops + 1);
+        }
+        for part in rest {
+            entity = self.member(entity, part, hops + 1);
+        }
+        entity
+    }
+
+    /// The file an import binding's module is, or `None` outside the project.
+    fn import_target(&self, f: usize, binding: &ImportBinding) -> Option<usize> {
+        let file = &self.files[f];
+        let module = absolute_module(
+            file.module.as_deref().unwrap_or_default(),
+            file.is_package,
+            binding.level,
+            &binding.module,
+        )?;
+        self.by_module.get(module.as_str()).copied()
+    }
+
+    fn follow_import(&self, f: usize, binding: &ImportBinding, hops: u32) -> Entity {
+        if hops > MAX_HOPS {
+            return Entity::Unknown;
+        }
+        let Some(m) = self.import_target(f, binding) else {
+            // `from . import sub` where `.` is a namespace: try the submodule.
+            if let Some(name) = &binding.name {
+                let file = &self.files[f];
+                let joined = if binding.module.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{}.{name}", binding.module)
+                };
+                if let Some(module) = absolute_module(
+                    file.module.as_deref().unwrap_or_default(),
+                    file.is_package,
+                    binding.level,
+                    &joined,
+                ) && let Some(&sub) = self.by_module.get(module.as_str())
+                {
+                    return Entity::Module(sub);
+                }
+            }
+            return Entity::External;
+        };
+        match &binding.name {
+            None => Entity::Module(m),
+            Some(name) => match self.module_member(m, name, hops + 1) {
+                Entity::Unknown => Entity::Unknown,
+                other => other,
+            },
+        }
+    }
+
+    /// `name` looked up in module file `m`: a top-level definition, a
+    /// re-exported import, a submodule, a star import.
+    fn module_member(&self, m: usize, name: &str, hops: u32) -> Entity {
+        if hops > MAX_HOPS {
+            return Entity::Unknown;
+        }
+        if let Some(&d) = self.qualnames[m].get(name) {
+            return Entity::Def(m, d);
+        }
+        if let Some(binding) = self.imports[m]
+            .get(&("", name))
+            .and_then(|b| b.last().copied())
+        {
+            return self.follow_import(m, binding, hops + 1);
+        }
+        if let Some(module) = &self.files[m].module {
+            let sub = format!("{module}.{name}");
+            if let Some(&s) = self.by_module.get(sub.as_str()) {
+                return Entity::Module(s);
+            }
+        }
+        for star in &self.stars[m] {
+            if let Some(target) = self.import_target(m, star)
+                && target != m
+                && let entity @ (Entity::Def(..) | Entity::Module(_)) =
+                    self.module_member(target, name, hops + 1)
+            {
+                return entity;
+            }
+        }
+        Entity::Unknown
+    }
+
+    /// `name` as an attribute of `entity`.
+    fn member(&self, entity: Entity, name: &str, hops: u32) -> Entity {
+        match entity {
+            Entity::Module(m) => self.module_member(m, name, hops + 1),
+            Entity::Def(f, d) | Entity::Instance(f, d) => {
+                match self.kind(f, d) {
+                    Some(SymbolKind::Class) => {
+                        let mut seen = HashSet::new();
+                        self.class_member(f, d, name, &mut seen)
+                    }
+                    Some(SymbolKind::Variable | SymbolKind::Constant) => {
+                        // A module variable of known type: `x = User()`.
+                        let Some(definition) = self.definition(f, d) else {
+                            return Entity::Unknown;
+                        };
+                        if definition.qualname.contains('.') {
+                            return Entity::Unknown;
+                        }
+                        match self.local_type(f, None, &definition.name, u32::MAX, hops + 1) {
+                            Entity::Instance(cf, cd) => {
+                                let mut seen = HashSet::new();
+                                self.class_member(cf, cd, name, &mut seen)
+                            }
+                            _ => Entity::Unknown,
+                        }
+                    }
+                    _ => Entity::Unknown,
+                }
+            }
+            Entity::External => Entity::External,
+            Entity::Local | Entity::Unknown => Entity::Unknown,
+        }
+    }
+
+    /// `name` in class `d` of file `f` or, depth first, in its bases.
+    fn class_member(
+        &self,
+        f: usize,
+        d: usize,
+        name: &str,
+        seen: &mut HashSet<(usize, usize)>,
+    ) -> Entity {
+        if !seen.insert((f, d)) || seen.len() > MAX_HOPS as usize {
+            return Entity::Unknown;
+        }
+        let Some(class) = self.definition(f, d) else {
+            return Entity::Unknown;
+        };
+        let qualname = format!("{}.{name}", class.qualname);
+        if let Some(&m) = self.qualnames[f].get(qualname.as_str()) {
+            return Entity::Def(f, m);
+        }
+        for &(bf, bd) in self
+            .bases
+            .get(&(f, d))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            if let found @ Entity::Def(..) = self.class_member(bf, bd, name, seen) {
+                return found;
+            }
+        }
+        Entity::Unknown
+    }
+}
+
+/// Python's builtin names (`builtins` module, 3.14): a bare use of one that no
+/// scope binds is the builtin, never a project definition.
+fn is_builtin(name: &str) -> bool {
+    const BUILTINS: &[&str] = &[
+        "abs",
+        "aiter",
+        "all",
+        "anext",
+        "any",
+        "ascii",
+        "bin",
+        "bool",
+        "breakpoint",
+        "bytearray",
+        "bytes",
+        "callable",
+        "chr",
+        "classmethod",
+        "compile",
+        "complex",
+        "copyright",
+        "credits",
+        "delattr",
+        "dict",
+        "dir",
+        "divmod",
+        "enumerate",
+        "eval",
+        "exec",
+        "exit",
+        "filter",
+        "float",
+        "format",
+        "frozenset",
+        "getattr",
+        "globals",
+        "hasattr",
+        "hash",
+        "help",
+        "hex",
+        "id",
+        "input",
+        "int",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "license",
+        "list",
+        "locals",
+        "map",
+        "max",
+        "memoryview",
+        "min",
+        "next",
+        "object",
+        "oct",
+        "open",
+        "ord",
+        "pow",
+        "print",
+        "property",
+        "quit",
+        "range",
+        "repr",
+        "reversed",
+        "round",
+        "set",
+        "setattr",
+        "slice",
+        "sorted",
+        "staticmethod",
+        "str",
+        "sum",
+        "super",
+        "tuple",
+        "type",
+        "vars",
+        "zip",
+        "__import__",
+        "__name__",
+        "__file__",
+        "__doc__",
+        "__spec__",
+        "__loader__",
+        "__package__",
+        "__builtins__",
+        "__debug__",
+        "NotImplemented",
+        "Ellipsis",
+        "Exception",
+        "BaseException",
+        "ValueError",
+        "TypeError",
+        "KeyError",
+        "IndexError",
+        "AttributeError",
+        "RuntimeError",
+        "OSError",
+        "ImportError",
+        "StopIteration",
+        "NotImplementedError",
+    ];
+    BUILTINS.contains(&name)
+}

@@ -1,0 +1,306 @@
+//! Resolution of Python projects given as (path, source) pairs, parsed by
+//! lang-python: each test states which definition a reference must reach.
+
+use std::collections::HashSet;
+
+use lang_python::PythonOutline;
+use outline_core::xref::Role;
+use outline_core::{Language, Outline, OutlineOptions, SymbolKind};
+use xref::{Definition, FileInput, Resolved, Status, Via, python_module, resolve};
+
+/// Parses and resolves a project.
+fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
+    let paths: HashSet<&str> = files.iter().map(|(p, _)| *p).collect();
+    let inputs: Vec<FileInput> = files
+        .iter()
+        .map(|(path, source)| {
+            let (outline, facts) = PythonOutline.outline_with_facts(
+                path,
+                Language::Python,
+                source,
+                &OutlineOptions::default(),
+            );
+            let mut definitions = Vec::new();
+            outline.walk(|s| {
+                if s.kind != SymbolKind::Block {
+                    definitions.push(Definition {
+                        id: s.id.clone(),
+                        name: s.name.clone(),
+                        qualname: s.qualname.clone(),
+                        kind: s.kind,
+                        start_line: s.start_line,
+                    });
+                }
+            });
+            let (module, is_package) = python_module(path, &paths).unzip();
+            FileInput {
+                path: (*path).to_owned(),
+                module,
+                is_package: is_package.unwrap_or(false),
+                definitions,
+                facts,
+            }
+        })
+        .collect();
+    let resolved = resolve(&inputs);
+    (inputs, resolved)
+}
+
+/// (status, target or candidates joined, role, via) of the reference to
+/// `name` at `path:line` (the first on that line).
+fn at(
+    (files, resolved): &(Vec<FileInput>, Resolved),
+    path: &str,
+    line: u32,
+    name: &str,
+) -> (Status, String, Role, Via) {
+    let found = resolved.references.iter().find(|r| {
+        let file = &files[r.file];
+        let reference = &file.facts.references[r.reference];
+        file.path == path && reference.line == line && reference.name == name
+    });
+    let Some(r) = found else {
+        panic!("no reference to {name} at {path}:{line}");
+    };
+    let target = r.target.clone().unwrap_or_else(|| r.candidates.join(" "));
+    (r.status, target, r.role, r.via)
+}
+
+fn target(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> String {
+    let (status, target, _, _) = at(p, path, line, name);
+    assert_eq!(
+        status,
+        Status::Resolved,
+        "{name} at {path}:{line}: {target}"
+    );
+    target
+}
+
+#[test]
+fn two_users_in_two_modules_each_resolve_to_their_own() {
+    let p = project(&[
+        ("app/__init__.py", ""),
+        (
+            "app/accounts.py",
+            "class User:\n    def save(self):\n        pass\n",
+        ),
+        (
+            "app/billing.py",
+            "class User:\n    def save(self):\n        pass\n",
+        ),
+        (
+            "app/signup.py",
+            "from app.accounts import User\n\ndef signup() -> User:\n    u = User()\n    u.save()\n    return u\n",
+        ),
+        (
+            "app/invoice.py",
+            "from .billing import User\n\ndef charge(user: User):\n    user.save()\n    return User()\n",
+        ),
+        (
+            "app/both.py",
+            "import app.accounts\nfrom app import billing as b\n\nx = app.accounts.User()\ny = b.User()\n",
+        ),
+    ]);
+    let accounts = "app/accounts.py:1:User";
+    let billing = "app/billing.py:1:User";
+    assert_eq!(target(&p, "app/signup.py", 1, "User"), accounts);
+    assert_eq!(target(&p, "app/signup.py", 3, "User"), accounts);
+    assert_eq!(at(&p, "app/signup.py", 4, "User").2, Role::Instantiate);
+    assert_eq!(target(&p, "app/signup.py", 4, "User"), accounts);
+    assert_eq!(
+        target(&p, "app/signup.py", 5, "save"),
+        "app/accounts.py:2:User.save"
+    );
+    assert_eq!(target(&p, "app/invoice.py", 1, "User"), billing);
+    assert_eq!(target(&p, "app/invoice.py", 3, "User"), billing);
+    assert_eq!(
+        target(&p, "app/invoice.py", 4, "save"),
+        "app/billing.py:2:User.save"
+    );
+    assert_eq!(target(&p, "app/invoice.py", 5, "User"), billing);
+    assert_eq!(target(&p, "app/both.py", 4, "User"), accounts);
+    assert_eq!(target(&p, "app/both.py", 5, "User"), billing);
+    // Every reference to a name `User` found one of the two, each the right one.
+    let users: Vec<(&str, String)> =
+        p.1.references
+            .iter()
+            .filter(|r| p.0[r.file].facts.references[r.reference].name == "User")
+            .map(|r| {
+                (
+                    p.0[r.file].path.as_str(),
+                    r.target.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+    assert_eq!(users.len(), 8);
+    for (path, target) in users {
+        let expected = if path.contains("signup") || path.contains("accounts") {
+            accounts
+        } else if path.contains("invoice") {
+            billing
+        } else {
+            continue;
+        };
+        assert_eq!(target, expected, "in {path}");
+    }
+}
+
+#[test]
+fn package_reexports_and_relative_levels() {
+    let p = project(&[
+        (
+            "pkg/__init__.py",
+            "from .core.models import Model\n__all__ = ['Model']\n",
+        ),
+        ("pkg/core/__init__.py", ""),
+        ("pkg/core/models.py", "class Model:\n    pass\n"),
+        ("pkg/core/deep/__init__.py", ""),
+        (
+            "pkg/core/deep/use.py",
+            "from ...core import models\nfrom ... import Model\n\nmodels.Model()\nModel()\n",
+        ),
+        (
+            "main.py",
+            "import pkg\nfrom pkg import Model as M\n\npkg.Model()\nM()\n",
+        ),
+    ]);
+    let model = "pkg/core/models.py:1:Model";
+    assert_eq!(target(&p, "pkg/__init__.py", 1, "Model"), model);
+    assert_eq!(target(&p, "pkg/core/deep/use.py", 4, "Model"), model);
+    assert_eq!(target(&p, "pkg/core/deep/use.py", 5, "Model"), model);
+    assert_eq!(target(&p, "main.py", 2, "Model"), model);
+    assert_eq!(target(&p, "main.py", 4, "Model"), model);
+    assert_eq!(target(&p, "main.py", 5, "M"), model);
+    assert_eq!(at(&p, "main.py", 5, "M").3, Via::Import);
+    let (status, module, _, _) = at(&p, "pkg/core/deep/use.py", 1, "models");
+    assert_eq!(
+        (status, module.as_str()),
+        (Status::Module, "pkg/core/models.py")
+    );
+}
+
+#[test]
+fn self_and_cls_through_bases_and_typed_locals() {
+    let source = "\
+class Base:
+    def save(self):
+        pass
+
+    @classmethod
+    def make(cls):
+        return cls()
+
+class User(Base):
+    def run(self):
+        self.save()
+        self.make()
+
+    @classmethod
+    def build(cls):
+        return cls.make()
+
+def use():
+    x = User()
+    x.save()
+    y: Base = get()
+    y.save()
+";
+    let p = project(&[("m.py", source)]);
+    assert_eq!(target(&p, "m.py", 11, "save"), "m.py:2:Base.save");
+    assert_eq!(target(&p, "m.py", 12, "make"), "m.py:5:Base.make");
+    assert_eq!(target(&p, "m.py", 16, "make"), "m.py:5:Base.make");
+    assert_eq!(target(&p, "m.py", 20, "save"), "m.py:2:Base.save");
+    assert_eq!(target(&p, "m.py", 22, "save"), "m.py:2:Base.save");
+    assert_eq!(target(&p, "m.py", 9, "Base"), "m.py:1:Base");
+    assert_eq!(
+        p.1.relations
+            .iter()
+            .map(|r| (r.subtype.as_str(), r.supertype.as_str()))
+            .collect::<Vec<_>>(),
+        [("m.py:9:User", "m.py:1:Base")]
+    );
+    // `x` itself is a local: not reported.
+    assert!(
+        p.1.references
+            .iter()
+            .all(|r| p.0[r.file].facts.references[r.reference].name != "x")
+    );
+}
+
+#[test]
+fn unknown_receivers_give_name_only_candidates() {
+    let p = project(&[
+        ("a.py", "class A:\n    def close(self):\n        pass\n"),
+        ("b.py", "class B:\n    def close(self):\n        pass\n"),
+        (
+            "c.py",
+            "def f(thing):\n    thing.close()\n    get().close()\n    undefined_name()\n",
+        ),
+    ]);
+    let (status, candidates, role, via) = at(&p, "c.py", 2, "close");
+    assert_eq!(status, Status::Candidate);
+    assert_eq!(candidates, "a.py:2:A.close b.py:2:B.close");
+    assert_eq!((role, via), (Role::Call, Via::NameOnly));
+    assert_eq!(at(&p, "c.py", 3, "close").0, Status::Candidate);
+    let (status, candidates, _, via) = at(&p, "c.py", 4, "undefined_name");
+    assert_eq!(
+        (status, candidates.as_str(), via),
+        (Status::Candidate, "", Via::None)
+    );
+}
+
+#[test]
+fn locals_shadow_globals_and_nested_functions_resolve() {
+    let source = "\
+def helper():
+    pass
+
+def outer(helper):
+    helper()
+
+def other():
+    def helper():
+        pass
+    helper()
+    [helper for helper in range(3)]
+
+helper()
+";
+    let p = project(&[("s.py", source)]);
+    // A parameter named like a function is local: not reported.
+    assert!(p.1.references.iter().all(|r| {
+        let reference = &p.0[r.file].facts.references[r.reference];
+        !(reference.line == 5 || reference.line == 11 && reference.name == "helper")
+    }));
+    assert_eq!(target(&p, "s.py", 10, "helper"), "s.py:8:other.helper");
+    assert_eq!(target(&p, "s.py", 13, "helper"), "s.py:1:helper");
+    assert_eq!(at(&p, "s.py", 10, "helper").3, Via::Scope);
+}
+
+#[test]
+fn callers_are_the_enclosing_definitions() {
+    let p = project(&[(
+        "c.py",
+        "def a():\n    pass\n\nclass K:\n    @staticmethod\n    def b():\n        a()\n",
+    )]);
+    let r =
+        p.1.references
+            .iter()
+            .find(|r| p.0[r.file].facts.references[r.reference].line == 7)
+            .map(|r| &p.0[r.file].facts.references[r.reference]);
+    let scope = r.and_then(|r| r.scope.as_ref()).map(|s| s.id("c.py"));
+    assert_eq!(scope.as_deref(), Some("c.py:5:K.b"));
+}
+
+#[test]
+fn a_file_with_syntax_errors_still_gives_facts() {
+    let p = project(&[
+        ("ok.py", "def good():\n    pass\n"),
+        (
+            "bad.py",
+            "from ok import good\n\ndef broken(:\n    good()\n\ngood()\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "bad.py", 6, "good"), "ok.py:1:good");
+    assert_eq!(target(&p, "bad.py", 1, "good"), "ok.py:1:good");
+}
