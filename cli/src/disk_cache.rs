@@ -293,20 +293,7 @@ impl DiskCache {
         refuse_link(&entries)?;
         std::fs::create_dir_all(&entries)?;
         refuse_link(&entries)?;
-        for (name, text) in [
-            (".gitignore", "# Made by ast-outline: its cache.\n*\n"),
-            (
-                "CACHEDIR.TAG",
-                "Signature: 8a477f597d28d172789f06886806bc55\n\
-                 # This file is a cache directory tag created by ast-outline.\n",
-            ),
-        ] {
-            let path = dir.join(name);
-            // Only where nothing is, not even a link (which would be followed).
-            if std::fs::symlink_metadata(&path).is_err() {
-                std::fs::write(path, text)?;
-            }
-        }
+        prepare_dir(dir)?;
         // Check now that entries can be written, so that a read-only place is
         // found before any work is done.
         tempfile::NamedTempFile::new_in(&entries)?;
@@ -716,8 +703,33 @@ fn git_ignores(root: &Path, dir: &Path) -> bool {
     }
 }
 
+/// Creates `dir` (ast-outline's directory: the outline cache, the index)
+/// when needed, with a `.gitignore` of `*` and a `CACHEDIR.TAG`, so that git
+/// and backup tools leave it alone. Neither is written where something
+/// already is, not even a link (which would be followed).
+///
+/// # Errors
+/// When `dir` or the two files cannot be made.
+pub fn prepare_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for (name, text) in [
+        (".gitignore", "# Made by ast-outline: its cache.\n*\n"),
+        (
+            "CACHEDIR.TAG",
+            "Signature: 8a477f597d28d172789f06886806bc55\n\
+             # This file is a cache directory tag created by ast-outline.\n",
+        ),
+    ] {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_err() {
+            std::fs::write(path, text)?;
+        }
+    }
+    Ok(())
+}
+
 /// An error when `path` is a symbolic link (a cache never follows one).
-fn refuse_link(path: &Path) -> std::io::Result<()> {
+pub(crate) fn refuse_link(path: &Path) -> std::io::Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => Err(std::io::Error::other(format!(
             "{} is a symbolic link; not followed",

@@ -191,3 +191,35 @@ fn queries_refresh_first_and_report_bad_targets() {
     let output = run(&["refs", "--root", root, "nowhere.py:User"]);
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// The default database directory, `ROOT/.ast-outline/`, is kept out of git
+/// and backups (as the outline cache is), and a link in its place is never
+/// followed.
+#[test]
+fn the_default_database_directory_is_marked_and_never_a_link() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    stdout(&run(&["index", root, "-q"]));
+    let marker = dir.path().join(".ast-outline");
+    assert_eq!(
+        std::fs::read_to_string(marker.join(".gitignore")).expect(".gitignore"),
+        "# Made by ast-outline: its cache.\n*\n"
+    );
+    assert!(marker.join("CACHEDIR.TAG").is_file());
+
+    #[cfg(unix)]
+    {
+        let other = project();
+        let victim = tempfile::tempdir().expect("victim");
+        std::os::unix::fs::symlink(victim.path(), other.path().join(".ast-outline")).expect("link");
+        let root = other.path().to_str().expect("UTF-8 path");
+        let output = run(&["index", root, "-q"]);
+        assert_eq!(output.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("is a symbolic link; not followed (use --db FILE)"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_dir(victim.path()).expect("victim").count(), 0);
+    }
+}

@@ -79,6 +79,14 @@ fn open_and_refresh(
     if !root.is_dir() {
         return Err(format!("{}: not a directory", root.display()));
     }
+    if db.is_none() {
+        // The default place, `ROOT/.ast-outline/`: never through a link (it
+        // could point anywhere), and kept out of git and backups.
+        let dir = root.join(crate::disk_cache::DIR_NAME);
+        crate::disk_cache::refuse_link(&dir)
+            .and_then(|()| crate::disk_cache::prepare_dir(&dir))
+            .map_err(|e| format!("{}: {e} (use --db FILE)", dir.display()))?;
+    }
     let db = db_path(root, db);
     let mut index = Index::open(&db).map_err(|e| format!("{}: {e}", db.display()))?;
     let (entries, notes) = entries(root);
