@@ -44,17 +44,41 @@
 //! Anything unexpected in an entry (a crash mid-write cannot leave one, as
 //! entries are written to a temporary file then renamed) makes it a miss, and
 //! it is written again.
+//!
+//! Entries live in two places, after git's loose objects and pack files:
+//! - **loose**, one file each in `entries/`, named by the hash;
+//! - **packed**, many in the one file `pack` (see the `pack` module), read
+//!   with one positioned read each, through an index read once per run.
+//!
+//! A lookup reads the packed entry first, and the loose one only when the
+//! packed one is missing, out of date or lacks the view asked for (a loose
+//! entry is always the newer: it was written because the packed one did not
+//! do). A run over a tree ([`DiskCache::batch`]) writes its first
+//! [`LOOSE_WRITES`] entries loose and the rest into a new pack; at its end
+//! ([`DiskCache::finish`]) that pack takes in the loose entries and the
+//! entries of the old pack it does not replace, and is renamed over the old
+//! one. A run that wrote no pack still folds the loose entries in when there
+//! are [`REPACK_LOOSE`] or more. Two runs finishing at once each rename a
+//! whole pack, so the last one wins and the other's new entries are made
+//! again next time: a lost entry is only a miss. Temporary files older than
+//! an hour (left by a killed run) are removed then too.
 
 use std::fmt::Write as _;
 use std::fs::Metadata;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, SystemTime};
 
 use outline_core::OutlineOptions;
 
 use crate::error::Error;
 use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
+
+mod pack;
+
+use pack::{Pack, PackWriter};
 
 /// The name of the cache directory under the root of a tree.
 pub const DIR_NAME: &str = ".ast-outline";
@@ -68,6 +92,21 @@ const FIRST_READ: usize = 32 * 1024;
 
 /// Bytes read of an entry at most: a larger one is a miss.
 const MAX_ENTRY: u64 = 1 << 30;
+
+/// How many entries a run over a tree writes loose before it writes the
+/// rest into a new pack (see the module docs).
+pub const LOOSE_WRITES: usize = 64;
+
+/// How many loose entries make the end of a run fold them into the pack
+/// even when it wrote no pack itself.
+pub const REPACK_LOOSE: usize = 256;
+
+/// The pack's file name in the cache directory.
+const PACK_NAME: &str = "pack";
+
+/// How old a temporary file left in the cache directory must be before the
+/// end of a run removes it (a younger one may be another run's).
+const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
 
 /// The first word of every entry.
 const MAGIC: &str = "ast-outline-cache";
@@ -246,9 +285,11 @@ impl<'b> Block<'b> {
 
     /// The text, when it unpacks to the recorded length and checksum.
     fn unpack(&self) -> Option<String> {
-        let mut text = vec![0; self.len];
-        let unpacked = lz4_flex::block::decompress_into(self.packed, &mut text).ok()?;
-        (unpacked == self.len && xxh3_64(&text) == self.hash).then_some(())?;
+        // `decompress` fills a fresh buffer without zeroing it first; with
+        // the `checked-decode` feature a damaged block is an error, never a
+        // read or write out of bounds.
+        let text = lz4_flex::block::decompress(self.packed, self.len).ok()?;
+        (text.len() == self.len && xxh3_64(&text) == self.hash).then_some(())?;
         String::from_utf8(text).ok()
     }
 }
@@ -276,10 +317,25 @@ pub enum Hit {
 /// A cache directory that can be read (and usually written).
 #[derive(Debug, Clone)]
 pub struct DiskCache {
+    /// The cache directory (holding `entries/` and `pack`).
+    dir: PathBuf,
     entries: PathBuf,
     options: String,
     /// The working directory, to make relative paths absolute (asked once).
     cwd: Option<PathBuf>,
+    /// The pack as it was when the cache was opened.
+    pack: Option<Arc<Pack>>,
+    /// Set for a run over a tree: where its entries go.
+    batch: Option<Arc<Batch>>,
+}
+
+/// What a run over a tree has written so far.
+#[derive(Debug, Default)]
+struct Batch {
+    /// Entries written (loose or into the new pack).
+    written: AtomicUsize,
+    /// The new pack, once [`LOOSE_WRITES`] entries were written loose.
+    writer: Mutex<Option<PackWriter>>,
 }
 
 impl DiskCache {
@@ -297,11 +353,123 @@ impl DiskCache {
         // Check now that entries can be written, so that a read-only place is
         // found before any work is done.
         tempfile::NamedTempFile::new_in(&entries)?;
-        Ok(DiskCache {
+        Ok(DiskCache::at(dir, entries, options))
+    }
+
+    fn at(dir: &Path, entries: PathBuf, options: &OutlineOptions) -> DiskCache {
+        DiskCache {
+            dir: dir.to_owned(),
             entries,
             options: options_key(options),
             cwd: std::env::current_dir().ok(),
-        })
+            pack: Pack::open(&dir.join(PACK_NAME)).map(Arc::new),
+            batch: None,
+        }
+    }
+
+    /// This cache, for a run over a tree: most new entries go into a new
+    /// pack, which [`DiskCache::finish`] puts in place (see the module docs).
+    #[must_use]
+    pub fn batch(mut self) -> DiskCache {
+        self.batch = Some(Arc::default());
+        self
+    }
+
+    /// Ends a run over a tree ([`DiskCache::batch`]): puts the new pack in
+    /// place, with the loose entries and the old pack's other entries, when
+    /// the run wrote one or when there are [`REPACK_LOOSE`] loose entries or
+    /// more; removes stale temporary files. Does nothing for a cache that is
+    /// not a batch.
+    ///
+    /// # Errors
+    /// When the pack cannot be written (the old one is then left as it was).
+    pub fn finish(&self) -> std::io::Result<()> {
+        let Some(batch) = &self.batch else {
+            return Ok(());
+        };
+        let writer = batch
+            .writer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        let loose = self.loose_keys();
+        if writer.is_none() && loose.len() < REPACK_LOOSE {
+            self.remove_stale_temporaries();
+            return Ok(());
+        }
+        let mut writer = match writer {
+            Some(writer) => writer,
+            None => PackWriter::new_in(&self.dir)?,
+        };
+        let mut taken: std::collections::HashSet<u128> = writer.keys().collect();
+        let mut folded = Vec::new();
+        for key in loose {
+            // A loose entry replaced by one this run packed is only removed.
+            if !taken.contains(&key)
+                && let Ok(bytes) = self.read_loose(key)
+            {
+                writer.add(key, &[&bytes])?;
+                taken.insert(key);
+            }
+            folded.push(key);
+        }
+        if let Some(pack) = &self.pack {
+            for slot in pack.slots() {
+                if !taken.contains(&slot.key)
+                    && let Some(bytes) = pack.read(slot)
+                {
+                    writer.add(slot.key, &[&bytes])?;
+                }
+            }
+        }
+        writer.finish(&self.dir.join(PACK_NAME))?;
+        for key in folded {
+            let _ = std::fs::remove_file(self.loose_path(key));
+        }
+        self.remove_stale_temporaries();
+        Ok(())
+    }
+
+    /// The keys of the loose entries (file names that are not keys, such as
+    /// temporary files, are left out).
+    fn loose_keys(&self) -> Vec<u128> {
+        let Ok(listing) = std::fs::read_dir(&self.entries) else {
+            return Vec::new();
+        };
+        listing
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name();
+                let name = name.to_str()?;
+                (name.len() == 32)
+                    .then(|| u128::from_str_radix(name, 16).ok())
+                    .flatten()
+            })
+            .collect()
+    }
+
+    /// Removes temporary files older than [`STALE_TEMPORARY`] from the cache
+    /// directory and `entries/` (what a killed run leaves).
+    fn remove_stale_temporaries(&self) {
+        let now = SystemTime::now();
+        for dir in [&self.dir, &self.entries] {
+            let Ok(listing) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in listing.flatten() {
+                let stale = entry.file_name().to_string_lossy().starts_with(".tmp")
+                    && entry.metadata().is_ok_and(|meta| {
+                        meta.is_file()
+                            && meta
+                                .modified()
+                                .ok()
+                                .and_then(|t| now.duration_since(t).ok())
+                                .is_some_and(|age| age > STALE_TEMPORARY)
+                    });
+                if stale {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
     }
 
     /// The cache in `dir` when it exists (nothing is created), for outlines
@@ -309,11 +477,7 @@ impl DiskCache {
     pub fn existing(dir: &Path, options: &OutlineOptions) -> Option<DiskCache> {
         let entries = dir.join("entries");
         let linked = refuse_link(dir).is_err() || refuse_link(&entries).is_err();
-        (!linked && entries.is_dir()).then(|| DiskCache {
-            entries,
-            options: options_key(options),
-            cwd: std::env::current_dir().ok(),
-        })
+        (!linked && entries.is_dir()).then(|| DiskCache::at(dir, entries, options))
     }
 
     /// The cache for the tree at `dir` (a directory): `.ast-outline/` under
@@ -342,11 +506,15 @@ impl DiskCache {
     /// The entry of the file shown as `display` and read from `path`, read
     /// once for both steps of a lookup (see the module docs).
     pub fn lookup<'c>(&'c self, display: &'c str, path: &'c Path) -> Lookup<'c> {
+        let key = self.entry_key(display, path);
         Lookup {
             cache: self,
             display,
             path,
-            bytes: self.read_entry(display, path),
+            key,
+            packed: self.pack.as_ref().and_then(|pack| pack.get(key)),
+            loose: OnceLock::new(),
+            used: std::cell::Cell::new(None),
         }
     }
 
@@ -416,37 +584,51 @@ impl DiskCache {
         json: Block<'_>,
         view: Option<(u64, Block<'_>)>,
     ) -> std::io::Result<()> {
-        let mut file = tempfile::NamedTempFile::new_in(&self.entries)?;
         let mut header = self.fixed_prefix(display);
         let _ = write!(header, "json={} ", json.spec());
         if let Some((key, view)) = &view {
             let _ = write!(header, "view={key:016x}:{} ", view.spec());
         }
         let _ = writeln!(header, "|{record}");
-        file.write_all(header.as_bytes())?;
-        file.write_all(json.packed)?;
-        if let Some((_, view)) = &view {
-            file.write_all(view.packed)?;
+        let parts = [
+            header.as_bytes(),
+            json.packed,
+            view.as_ref().map_or(&[][..], |(_, view)| view.packed),
+        ];
+        let key = self.entry_key(display, path);
+        if let Some(batch) = &self.batch
+            && batch.written.fetch_add(1, Ordering::Relaxed) >= LOOSE_WRITES
+        {
+            let mut writer = batch.writer.lock().unwrap_or_else(PoisonError::into_inner);
+            if writer.is_none() {
+                *writer = Some(PackWriter::new_in(&self.dir)?);
+            }
+            if let Some(writer) = writer.as_mut() {
+                return writer.add(key, &parts);
+            }
         }
-        file.persist(self.entry_path(display, path))
-            .map_err(|e| e.error)?;
+        let mut file = tempfile::NamedTempFile::new_in(&self.entries)?;
+        for part in parts {
+            file.write_all(part)?;
+        }
+        file.persist(self.loose_path(key)).map_err(|e| e.error)?;
         Ok(())
     }
 
-    /// The bytes of the entry for `display` and `path`, if there is one.
-    fn read_entry(&self, display: &str, path: &Path) -> Option<Vec<u8>> {
-        let mut file = open_entry(&self.entry_path(display, path)).ok()?;
+    /// The bytes of the loose entry with `key`.
+    fn read_loose(&self, key: u128) -> std::io::Result<Vec<u8>> {
+        let mut file = open_entry(&self.loose_path(key))?;
         // Most entries fit one read, and a short read of a regular file is
         // its end, so no second read (nor a size query) is made for them. Were
         // it not the end, the blocks' lengths and checksums would not match: a
         // miss, never a wrong hit.
         let mut bytes = vec![0; FIRST_READ];
-        let read = file.read(&mut bytes).ok()?;
+        let read = file.read(&mut bytes)?;
         bytes.truncate(read);
         if read == FIRST_READ {
-            file.take(MAX_ENTRY).read_to_end(&mut bytes).ok()?;
+            file.take(MAX_ENTRY).read_to_end(&mut bytes)?;
         }
-        Some(bytes)
+        Ok(bytes)
     }
 
     /// The entry in `bytes`, when its header is well formed, its fixed part
@@ -491,7 +673,9 @@ impl DiskCache {
         prefix
     }
 
-    fn entry_path(&self, display: &str, path: &Path) -> PathBuf {
+    /// The key of the entry of the file shown as `display` and read from
+    /// `path` (a loose entry's file name is its hex form).
+    fn entry_key(&self, display: &str, path: &Path) -> u128 {
         // Absolute, without `.` components: `./src/a.py` run from the root
         // and the MCP server's `/root/src/a.py` name the same entry.
         let absolute: PathBuf = match &self.cwd {
@@ -504,44 +688,61 @@ impl DiskCache {
         let mut key = display.as_bytes().to_vec();
         key.push(0);
         key.extend_from_slice(absolute.to_string_lossy().as_bytes());
-        self.entries.join(format!("{:032x}", xxh3_128(&key)))
+        xxh3_128(&key)
+    }
+
+    fn loose_path(&self, key: u128) -> PathBuf {
+        self.entries.join(format!("{key:032x}"))
     }
 }
 
-/// One file's entry, read from the cache (or found missing).
+/// One file's entries, read from the cache (or found missing): the packed
+/// one, and the loose one when the packed one does not do.
 #[derive(Debug)]
 pub struct Lookup<'c> {
     cache: &'c DiskCache,
     display: &'c str,
     path: &'c Path,
-    bytes: Option<Vec<u8>>,
+    key: u128,
+    /// The packed entry's bytes.
+    packed: Option<Vec<u8>>,
+    /// The loose entry's bytes, read when first needed.
+    loose: OnceLock<Option<Vec<u8>>>,
+    /// Which of the two the last hit came from.
+    used: std::cell::Cell<Option<Place>>,
+}
+
+/// Where an entry was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Packed,
+    Loose,
 }
 
 impl Lookup<'_> {
-    /// Step 1: when the entry holds a trusted status record equal to
+    /// Step 1: when an entry holds a trusted status record equal to
     /// `meta`'s, the file's metadata now (it has not been written since it
     /// was outlined), the view named by `view` if the entry holds it, else
     /// the JSON line. The source need not be read.
     pub fn unchanged(&self, meta: &Metadata, view: Option<&str>) -> Option<Hit> {
         let status = FileStatus::of(meta)?;
-        let entry = self.entry()?;
-        let recorded = &entry.recorded;
-        (recorded.trusted && recorded.size == status.size && recorded.status == status.record())
-            .then_some(())?;
+        let record = status.record();
+        let entry = self.find(view, |recorded| {
+            recorded.trusted && recorded.size == status.size && recorded.status == record
+        })?;
         hit(&entry, view)
     }
 
-    /// Step 2: when the entry matches `stamp`'s size and content hash, the
+    /// Step 2: when an entry matches `stamp`'s size and content hash, the
     /// view named by `view` if the entry holds it, else the JSON line. When
     /// the entry's status record is out of date (the file was touched), the
     /// entry is written again with the new one, so the next lookup is by
     /// status; a failure to do so is ignored.
     pub fn by_content(&self, stamp: &Stamp, view: Option<&str>) -> Option<Hit> {
-        let entry = self.entry()?;
+        let entry = self.find(view, |recorded| {
+            recorded.size == stamp.size && recorded.hash == stamp.hash
+        })?;
         let recorded = &entry.recorded;
-        if recorded.size != stamp.size || recorded.hash != stamp.hash {
-            return None;
-        }
         let found = hit(&entry, view)?;
         let now = SystemTime::now();
         if recorded.status != status_record(stamp) || recorded.trusted != trusted(stamp, now) {
@@ -561,7 +762,7 @@ impl Lookup<'_> {
     /// `stamp`'s status record when one was made (step 2) or the entry's own.
     /// A failure is ignored: the view is made again next time.
     pub fn add_view(&self, key: &str, text: &str, stamp: Option<&Stamp>) {
-        let Some(entry) = self.entry() else {
+        let Some(entry) = self.used.get().and_then(|place| self.entry(place)) else {
             return;
         };
         let record = match stamp {
@@ -578,8 +779,43 @@ impl Lookup<'_> {
         );
     }
 
-    fn entry(&self) -> Option<Entry<'_>> {
-        self.cache.parse_entry(self.display, self.bytes.as_deref()?)
+    /// The entry to use among those whose record `matches`: the packed one
+    /// when it holds the view asked for (or none is asked for), else the
+    /// loose one when it does, else whichever matches (packed first).
+    fn find(
+        &self,
+        view: Option<&str>,
+        matches: impl Fn(&Recorded<'_>) -> bool,
+    ) -> Option<Entry<'_>> {
+        let wanted = view.map(|key| xxh3_64(key.as_bytes()));
+        let has_view = |entry: &Entry<'_>| {
+            wanted.is_none_or(|key| entry.view.is_some_and(|(stored, _)| stored == key))
+        };
+        let mut fallback = None;
+        for place in [Place::Packed, Place::Loose] {
+            let Some(entry) = self.entry(place).filter(|e| matches(&e.recorded)) else {
+                continue;
+            };
+            if has_view(&entry) {
+                self.used.set(Some(place));
+                return Some(entry);
+            }
+            fallback = fallback.or(Some((place, entry)));
+        }
+        let (place, entry) = fallback?;
+        self.used.set(Some(place));
+        Some(entry)
+    }
+
+    fn entry(&self, place: Place) -> Option<Entry<'_>> {
+        let bytes = match place {
+            Place::Packed => self.packed.as_deref()?,
+            Place::Loose => self
+                .loose
+                .get_or_init(|| self.cache.read_loose(self.key).ok())
+                .as_deref()?,
+        };
+        self.cache.parse_entry(self.display, bytes)
     }
 }
 
@@ -840,6 +1076,181 @@ mod tests {
         assert_eq!(edited.modified().ok(), meta.modified().ok());
         assert_eq!(cache.get_unchanged("a.py", &path, &edited), None);
         assert_eq!(cache.get("a.py", &path, &stamp_of(&path)), None);
+    }
+
+    /// The loose entries' file names in `cache`.
+    fn loose_count(cache: &DiskCache) -> usize {
+        cache.loose_keys().len()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_batch_packs_its_entries_and_a_later_loose_entry_wins() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = dir.path().join(DIR_NAME);
+        let options = OutlineOptions::default();
+        let files = LOOSE_WRITES + 10;
+        let paths: Vec<PathBuf> = (0..files)
+            .map(|i| dir.path().join(format!("m{i}.py")))
+            .collect();
+        let batch = DiskCache::open(&store, &options).expect("open").batch();
+        for (i, path) in paths.iter().enumerate() {
+            let stamp = Stamp::new(format!("x = {i}\n").as_bytes(), None);
+            let json = format!("{{\"file\":{i}}}");
+            batch
+                .put(&format!("m{i}.py"), path, &stamp, &json, None)
+                .expect("put");
+        }
+        // Before the end of the run: the first LOOSE_WRITES are loose, the
+        // rest are in the pack being written (not yet in place).
+        assert_eq!(loose_count(&batch), LOOSE_WRITES);
+        assert!(!store.join(PACK_NAME).exists());
+        batch.finish().expect("finish");
+        assert_eq!(loose_count(&batch), 0);
+
+        // A new run reads every entry from the pack.
+        let cache = DiskCache::open(&store, &options).expect("open");
+        assert_eq!(cache.pack.as_ref().map(|p| p.len()), Some(files));
+        for (i, path) in paths.iter().enumerate() {
+            let stamp = Stamp::new(format!("x = {i}\n").as_bytes(), None);
+            let json = format!("{{\"file\":{i}}}");
+            let display = format!("m{i}.py");
+            let lookup = cache.lookup(&display, path);
+            assert_eq!(
+                lookup.by_content(&stamp, None).and_then(Hit::into_json),
+                Some(json)
+            );
+            assert_eq!(lookup.used.get(), Some(Place::Packed));
+        }
+
+        // Edited: the new entry is loose, and wins over the packed one.
+        let edited = Stamp::new(b"x = 'edited'\n", None);
+        cache
+            .put("m3.py", &paths[3], &edited, "{\"edited\":1}", None)
+            .expect("put");
+        assert_eq!(loose_count(&cache), 1);
+        let lookup = cache.lookup("m3.py", &paths[3]);
+        assert_eq!(
+            lookup
+                .by_content(&edited, None)
+                .and_then(Hit::into_json)
+                .as_deref(),
+            Some("{\"edited\":1}")
+        );
+        assert_eq!(lookup.used.get(), Some(Place::Loose));
+        let old = Stamp::new(b"x = 3\n", None);
+        assert_eq!(
+            cache
+                .lookup("m3.py", &paths[3])
+                .by_content(&old, None)
+                .and_then(Hit::into_json)
+                .as_deref(),
+            Some("{\"file\":3}"),
+            "the packed entry still answers for the old bytes"
+        );
+
+        // A view added to a packed entry goes loose, and is then found.
+        let lookup = cache.lookup("m5.py", &paths[5]);
+        let stamp = Stamp::new(b"x = 5\n", None);
+        assert!(matches!(
+            lookup.by_content(&stamp, Some("text")),
+            Some(Hit::Json(_))
+        ));
+        lookup.add_view("text", "m5.py text", None);
+        assert!(matches!(
+            cache.lookup("m5.py", &paths[5]).by_content(&stamp, Some("text")),
+            Some(Hit::View(text)) if text == "m5.py text"
+        ));
+
+        // A run that packs nothing leaves few loose entries alone; one
+        // with REPACK_LOOSE of them folds them in, keeping the rest.
+        let quiet = DiskCache::open(&store, &options).expect("open").batch();
+        quiet.finish().expect("finish");
+        assert_eq!(loose_count(&quiet), 2);
+        for i in 0..REPACK_LOOSE {
+            let stamp = Stamp::new(format!("y = {i}\n").as_bytes(), None);
+            cache
+                .put(
+                    &format!("n{i}.py"),
+                    &dir.path().join(format!("n{i}.py")),
+                    &stamp,
+                    "{}",
+                    None,
+                )
+                .expect("put");
+        }
+        let folding = DiskCache::open(&store, &options).expect("open").batch();
+        folding.finish().expect("finish");
+        assert_eq!(loose_count(&folding), 0);
+        let after = DiskCache::open(&store, &options).expect("open");
+        assert_eq!(
+            after.pack.as_ref().map(|p| p.len()),
+            Some(files + REPACK_LOOSE)
+        );
+        assert_eq!(
+            after
+                .lookup("m3.py", &paths[3])
+                .by_content(&edited, None)
+                .and_then(Hit::into_json)
+                .as_deref(),
+            Some("{\"edited\":1}")
+        );
+        assert!(matches!(
+            after
+                .lookup("m5.py", &paths[5])
+                .by_content(&stamp, Some("text")),
+            Some(Hit::View(_))
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_damaged_pack_is_a_miss_and_stale_temporary_files_are_removed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = dir.path().join(DIR_NAME);
+        let options = OutlineOptions::default();
+        let path = dir.path().join("a.py");
+        let stamp = Stamp::new(b"x = 1\n", None);
+        let batch = DiskCache::open(&store, &options).expect("open").batch();
+        for i in 0..=LOOSE_WRITES {
+            let other = dir.path().join(format!("o{i}.py"));
+            batch
+                .put(&format!("o{i}.py"), &other, &stamp, "{}", None)
+                .expect("put");
+        }
+        batch
+            .put("a.py", &path, &stamp, "{\"a\":1}", None)
+            .expect("put");
+        batch.finish().expect("finish");
+        let pack = store.join(PACK_NAME);
+        let mut bytes = std::fs::read(&pack).expect("read");
+        // Damage every entry's first line (not the index): each is then a
+        // miss.
+        for byte in bytes.iter_mut().filter(|b| **b == b'|') {
+            *byte = b'!';
+        }
+        std::fs::write(&pack, &bytes).expect("write");
+        let cache = DiskCache::open(&store, &options).expect("open");
+        assert!(cache.pack.is_some());
+        assert_eq!(cache.get("o0.py", &dir.path().join("o0.py"), &stamp), None);
+        assert_eq!(cache.get("a.py", &path, &stamp), None);
+
+        let old = store.join(".tmpOLD");
+        let young = store.join("entries").join(".tmpYOUNG");
+        std::fs::write(&old, "left by a killed run").expect("write");
+        std::fs::write(&young, "another run's").expect("write");
+        std::fs::File::options()
+            .write(true)
+            .open(&old)
+            .and_then(|f| f.set_modified(SystemTime::now() - STALE_TEMPORARY * 2))
+            .expect("age");
+        DiskCache::open(&store, &options)
+            .expect("open")
+            .batch()
+            .finish()
+            .expect("finish");
+        assert!(!old.exists());
+        assert!(young.exists());
     }
 
     #[test]

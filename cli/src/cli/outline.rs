@@ -99,7 +99,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         }
     };
     let job = Job {
-        cache: open_cache(args, &options),
+        cache: open_cache(args, &options).map(DiskCache::batch),
         options,
         max_file_size: args.extraction.max_file_size,
         filter,
@@ -196,6 +196,12 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         progress.finish_and_clear();
         printed
     };
+    if let Some(Err(error)) = job.cache.as_ref().map(DiskCache::finish) {
+        job.cache_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(error);
+    }
     if let Some(error) = job
         .cache_error
         .into_inner()
