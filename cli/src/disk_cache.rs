@@ -85,7 +85,7 @@ pub const DIR_NAME: &str = ".ast-outline";
 
 /// The version of the entry format; bumped whenever it, or the model's JSON,
 /// changes in a way the tool's version would not tell.
-const FORMAT: u32 = 4;
+const FORMAT: &str = "4";
 
 /// Bytes asked for by the first read of an entry (most are smaller).
 const FIRST_READ: usize = 32 * 1024;
@@ -288,7 +288,8 @@ impl<'b> Block<'b> {
         // `decompress` fills a fresh buffer without zeroing it first; with
         // the `checked-decode` feature a damaged block is an error, never a
         // read or write out of bounds.
-        let text = lz4_flex::block::decompress(self.packed, self.len).ok()?;
+        // One byte more than the text, for the newline the caller may add.
+        let text = lz4_flex::block::decompress(self.packed, self.len.saturating_add(1)).ok()?;
         (text.len() == self.len && xxh3_64(&text) == self.hash).then_some(())?;
         String::from_utf8(text).ok()
     }
@@ -639,8 +640,8 @@ impl DiskCache {
         let header = std::str::from_utf8(bytes.get(..newline)?).ok()?;
         let rest = bytes.get(newline + 1..)?;
         let (fixed, recorded) = header.rsplit_once('|')?;
-        let mut specs = fixed
-            .strip_prefix(&self.fixed_prefix(display))?
+        let mut specs = self
+            .strip_fixed_prefix(fixed, display)?
             .strip_suffix(' ')?
             .split(' ');
         let (json, rest) = Block::parse(specs.next()?.strip_prefix("json=")?, rest)?;
@@ -663,6 +664,29 @@ impl DiskCache {
 
     /// The part of an entry's first line that must be equal for the entry to
     /// be read at all, up to the blocks' descriptions.
+    /// `header` without [`DiskCache::fixed_prefix`], when it starts with it;
+    /// without building the prefix for the usual display path (printable
+    /// ASCII, nothing `Debug` escapes or the prefix leaves out).
+    fn strip_fixed_prefix<'h>(&self, header: &'h str, display: &str) -> Option<&'h str> {
+        let plain = display
+            .bytes()
+            .all(|b| (b' '..=b'~').contains(&b) && !matches!(b, b'"' | b'\\' | b'|'));
+        if !plain {
+            return header.strip_prefix(&self.fixed_prefix(display));
+        }
+        header
+            .strip_prefix(MAGIC)?
+            .strip_prefix(' ')?
+            .strip_prefix(FORMAT)?
+            .strip_prefix(' ')?
+            .strip_prefix(env!("CARGO_PKG_VERSION"))?
+            .strip_prefix(' ')?
+            .strip_prefix(self.options.as_str())?
+            .strip_prefix(" path=\"")?
+            .strip_prefix(display)?
+            .strip_prefix("\" ")
+    }
+
     fn fixed_prefix(&self, display: &str) -> String {
         let mut prefix = format!(
             "{MAGIC} {FORMAT} {} {} path={display:?} ",
@@ -886,7 +910,9 @@ pub(crate) fn read_source(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, Metad
 /// Every extraction option, as text (the `Debug` form names each field, so a
 /// new option changes the key by itself).
 fn options_key(options: &OutlineOptions) -> String {
-    format!("{options:?}").replace(' ', "")
+    let mut key = format!("{options:?}");
+    key.retain(|c| !matches!(c, ' ' | '\n' | '|'));
+    key
 }
 
 /// The project root of `dir`: the nearest directory from `dir` (made
@@ -1251,6 +1277,31 @@ mod tests {
             .expect("finish");
         assert!(!old.exists());
         assert!(young.exists());
+    }
+
+    #[test]
+    fn the_fixed_prefix_is_matched_with_or_without_building_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache =
+            DiskCache::open(&dir.path().join(DIR_NAME), &OutlineOptions::default()).expect("open");
+        for display in [
+            "src/a.py",
+            "a b.py",
+            "q\"uote.py",
+            "p|ipe.py",
+            "é.py",
+            "n\nl.py",
+            "back\\.py",
+        ] {
+            let prefix = cache.fixed_prefix(display);
+            let header = format!("{prefix}json=1:2:3 ");
+            assert_eq!(
+                cache.strip_fixed_prefix(&header, display),
+                Some("json=1:2:3 "),
+                "{display:?}"
+            );
+            assert_eq!(cache.strip_fixed_prefix(&header, "other.py"), None);
+        }
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub fn collect_files(paths: &[PathBuf], options: WalkOptions) -> Walked {
     walked
 }
 
+/// The directory name of Python's bytecode caches, never walked into.
+const PYTHON_BYTECODE_DIR: &str = "__pycache__";
+
 fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
     let honour_ignores = !options.no_ignore;
     let walker = ignore::WalkBuilder::new(root)
@@ -94,10 +97,14 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
         .follow_links(false)
         .threads(options.threads)
         // Never outline ast-outline's own cache (hidden anyway, but not
-        // with `--hidden`).
+        // with `--hidden`), and never descend into Python's bytecode caches
+        // (PEP 3147: `__pycache__` holds `.pyc` files only; in a tree without
+        // a `.gitignore`, such as an installed standard library, they are a
+        // third of the directories).
         .filter_entry(|entry| {
             !(entry.depth() > 0
-                && entry.file_name() == crate::disk_cache::DIR_NAME
+                && (entry.file_name() == crate::disk_cache::DIR_NAME
+                    || entry.file_name() == PYTHON_BYTECODE_DIR)
                 && entry.file_type().is_some_and(|t| t.is_dir()))
         })
         .build_parallel();
@@ -169,10 +176,12 @@ fn visit(entry: ignore::DirEntry, walked: &mut Walked) {
         }
         return;
     }
-    let display = display_path(entry.path());
-    let Some(language) = Language::from_path(&display) else {
+    // The language is known from the file name alone: most files of a tree
+    // are not source files, and their display path is never made.
+    let Some(language) = Language::from_path(&entry.file_name().to_string_lossy()) else {
         return;
     };
+    let display = display_path(entry.path());
     walked.files.push(FileEntry {
         path: entry.into_path(),
         display,
@@ -243,6 +252,8 @@ mod tests {
             ("build/gen.py", "z = 3\n"),
             (".hidden/h.py", "h = 4\n"),
             (".gitignore", "build/\n"),
+            // Never walked into, with or without ignore files.
+            ("a/__pycache__/z.py", "bytecode's place\n"),
         ] {
             let path = root.join(name);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -266,7 +277,15 @@ mod tests {
                 ..WalkOptions::default()
             },
         );
-        assert_eq!(everything.files.len(), 4);
+        let names: Vec<String> = everything
+            .files
+            .iter()
+            .map(|f| f.display.trim_start_matches(&root_display).to_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["/.hidden/h.py", "/a/z.py", "/b.py", "/build/gen.py"]
+        );
     }
 
     #[test]

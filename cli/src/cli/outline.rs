@@ -7,6 +7,7 @@
 //! outlines are kept (already filtered) to choose what fits
 //! ([`crate::repo_map`]).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -16,7 +17,7 @@ use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 use outline_core::{FileOutline, Filter, OutlineOptions, TextOptions, json_line, render_text};
 
 use super::args::{Format, OutlineArgs};
-use super::{print_or_exit, report};
+use super::{print_all_or_exit, print_or_exit, report};
 use crate::SourceText;
 use crate::disk_cache::{DiskCache, Hit, Lookup, Stamp, read_source};
 use crate::error::Error;
@@ -155,17 +156,20 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
     } else {
         let mut printed = 0usize;
         // Output is written in blocks of about OUTPUT_BLOCK bytes (every file
-        // on a terminal), and before any note, so both keep their order.
-        let mut pending = String::new();
+        // on a terminal), and before any note, so both keep their order. A
+        // block is the files' texts as they are, written with one vectored
+        // write (not copied into one buffer first).
+        let mut pending = Pending::default();
         let block = if std::io::stdout().is_terminal() {
             0
         } else {
             OUTPUT_BLOCK
         };
-        let flush = |pending: &mut String| {
-            if !pending.is_empty() {
-                progress.suspend(|| print_or_exit(pending));
-                pending.clear();
+        let flush = |pending: &mut Pending| {
+            if pending.bytes > 0 {
+                progress.suspend(|| print_all_or_exit(&pending.texts));
+                pending.texts.clear();
+                pending.bytes = 0;
             }
         };
         in_order(
@@ -177,10 +181,10 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
                 match result {
                     Ok(text) => {
                         if args.format == Format::Text && printed > 0 {
-                            pending.push('\n');
+                            pending.push(Cow::Borrowed("\n"));
                         }
-                        pending.push_str(&text);
-                        if pending.len() >= block {
+                        pending.push(Cow::Owned(text));
+                        if pending.bytes >= block {
                             flush(&mut pending);
                         }
                         printed += 1;
@@ -214,6 +218,20 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Output not yet written: texts in order, and their total length in bytes.
+#[derive(Default)]
+struct Pending {
+    texts: Vec<Cow<'static, str>>,
+    bytes: usize,
+}
+
+impl Pending {
+    fn push(&mut self, text: Cow<'static, str>) {
+        self.bytes += text.len();
+        self.texts.push(text);
     }
 }
 
