@@ -328,6 +328,9 @@ pub struct DiskCache {
     pack: Option<Arc<Pack>>,
     /// Set for a run over a tree: where its entries go.
     batch: Option<Arc<Batch>>,
+    /// The tree this cache is for, when opened by [`DiskCache::for_tree`]
+    /// (absolute).
+    root: Option<PathBuf>,
 }
 
 /// What a run over a tree has written so far.
@@ -337,6 +340,10 @@ struct Batch {
     written: AtomicUsize,
     /// The new pack, once [`LOOSE_WRITES`] entries were written loose.
     writer: Mutex<Option<PackWriter>>,
+    /// For a run over the cache's whole tree: the key of every entry looked
+    /// up. Any other entry is of a file no longer there (or named another
+    /// way), and is left out of the next pack.
+    seen: Option<Mutex<std::collections::HashSet<u128>>>,
 }
 
 impl DiskCache {
@@ -365,14 +372,25 @@ impl DiskCache {
             cwd: std::env::current_dir().ok(),
             pack: Pack::open(&dir.join(PACK_NAME)).map(Arc::new),
             batch: None,
+            root: None,
         }
     }
 
-    /// This cache, for a run over a tree: most new entries go into a new
-    /// pack, which [`DiskCache::finish`] puts in place (see the module docs).
+    /// This cache, for a run over the trees and files `paths`: most new
+    /// entries go into a new pack, which [`DiskCache::finish`] puts in place
+    /// (see the module docs). When `paths` is the one tree the cache is for
+    /// ([`DiskCache::for_tree`]), that pack also leaves out the entries this
+    /// run did not look up: those of files since deleted or renamed.
     #[must_use]
-    pub fn batch(mut self) -> DiskCache {
-        self.batch = Some(Arc::default());
+    pub fn batch(mut self, paths: &[PathBuf]) -> DiskCache {
+        let whole_tree = match (&self.root, paths) {
+            (Some(root), [path]) => std::path::absolute(path).is_ok_and(|p| p == *root),
+            _ => false,
+        };
+        self.batch = Some(Arc::new(Batch {
+            seen: whole_tree.then(Mutex::default),
+            ..Batch::default()
+        }));
         self
     }
 
@@ -403,10 +421,17 @@ impl DiskCache {
             None => PackWriter::new_in(&self.dir)?,
         };
         let mut taken: std::collections::HashSet<u128> = writer.keys().collect();
+        let seen = batch
+            .seen
+            .as_ref()
+            .map(|seen| std::mem::take(&mut *seen.lock().unwrap_or_else(PoisonError::into_inner)));
+        let wanted = |key: u128| seen.as_ref().is_none_or(|seen| seen.contains(&key));
         let mut folded = Vec::new();
         for key in loose {
-            // A loose entry replaced by one this run packed is only removed.
+            // A loose entry replaced by one this run packed, or of a file no
+            // longer there, is only removed.
             if !taken.contains(&key)
+                && wanted(key)
                 && let Ok(bytes) = self.read_loose(key)
             {
                 writer.add(key, &[&bytes])?;
@@ -417,6 +442,7 @@ impl DiskCache {
         if let Some(pack) = &self.pack {
             for slot in pack.slots() {
                 if !taken.contains(&slot.key)
+                    && wanted(slot.key)
                     && let Some(bytes) = pack.read(slot)
                 {
                     writer.add(slot.key, &[&bytes])?;
@@ -491,8 +517,9 @@ impl DiskCache {
                 // is never followed: it could point anywhere.
                 let dir = root.join(DIR_NAME);
                 if refuse_link(&dir).is_ok()
-                    && let Ok(cache) = DiskCache::open(&dir, options)
+                    && let Ok(mut cache) = DiskCache::open(&dir, options)
                 {
+                    cache.root = Some(root);
                     return Some(cache);
                 }
                 root
@@ -501,13 +528,20 @@ impl DiskCache {
         };
         let user = user_cache_dir()?;
         let name = format!("{:032x}", xxh3_128(root.to_string_lossy().as_bytes()));
-        DiskCache::open(&user.join("ast-outline").join(name), options).ok()
+        let mut cache = DiskCache::open(&user.join("ast-outline").join(name), options).ok()?;
+        cache.root = Some(root);
+        Some(cache)
     }
 
     /// The entry of the file shown as `display` and read from `path`, read
     /// once for both steps of a lookup (see the module docs).
     pub fn lookup<'c>(&'c self, display: &'c str, path: &'c Path) -> Lookup<'c> {
         let key = self.entry_key(display, path);
+        if let Some(seen) = self.batch.as_ref().and_then(|b| b.seen.as_ref()) {
+            seen.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(key);
+        }
         Lookup {
             cache: self,
             display,
@@ -1119,7 +1153,7 @@ mod tests {
         let paths: Vec<PathBuf> = (0..files)
             .map(|i| dir.path().join(format!("m{i}.py")))
             .collect();
-        let batch = DiskCache::open(&store, &options).expect("open").batch();
+        let batch = DiskCache::open(&store, &options).expect("open").batch(&[]);
         for (i, path) in paths.iter().enumerate() {
             let stamp = Stamp::new(format!("x = {i}\n").as_bytes(), None);
             let json = format!("{{\"file\":{i}}}");
@@ -1190,7 +1224,7 @@ mod tests {
 
         // A run that packs nothing leaves few loose entries alone; one
         // with REPACK_LOOSE of them folds them in, keeping the rest.
-        let quiet = DiskCache::open(&store, &options).expect("open").batch();
+        let quiet = DiskCache::open(&store, &options).expect("open").batch(&[]);
         quiet.finish().expect("finish");
         assert_eq!(loose_count(&quiet), 2);
         for i in 0..REPACK_LOOSE {
@@ -1205,7 +1239,7 @@ mod tests {
                 )
                 .expect("put");
         }
-        let folding = DiskCache::open(&store, &options).expect("open").batch();
+        let folding = DiskCache::open(&store, &options).expect("open").batch(&[]);
         folding.finish().expect("finish");
         assert_eq!(loose_count(&folding), 0);
         let after = DiskCache::open(&store, &options).expect("open");
@@ -1237,7 +1271,7 @@ mod tests {
         let options = OutlineOptions::default();
         let path = dir.path().join("a.py");
         let stamp = Stamp::new(b"x = 1\n", None);
-        let batch = DiskCache::open(&store, &options).expect("open").batch();
+        let batch = DiskCache::open(&store, &options).expect("open").batch(&[]);
         for i in 0..=LOOSE_WRITES {
             let other = dir.path().join(format!("o{i}.py"));
             batch
@@ -1272,11 +1306,62 @@ mod tests {
             .expect("age");
         DiskCache::open(&store, &options)
             .expect("open")
-            .batch()
+            .batch(&[])
             .finish()
             .expect("finish");
         assert!(!old.exists());
         assert!(young.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_run_over_the_whole_tree_drops_the_entries_of_files_no_longer_there() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = std::path::absolute(dir.path()).expect("absolute");
+        std::fs::create_dir(root.join(".git")).expect("mkdir");
+        let options = OutlineOptions::default();
+        let put_all = |cache: &DiskCache, names: &[String]| {
+            for name in names {
+                let path = root.join(name);
+                let stamp = Stamp::new(name.as_bytes(), None);
+                let _ = cache.lookup(name, &path);
+                cache.put(name, &path, &stamp, "{}", None).expect("put");
+            }
+        };
+        let old: Vec<String> = (0..=LOOSE_WRITES).map(|i| format!("old{i}.py")).collect();
+        let new: Vec<String> = (0..=LOOSE_WRITES).map(|i| format!("new{i}.py")).collect();
+        let first = DiskCache::for_tree(&root, &options)
+            .expect("cache")
+            .batch(std::slice::from_ref(&root));
+        put_all(&first, &old);
+        first.finish().expect("finish");
+
+        // A run over a subdirectory, or another path, keeps what it did not
+        // see; a run over the whole tree does not.
+        let elsewhere = DiskCache::for_tree(&root, &options)
+            .expect("cache")
+            .batch(&[root.join("sub")]);
+        put_all(&elsewhere, &new[..1]);
+        put_all(&elsewhere, &new[1..]);
+        elsewhere.finish().expect("finish");
+        let cache = DiskCache::for_tree(&root, &options).expect("cache");
+        assert_eq!(
+            cache.pack.as_ref().map(|p| p.len()),
+            Some(old.len() + new.len())
+        );
+
+        let whole = DiskCache::for_tree(&root, &options)
+            .expect("cache")
+            .batch(&[root.join(".")]);
+        let _ = whole.lookup(&old[0], &root.join(&old[0]));
+        put_all(&whole, &new);
+        whole.finish().expect("finish");
+        let cache = DiskCache::for_tree(&root, &options).expect("cache");
+        assert_eq!(cache.pack.as_ref().map(|p| p.len()), Some(1 + new.len()));
+        let stamp = Stamp::new(old[0].as_bytes(), None);
+        assert!(cache.get(&old[0], &root.join(&old[0]), &stamp).is_some());
+        let stamp = Stamp::new(old[1].as_bytes(), None);
+        assert!(cache.get(&old[1], &root.join(&old[1]), &stamp).is_none());
     }
 
     #[test]

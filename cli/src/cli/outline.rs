@@ -100,7 +100,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         }
     };
     let job = Job {
-        cache: open_cache(args, &options).map(DiskCache::batch),
+        cache: open_cache(args, &options).map(|cache| cache.batch(&args.paths)),
         options,
         max_file_size: args.extraction.max_file_size,
         filter,
