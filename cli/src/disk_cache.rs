@@ -942,11 +942,30 @@ pub(crate) fn read_source(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, Metad
 }
 
 /// Every extraction option, as text (the `Debug` form names each field, so a
-/// new option changes the key by itself).
+/// new option changes the key by itself), then the build of this program.
 fn options_key(options: &OutlineOptions) -> String {
-    let mut key = format!("{options:?}");
+    let mut key = format!("{options:?},build={}", build_id());
     key.retain(|c| !matches!(c, ' ' | '\n' | '|'));
     key
+}
+
+/// What tells this build of the program from another of the same version:
+/// the size and modification time (ns) of its executable, so that a rebuilt
+/// development binary whose extraction changed never reads entries of the
+/// previous build; `-` when the executable cannot be found.
+fn build_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .ok()
+            .and_then(|meta| {
+                let modified = meta.modified().ok()?;
+                let nanos = modified.duration_since(SystemTime::UNIX_EPOCH).ok()?;
+                Some(format!("{}-{}", meta.len(), nanos.as_nanos()))
+            })
+            .unwrap_or_else(|| "-".to_owned())
+    })
 }
 
 /// The project root of `dir`: the nearest directory from `dir` (made
@@ -1284,9 +1303,12 @@ mod tests {
         batch.finish().expect("finish");
         let pack = store.join(PACK_NAME);
         let mut bytes = std::fs::read(&pack).expect("read");
-        // Damage every entry's first line (not the index): each is then a
-        // miss.
-        for byte in bytes.iter_mut().filter(|b| **b == b'|') {
+        // Damage every entry's first line (not the index, which follows the
+        // entries: 32 bytes per entry, then the 32-byte trailer ending in
+        // the count): each is then a miss.
+        let count = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("count"));
+        let entries_end = bytes.len() - 32 - 32 * usize::try_from(count).expect("count");
+        for byte in bytes[..entries_end].iter_mut().filter(|b| **b == b'|') {
             *byte = b'!';
         }
         std::fs::write(&pack, &bytes).expect("write");
