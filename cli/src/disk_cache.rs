@@ -661,7 +661,14 @@ impl DiskCache {
         let read = file.read(&mut bytes)?;
         bytes.truncate(read);
         if read == FIRST_READ {
-            file.take(MAX_ENTRY).read_to_end(&mut bytes)?;
+            // A longer entry is read up to the length its header gives, and
+            // no further: something that is not an entry (a large file put
+            // in its place) is not read past its first block.
+            let Some(len) = declared_len(&bytes).filter(|&len| len as u64 <= MAX_ENTRY) else {
+                return Ok(bytes);
+            };
+            let rest = len.saturating_sub(bytes.len()) as u64;
+            file.take(rest).read_to_end(&mut bytes)?;
         }
         Ok(bytes)
     }
@@ -885,6 +892,29 @@ impl Hit {
             Hit::View(_) => None,
         }
     }
+}
+
+/// The length in bytes of the entry that starts with `bytes`, as its header
+/// line declares it (the header, then the compressed blocks whose lengths
+/// are the last field of each block's description); `None` when `bytes`
+/// holds no header line of that shape. Only a read size: the entry is
+/// checked in full when parsed.
+fn declared_len(bytes: &[u8]) -> Option<usize> {
+    let newline = bytes.iter().position(|&b| b == b'\n')?;
+    let header = std::str::from_utf8(bytes.get(..newline)?).ok()?;
+    let (fixed, _) = header.rsplit_once('|')?;
+    let mut total = newline + 1;
+    // From the end: `view=…` maybe, then `json=…` (a path with spaces,
+    // earlier in the line, is never reached).
+    for spec in fixed.strip_suffix(' ')?.rsplit(' ') {
+        let packed: usize = spec.rsplit(':').next()?.parse().ok()?;
+        total = total.checked_add(packed)?;
+        if spec.starts_with("json=") {
+            return Some(total);
+        }
+        spec.starts_with("view=").then_some(())?;
+    }
+    None
 }
 
 /// The view named by `view` from `entry` when it holds it, else its JSON
@@ -1384,6 +1414,43 @@ mod tests {
         assert!(cache.get(&old[0], &root.join(&old[0]), &stamp).is_some());
         let stamp = Stamp::new(old[1].as_bytes(), None);
         assert!(cache.get(&old[1], &root.join(&old[1]), &stamp).is_none());
+    }
+
+    #[test]
+    fn an_entry_declares_its_length_in_its_header() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache =
+            DiskCache::open(&dir.path().join(DIR_NAME), &OutlineOptions::default()).expect("open");
+        let stamp = Stamp::new(b"x = 1\n", None);
+        // Pseudo-random letters: they do not compress, so the entry is
+        // longer than one first read.
+        let mut seed = 0x2545_f491_u32;
+        let long: String = (0..100_000)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                char::from(b'a' + ((seed >> 16) % 26) as u8)
+            })
+            .collect();
+        for (display, view) in [
+            ("a.py", None),
+            ("a json=1:2:3 b.py", Some(("text", long.as_str()))),
+            ("v.py", Some(("text", "short"))),
+        ] {
+            let path = dir.path().join(display);
+            cache.put(display, &path, &stamp, &long, view).expect("put");
+            let key = cache.entry_key(display, &path);
+            let bytes = std::fs::read(cache.loose_path(key)).expect("entry");
+            assert!(bytes.len() > FIRST_READ, "{display}");
+            assert_eq!(declared_len(&bytes), Some(bytes.len()), "{display}");
+            assert_eq!(
+                cache.read_loose(key).expect("read").len(),
+                bytes.len(),
+                "{display}"
+            );
+        }
+        assert_eq!(declared_len(&[0; 64]), None);
+        assert_eq!(declared_len(b"no header\n"), None);
+        assert_eq!(declared_len(b"x json=1:2:zz |r\n"), None);
     }
 
     #[test]
