@@ -85,7 +85,7 @@ pub const DIR_NAME: &str = ".ast-outline";
 
 /// The version of the entry format; bumped whenever it, or the model's JSON,
 /// changes in a way the tool's version would not tell.
-const FORMAT: &str = "4";
+const FORMAT: &str = "5";
 
 /// Bytes asked for by the first read of an entry (most are smaller).
 const FIRST_READ: usize = 32 * 1024;
@@ -333,6 +333,17 @@ pub struct DiskCache {
     root: Option<PathBuf>,
 }
 
+/// What names an entry: a hash of the file's display path and absolute path
+/// (`entry`: two spellings of one file's path have two entries, as the
+/// display path is in the outline), and a shorter hash of the absolute path
+/// alone (`file`: what a run over the whole tree checks to tell an entry of
+/// a file still there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    entry: u128,
+    file: u32,
+}
+
 /// What a run over a tree has written so far.
 #[derive(Debug, Default)]
 struct Batch {
@@ -340,10 +351,10 @@ struct Batch {
     written: AtomicUsize,
     /// The new pack, once [`LOOSE_WRITES`] entries were written loose.
     writer: Mutex<Option<PackWriter>>,
-    /// For a run over the cache's whole tree: the key of every entry looked
-    /// up. Any other entry is of a file no longer there (or named another
-    /// way), and is left out of the next pack.
-    seen: Option<Mutex<std::collections::HashSet<u128>>>,
+    /// For a run over the cache's whole tree: the file hash ([`Key`]) of
+    /// every file looked up. An entry of any other file is of a file no
+    /// longer there, and is left out of the next pack.
+    seen: Option<Mutex<std::collections::HashSet<u32>>>,
 }
 
 impl DiskCache {
@@ -416,60 +427,112 @@ impl DiskCache {
             self.remove_stale_temporaries();
             return Ok(());
         }
+        let seen = batch
+            .seen
+            .as_ref()
+            .map(|seen| std::mem::take(&mut *seen.lock().unwrap_or_else(PoisonError::into_inner)));
+        self.repack(writer, loose, seen.as_ref())?;
+        self.remove_stale_temporaries();
+        Ok(())
+    }
+
+    /// For a cache filled one entry at a time (the MCP server): folds the
+    /// loose entries into the pack when there are [`REPACK_LOOSE`] of them
+    /// or more, and at least a quarter as many as the pack holds (so the
+    /// pack is copied a bounded number of times as it grows). Returns
+    /// whether it did.
+    ///
+    /// # Errors
+    /// When the pack cannot be written (the old one is then left as it was).
+    pub fn fold_loose(&self) -> std::io::Result<bool> {
+        let loose = self.loose_keys();
+        let packed = self.pack.as_ref().map_or(0, |pack| pack.len());
+        if loose.len() < REPACK_LOOSE.max(packed / 4) {
+            return Ok(false);
+        }
+        let writer = PackWriter::new_in(&self.dir)?;
+        self.repack(Some(writer), loose, None)?;
+        self.remove_stale_temporaries();
+        Ok(true)
+    }
+
+    /// Whether the pack read when this cache was opened is still the one in
+    /// place (false once another run has put a new one there).
+    pub fn pack_is_current(&self) -> bool {
+        let now = std::fs::symlink_metadata(self.dir.join(PACK_NAME))
+            .ok()
+            .and_then(|meta| FileStatus::of(&meta));
+        now == self.pack.as_ref().and_then(|pack| pack.status)
+    }
+
+    /// Whether this cache is for outlines made with `options`.
+    pub fn is_for(&self, options: &OutlineOptions) -> bool {
+        self.options == options_key(options)
+    }
+
+    /// Writes the new pack: `writer`'s entries, then the loose entries
+    /// `loose`, then the old pack's entries, each key once and the first
+    /// found kept; with `seen`, only entries of those files. Removes the
+    /// loose entries it took in.
+    fn repack(
+        &self,
+        writer: Option<PackWriter>,
+        loose: Vec<Key>,
+        seen: Option<&std::collections::HashSet<u32>>,
+    ) -> std::io::Result<()> {
         let mut writer = match writer {
             Some(writer) => writer,
             None => PackWriter::new_in(&self.dir)?,
         };
         let mut taken: std::collections::HashSet<u128> = writer.keys().collect();
-        let seen = batch
-            .seen
-            .as_ref()
-            .map(|seen| std::mem::take(&mut *seen.lock().unwrap_or_else(PoisonError::into_inner)));
-        let wanted = |key: u128| seen.as_ref().is_none_or(|seen| seen.contains(&key));
+        let wanted = |file: u32| seen.is_none_or(|seen| seen.contains(&file));
         let mut folded = Vec::new();
         for key in loose {
             // A loose entry replaced by one this run packed, or of a file no
             // longer there, is only removed.
-            if !taken.contains(&key)
-                && wanted(key)
+            if !taken.contains(&key.entry)
+                && wanted(key.file)
                 && let Ok(bytes) = self.read_loose(key)
             {
-                writer.add(key, &[&bytes])?;
-                taken.insert(key);
+                writer.add(key.entry, key.file, &[&bytes])?;
+                taken.insert(key.entry);
             }
             folded.push(key);
         }
         if let Some(pack) = &self.pack {
             for slot in pack.slots() {
                 if !taken.contains(&slot.key)
-                    && wanted(slot.key)
+                    && wanted(slot.file)
                     && let Some(bytes) = pack.read(slot)
                 {
-                    writer.add(slot.key, &[&bytes])?;
+                    writer.add(slot.key, slot.file, &[&bytes])?;
                 }
             }
         }
-        writer.finish(&self.dir.join(PACK_NAME))?;
+        let pack = self.dir.join(PACK_NAME);
+        clear_directory(&pack);
+        writer.finish(&pack)?;
         for key in folded {
             let _ = std::fs::remove_file(self.loose_path(key));
         }
-        self.remove_stale_temporaries();
         Ok(())
     }
 
     /// The keys of the loose entries (file names that are not keys, such as
     /// temporary files, are left out).
-    fn loose_keys(&self) -> Vec<u128> {
+    fn loose_keys(&self) -> Vec<Key> {
         let Ok(listing) = std::fs::read_dir(&self.entries) else {
             return Vec::new();
         };
         listing
             .filter_map(|entry| {
                 let name = entry.ok()?.file_name();
-                let name = name.to_str()?;
-                (name.len() == 32)
-                    .then(|| u128::from_str_radix(name, 16).ok())
-                    .flatten()
+                let (entry, file) = name.to_str()?.split_once('-')?;
+                (entry.len() == 32 && file.len() == 8).then_some(())?;
+                Some(Key {
+                    entry: u128::from_str_radix(entry, 16).ok()?,
+                    file: u32::from_str_radix(file, 16).ok()?,
+                })
             })
             .collect()
     }
@@ -499,12 +562,21 @@ impl DiskCache {
         }
     }
 
-    /// The cache in `dir` when it exists (nothing is created), for outlines
-    /// made with `options`.
+    /// The cache in `dir` when that directory exists (and is not a link), for
+    /// outlines made with `options`; `entries/` is made in it when missing.
     pub fn existing(dir: &Path, options: &OutlineOptions) -> Option<DiskCache> {
         let entries = dir.join("entries");
-        let linked = refuse_link(dir).is_err() || refuse_link(&entries).is_err();
-        (!linked && entries.is_dir()).then(|| DiskCache::at(dir, entries, options))
+        if refuse_link(dir).is_err() || refuse_link(&entries).is_err() || !dir.is_dir() {
+            return None;
+        }
+        // Filled when it can be written (`entries/` made if missing, as
+        // `ast-outline index` makes the directory without it); read only
+        // otherwise.
+        DiskCache::open(dir, options).ok().or_else(|| {
+            entries
+                .is_dir()
+                .then(|| DiskCache::at(dir, entries, options))
+        })
     }
 
     /// The cache for the tree at `dir` (a directory): `.ast-outline/` under
@@ -540,14 +612,14 @@ impl DiskCache {
         if let Some(seen) = self.batch.as_ref().and_then(|b| b.seen.as_ref()) {
             seen.lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .insert(key);
+                .insert(key.file);
         }
         Lookup {
             cache: self,
             display,
             path,
             key,
-            packed: self.pack.as_ref().and_then(|pack| pack.get(key)),
+            packed: self.pack.as_ref().and_then(|pack| pack.get(key.entry)),
             loose: OnceLock::new(),
             used: std::cell::Cell::new(None),
         }
@@ -639,19 +711,21 @@ impl DiskCache {
                 *writer = Some(PackWriter::new_in(&self.dir)?);
             }
             if let Some(writer) = writer.as_mut() {
-                return writer.add(key, &parts);
+                return writer.add(key.entry, key.file, &parts);
             }
         }
         let mut file = tempfile::NamedTempFile::new_in(&self.entries)?;
         for part in parts {
             file.write_all(part)?;
         }
-        file.persist(self.loose_path(key)).map_err(|e| e.error)?;
+        let target = self.loose_path(key);
+        clear_directory(&target);
+        file.persist(target).map_err(|e| e.error)?;
         Ok(())
     }
 
     /// The bytes of the loose entry with `key`.
-    fn read_loose(&self, key: u128) -> std::io::Result<Vec<u8>> {
+    fn read_loose(&self, key: Key) -> std::io::Result<Vec<u8>> {
         let mut file = open_entry(&self.loose_path(key))?;
         // Most entries fit one read, and a short read of a regular file is
         // its end, so no second read (nor a size query) is made for them. Were
@@ -739,8 +813,8 @@ impl DiskCache {
     }
 
     /// The key of the entry of the file shown as `display` and read from
-    /// `path` (a loose entry's file name is its hex form).
-    fn entry_key(&self, display: &str, path: &Path) -> u128 {
+    /// `path`.
+    fn entry_key(&self, display: &str, path: &Path) -> Key {
         // Absolute, without `.` components: `./src/a.py` run from the root
         // and the MCP server's `/root/src/a.py` name the same entry.
         let absolute: PathBuf = match &self.cwd {
@@ -750,14 +824,31 @@ impl DiskCache {
         .components()
         .filter(|c| *c != std::path::Component::CurDir)
         .collect();
+        let absolute = absolute.to_string_lossy();
         let mut key = display.as_bytes().to_vec();
         key.push(0);
-        key.extend_from_slice(absolute.to_string_lossy().as_bytes());
-        xxh3_128(&key)
+        key.extend_from_slice(absolute.as_bytes());
+        // `..` taken away by name only, for the file's hash: it only tells
+        // whether a file was seen, never which entry is read.
+        let mut file = PathBuf::new();
+        for component in Path::new(absolute.as_ref()).components() {
+            match component {
+                std::path::Component::ParentDir => {
+                    file.pop();
+                }
+                other => file.push(other),
+            }
+        }
+        Key {
+            entry: xxh3_128(&key),
+            file: xxh3_64(file.to_string_lossy().as_bytes()) as u32,
+        }
     }
 
-    fn loose_path(&self, key: u128) -> PathBuf {
-        self.entries.join(format!("{key:032x}"))
+    /// A loose entry's file: `ENTRY-FILE` in hex.
+    fn loose_path(&self, key: Key) -> PathBuf {
+        self.entries
+            .join(format!("{:032x}-{:08x}", key.entry, key.file))
     }
 }
 
@@ -768,7 +859,7 @@ pub struct Lookup<'c> {
     cache: &'c DiskCache,
     display: &'c str,
     path: &'c Path,
-    key: u128,
+    key: Key,
     /// The packed entry's bytes.
     packed: Option<Vec<u8>>,
     /// The loose entry's bytes, read when first needed.
@@ -894,6 +985,16 @@ impl Hit {
     }
 }
 
+/// Removes the directory at `path` (inside the cache), if one is there where
+/// a file is to be renamed: a rename cannot replace it, and nothing of ours
+/// is ever a directory there. A link or file is left (a rename replaces it;
+/// a link is never followed).
+fn clear_directory(path: &Path) {
+    if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir()) {
+        let _ = std::fs::remove_dir_all(path);
+    }
+}
+
 /// The length in bytes of the entry that starts with `bytes`, as its header
 /// line declares it (the header, then the compressed blocks whose lengths
 /// are the last field of each block's description); `None` when `bytes`
@@ -972,30 +1073,14 @@ pub(crate) fn read_source(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, Metad
 }
 
 /// Every extraction option, as text (the `Debug` form names each field, so a
-/// new option changes the key by itself), then the build of this program.
+/// new option changes the key by itself), then the build of this program (a
+/// hash of the sources that decide what an outline holds, from `build.rs`:
+/// a rebuilt binary whose extraction changed never reads another build's
+/// entries, and copies of one build share them).
 fn options_key(options: &OutlineOptions) -> String {
-    let mut key = format!("{options:?},build={}", build_id());
+    let mut key = format!("{options:?},build={}", env!("AST_OUTLINE_BUILD_ID"));
     key.retain(|c| !matches!(c, ' ' | '\n' | '|'));
     key
-}
-
-/// What tells this build of the program from another of the same version:
-/// the size and modification time (ns) of its executable, so that a rebuilt
-/// development binary whose extraction changed never reads entries of the
-/// previous build; `-` when the executable cannot be found.
-fn build_id() -> &'static str {
-    static ID: OnceLock<String> = OnceLock::new();
-    ID.get_or_init(|| {
-        std::env::current_exe()
-            .and_then(std::fs::metadata)
-            .ok()
-            .and_then(|meta| {
-                let modified = meta.modified().ok()?;
-                let nanos = modified.duration_since(SystemTime::UNIX_EPOCH).ok()?;
-                Some(format!("{}-{}", meta.len(), nanos.as_nanos()))
-            })
-            .unwrap_or_else(|| "-".to_owned())
-    })
 }
 
 /// The project root of `dir`: the nearest directory from `dir` (made
@@ -1402,6 +1487,20 @@ mod tests {
             Some(old.len() + new.len())
         );
 
+        // The same file under another spelling of its path (an absolute
+        // one) has an entry of its own, kept while the file is there.
+        let spelled = root.join(&old[0]).to_string_lossy().into_owned();
+        let stamp = Stamp::new(old[0].as_bytes(), None);
+        cache
+            .put(
+                &spelled,
+                &root.join(&old[0]),
+                &stamp,
+                "{\"spelled\":1}",
+                None,
+            )
+            .expect("put");
+
         let whole = DiskCache::for_tree(&root, &options)
             .expect("cache")
             .batch(&[root.join(".")]);
@@ -1409,9 +1508,13 @@ mod tests {
         put_all(&whole, &new);
         whole.finish().expect("finish");
         let cache = DiskCache::for_tree(&root, &options).expect("cache");
-        assert_eq!(cache.pack.as_ref().map(|p| p.len()), Some(1 + new.len()));
+        assert_eq!(cache.pack.as_ref().map(|p| p.len()), Some(2 + new.len()));
         let stamp = Stamp::new(old[0].as_bytes(), None);
         assert!(cache.get(&old[0], &root.join(&old[0]), &stamp).is_some());
+        assert_eq!(
+            cache.get(&spelled, &root.join(&old[0]), &stamp).as_deref(),
+            Some("{\"spelled\":1}")
+        );
         let stamp = Stamp::new(old[1].as_bytes(), None);
         assert!(cache.get(&old[1], &root.join(&old[1]), &stamp).is_none());
     }
@@ -1451,6 +1554,31 @@ mod tests {
         assert_eq!(declared_len(&[0; 64]), None);
         assert_eq!(declared_len(b"no header\n"), None);
         assert_eq!(declared_len(b"x json=1:2:zz |r\n"), None);
+    }
+
+    #[test]
+    fn a_directory_in_the_place_of_the_pack_or_an_entry_is_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = dir.path().join(DIR_NAME);
+        let options = OutlineOptions::default();
+        std::fs::create_dir_all(store.join(PACK_NAME).join("inner")).expect("mkdir");
+        let batch = DiskCache::open(&store, &options).expect("open").batch(&[]);
+        let path = dir.path().join("a.py");
+        let entry = batch.loose_path(batch.entry_key("a.py", &path));
+        std::fs::create_dir_all(entry.join("inner")).expect("mkdir");
+        let stamp = Stamp::new(b"x = 1\n", None);
+        batch.put("a.py", &path, &stamp, "{}", None).expect("put");
+        assert!(entry.is_file());
+        for i in 0..LOOSE_WRITES {
+            let other = dir.path().join(format!("o{i}.py"));
+            batch
+                .put(&format!("o{i}.py"), &other, &stamp, "{}", None)
+                .expect("put");
+        }
+        batch.finish().expect("finish");
+        assert!(store.join(PACK_NAME).is_file());
+        let cache = DiskCache::open(&store, &options).expect("open");
+        assert_eq!(cache.get("a.py", &path, &stamp).as_deref(), Some("{}"));
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //!   file holds (so it is checked the same way when read);
 //! - the index: one 32-byte slot per entry, sorted by key, keys unique:
 //!   key (`u128`, the entry's name as a number), offset (`u64`, from the
-//!   start of the file), length (`u32`), four zero bytes;
+//!   start of the file), length (`u32`), the hash of the file's absolute
+//!   path (`u32`, to tell entries of files no longer there);
 //! - the trailer, 32 bytes: [`MAGIC`] (16 bytes), the pack format (`u32`),
 //!   four zero bytes, the number of slots (`u64`).
 //!
@@ -25,7 +26,7 @@ use std::path::Path;
 const MAGIC: &[u8; 16] = b"ast-outline-pack";
 
 /// The version of the pack layout.
-const PACK_FORMAT: u32 = 1;
+const PACK_FORMAT: u32 = 2;
 
 /// Bytes of one index slot, and of the trailer.
 const SLOT: u64 = 32;
@@ -43,6 +44,8 @@ pub(super) struct Slot {
     pub offset: u64,
     /// Its length in bytes.
     pub len: u32,
+    /// The hash of its source file's absolute path.
+    pub file: u32,
 }
 
 /// An open pack: its file and its index, read once.
@@ -51,13 +54,16 @@ pub(super) struct Pack {
     file: File,
     /// Slots sorted by key.
     slots: Vec<Slot>,
+    /// What the file system said about the pack file when it was opened.
+    pub status: Option<super::FileStatus>,
 }
 
 impl Pack {
     /// The pack at `path`, when there is one and it is well formed.
     pub fn open(path: &Path) -> Option<Pack> {
         let file = super::open_entry(path).ok()?;
-        let size = file.metadata().ok()?.len();
+        let meta = file.metadata().ok()?;
+        let size = meta.len();
         let mut trailer = [0u8; SLOT as usize];
         read_exact_at(&file, &mut trailer, size.checked_sub(SLOT)?).ok()?;
         let (magic, rest) = trailer.split_at(16);
@@ -75,6 +81,7 @@ impl Pack {
                 key: u128::from_le_bytes(raw.get(..16)?.try_into().ok()?),
                 offset: le_u64(raw, 16)?,
                 len: le_u32(raw, 24)?,
+                file: le_u32(raw, 28)?,
             };
             let end = slot.offset.checked_add(u64::from(slot.len))?;
             (end <= index_at).then_some(())?;
@@ -83,7 +90,11 @@ impl Pack {
             }
             slots.push(slot);
         }
-        Some(Pack { file, slots })
+        Some(Pack {
+            file,
+            slots,
+            status: super::FileStatus::of(&meta),
+        })
     }
 
     /// The bytes of the entry with `key`, if the pack holds one (and it can
@@ -106,7 +117,6 @@ impl Pack {
     }
 
     /// How many entries the pack holds.
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.slots.len()
     }
@@ -136,12 +146,13 @@ impl PackWriter {
         })
     }
 
-    /// Appends the entry with `key`, made of `parts` one after the other. A
-    /// key added twice keeps its last entry.
+    /// Appends the entry with `key`, of the source file whose path hashes to
+    /// `file`, made of `parts` one after the other. A key added twice keeps
+    /// its last entry.
     ///
     /// # Errors
     /// When writing fails, or the entry is 4 GiB or more.
-    pub fn add(&mut self, key: u128, parts: &[&[u8]]) -> std::io::Result<()> {
+    pub fn add(&mut self, key: u128, file: u32, parts: &[&[u8]]) -> std::io::Result<()> {
         let len: usize = parts.iter().map(|p| p.len()).sum();
         let len = u32::try_from(len).map_err(|_| std::io::Error::other("entry too large"))?;
         for part in parts {
@@ -151,6 +162,7 @@ impl PackWriter {
             key,
             offset: self.written,
             len,
+            file,
         });
         self.written += u64::from(len);
         Ok(())
@@ -180,7 +192,7 @@ impl PackWriter {
             self.out.write_all(&slot.key.to_le_bytes())?;
             self.out.write_all(&slot.offset.to_le_bytes())?;
             self.out.write_all(&slot.len.to_le_bytes())?;
-            self.out.write_all(&[0; 4])?;
+            self.out.write_all(&slot.file.to_le_bytes())?;
         }
         self.out.write_all(MAGIC)?;
         self.out.write_all(&PACK_FORMAT.to_le_bytes())?;
@@ -222,9 +234,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("pack");
         let mut writer = PackWriter::new_in(dir.path()).expect("writer");
-        writer.add(7, &[b"seven"]).expect("add");
-        writer.add(3, &[b"th", b"ree"]).expect("add");
-        writer.add(7, &[b"SEVEN!"]).expect("add");
+        writer.add(7, 70, &[b"seven"]).expect("add");
+        writer.add(3, 30, &[b"th", b"ree"]).expect("add");
+        writer.add(7, 71, &[b"SEVEN!"]).expect("add");
         writer.finish(&path).expect("finish");
         let pack = Pack::open(&path).expect("open");
         assert_eq!(pack.len(), 2);
@@ -238,7 +250,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("pack");
         let mut writer = PackWriter::new_in(dir.path()).expect("writer");
-        writer.add(1, &[b"one"]).expect("add");
+        writer.add(1, 10, &[b"one"]).expect("add");
         writer.finish(&path).expect("finish");
         let good = std::fs::read(&path).expect("read");
         // Cut short, a wrong magic, a slot pointing past the data, a count

@@ -56,6 +56,11 @@ pub struct OutlineCache {
     versions: AtomicU64,
     /// The persistent cache's directory, consulted when it exists.
     disk: Option<PathBuf>,
+    /// The persistent cache as last opened (reopened when the options
+    /// differ or another run has put a new pack in place).
+    opened: Mutex<Option<DiskCache>>,
+    /// Entries written to the persistent cache so far.
+    written: AtomicUsize,
 }
 
 impl OutlineCache {
@@ -66,6 +71,21 @@ impl OutlineCache {
             disk: Some(dir),
             ..OutlineCache::default()
         }
+    }
+
+    /// The persistent cache for `options`, when its directory exists: the one
+    /// opened before while it still fits, else opened again.
+    fn disk_cache(&self, options: &OutlineOptions) -> Option<DiskCache> {
+        let dir = self.disk.as_deref()?;
+        let mut opened = self.opened.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(cache) = opened.as_ref()
+            && cache.is_for(options)
+            && cache.pack_is_current()
+        {
+            return Some(cache.clone());
+        }
+        *opened = DiskCache::existing(dir, options);
+        opened.clone()
     }
 
     /// The file at `real` (named `display` in ids), outlined with `options`:
@@ -95,10 +115,7 @@ impl OutlineCache {
         {
             return Ok(Arc::clone(&entry.parsed));
         }
-        let disk = self
-            .disk
-            .as_deref()
-            .and_then(|dir| DiskCache::existing(dir, options));
+        let disk = self.disk_cache(options);
         let stored = disk.as_ref().and_then(|disk| {
             let json = disk.get(display, real, &stamp)?;
             serde_json::from_str::<FileOutline>(&json).ok()
@@ -112,7 +129,14 @@ impl OutlineCache {
                     && let Ok(json) = outline_core::json_line(outline)
                 {
                     // Writing is a courtesy: a read-only cache is fine.
-                    let _ = disk.put(display, real, &stamp, &json, None);
+                    if disk.put(display, real, &stamp, &json, None).is_ok()
+                        && (self.written.fetch_add(1, Ordering::Relaxed) + 1)
+                            .is_multiple_of(crate::disk_cache::REPACK_LOOSE)
+                    {
+                        // Entries are written one at a time here: every so
+                        // often they are folded into the pack.
+                        let _ = disk.fold_loose();
+                    }
                 }
                 outline
             }
@@ -251,8 +275,9 @@ mod tests {
         first.get(&path, "a.py", &options).expect("read");
         assert_eq!(first.parses(), 1);
         assert!(!store.exists());
-        // A cache directory: filled by one server, used by the next.
-        DiskCache::open(&store, &options).expect("open");
+        // A cache directory (made bare, as `ast-outline index` makes it):
+        // filled by one server, used by the next.
+        std::fs::create_dir(&store).expect("mkdir");
         let filling = OutlineCache::with_disk(store.clone());
         let made = filling.get(&path, "a.py", &options).expect("read");
         assert_eq!(filling.parses(), 1);
@@ -261,6 +286,40 @@ mod tests {
         assert_eq!(next.parses(), 0);
         assert_eq!(read.outline, made.outline);
         assert_eq!(read.source.text, "def f():\n    pass\n");
+    }
+
+    #[test]
+    fn a_server_folds_its_entries_into_the_pack() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let options = OutlineOptions::default();
+        let store = dir.path().join(crate::disk_cache::DIR_NAME);
+        std::fs::create_dir(&store).expect("mkdir");
+        let files = crate::disk_cache::REPACK_LOOSE + 3;
+        let server = OutlineCache::with_disk(store.clone());
+        for i in 0..files {
+            let path = dir.path().join(format!("m{i}.py"));
+            std::fs::write(&path, format!("def f{i}():\n    pass\n")).expect("write");
+            server
+                .get(&path, &format!("m{i}.py"), &options)
+                .expect("read");
+        }
+        assert!(store.join("pack").is_file());
+        let loose = std::fs::read_dir(store.join("entries"))
+            .expect("entries")
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            })
+            .count();
+        assert_eq!(loose, 3);
+        // Another server reads them all from the pack and the loose files.
+        let next = OutlineCache::with_disk(store);
+        for i in 0..files {
+            let path = dir.path().join(format!("m{i}.py"));
+            next.get(&path, &format!("m{i}.py"), &options)
+                .expect("read");
+        }
+        assert_eq!(next.parses(), 0);
     }
 
     #[test]
