@@ -210,12 +210,15 @@ fn symbols(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// An iterator over reference rows.
+pub(crate) type RefRows<'a> = dyn Iterator<Item = Result<RefRow, Error>> + 'a;
+
 /// Calls `each` with an iterator over every reference of the index, sorted
 /// by path, line, column (then sequence in the file), without holding them
 /// all; returns what `each` returns.
 pub(crate) fn each_reference<T>(
     conn: &Connection,
-    each: &mut dyn FnMut(&mut dyn Iterator<Item = Result<RefRow, Error>>) -> Result<T, Error>,
+    each: &mut dyn FnMut(&mut RefRows<'_>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let sql = format!(
         "SELECT {} FROM refs r JOIN files f ON f.id = r.file_id \

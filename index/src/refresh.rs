@@ -596,8 +596,12 @@ struct Loaded {
     keys: Vec<Vec<i64>>,
 }
 
+/// A file row as [`load`] reads it: id, path, module, package flag, and
+/// the facts at hand or the stored blob.
+type FileRow = (i64, String, Option<String>, bool, Result<Facts, Vec<u8>>);
+
 fn load(tx: &Transaction<'_>, mut fresh: HashMap<i64, Facts>) -> Result<Loaded, Error> {
-    let rows: Vec<(i64, String, Option<String>, bool, Result<Facts, Vec<u8>>)> = {
+    let rows: Vec<FileRow> = {
         let mut statement =
             tx.prepare("SELECT id, path, module, is_package, facts FROM files ORDER BY path")?;
         let rows = statement.query_map([], |row| {
