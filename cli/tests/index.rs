@@ -223,3 +223,137 @@ fn the_default_database_directory_is_marked_and_never_a_link() {
         assert_eq!(std::fs::read_dir(victim.path()).expect("victim").count(), 0);
     }
 }
+
+/// The number of o200k_base tokens of `text`.
+fn tokens(text: &str) -> usize {
+    ast_outline::mcp::tokens::count(text).expect("o200k_base loads")
+}
+
+#[test]
+fn context_gives_the_definition_then_the_relations_within_the_budget() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    // Line 2, column 9 of billing.py is the name `save` of User.save.
+    let text = stdout(&run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:2:9",
+        "--kind",
+        "callers",
+    ]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.first().copied(),
+        Some("context of app/billing.py:2:User.save (method User.save), callers")
+    );
+    assert!(
+        text.contains(
+            "[definition] User.save app/billing.py:2-3\n    def save(self):\n        pass\n"
+        ),
+        "{text}"
+    );
+    // Both callers, the one in the same file first.
+    let promote = text
+        .find("[caller] Admin.promote app/billing.py:6-7")
+        .expect(&text);
+    let charge = text
+        .find("[caller] charge app/invoice.py:3-4 (calls at L4:10)")
+        .expect(&text);
+    assert!(promote < charge, "{text}");
+
+    // References, as JSON.
+    let json: Value = serde_json::from_str(&stdout(&run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:1:7",
+        "--kind",
+        "references",
+        "--format",
+        "json",
+    ])))
+    .expect("JSON");
+    assert_eq!(json["target"]["id"], "app/billing.py:1:User");
+    let blocks = json["blocks"].as_array().expect("blocks");
+    assert_eq!(blocks[0]["relation"], "definition");
+    assert_eq!(blocks[1]["relation"], "reference");
+    assert_eq!(blocks[1]["path"], "app/billing.py");
+    assert!(blocks.iter().any(|b| {
+        b["path"] == "app/invoice.py"
+            && b["start_line"] == 1
+            && b["code"]
+                .as_str()
+                .is_some_and(|c| c.contains("def charge(user: User):"))
+    }));
+
+    // Type hierarchy of Admin: its base.
+    let text = stdout(&run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:5:7",
+        "--kind",
+        "type_hierarchy",
+    ]));
+    assert!(
+        text.contains("[supertype] User app/billing.py:1-3 (depth 1)"),
+        "{text}"
+    );
+
+    // A small budget: never over it, and it says what was cut.
+    let full = stdout(&run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:2:9",
+        "--kind",
+        "callers",
+    ]));
+    let budget = tokens(&full) - 5;
+    let budget_arg = budget.to_string();
+    let cut = stdout(&run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:2:9",
+        "--kind",
+        "callers",
+        "--max-tokens",
+        &budget_arg,
+    ]));
+    assert!(tokens(&cut) <= budget, "{} > {budget}: {cut}", tokens(&cut));
+    assert!(cut.contains("[cut: "), "{cut}");
+    // Not even the header fits: an error, nothing printed.
+    let tiny = run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:2:9",
+        "--max-tokens",
+        "3",
+    ]);
+    assert!(!tiny.status.success());
+    assert!(tiny.stdout.is_empty());
+}
+
+#[test]
+fn export_writes_the_whole_index_as_versioned_json() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    let summary: Value =
+        serde_json::from_str(&stdout(&run(&["index", root, "--format", "json"]))).expect("JSON");
+    let out = stdout(&run(&["export", "--root", root, "--format", "json"]));
+    let export: index::export::Export = serde_json::from_str(&out).expect("reads back");
+    assert_eq!(export.version, index::export::EXPORT_VERSION);
+    assert_eq!(Value::from(export.files.len()), summary["files"]);
+    assert_eq!(Value::from(export.references.len()), summary["references"]);
+    assert_eq!(Value::from(export.relations.len()), summary["relations"]);
+    assert!(
+        export
+            .symbols
+            .iter()
+            .any(|s| s.id == "app/billing.py:6:Admin.promote"
+                && s.parent.as_deref() == Some("app/billing.py:5:Admin"))
+    );
+}

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use outline_core::{Selector, TargetError, split_target};
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 
@@ -33,7 +33,7 @@ pub struct SymbolRow {
 }
 
 /// A reference in the index.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RefRow {
     /// The file's path.
     pub path: String,
@@ -60,7 +60,7 @@ pub struct RefRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
     /// Candidate ids when not resolved.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<String>,
     /// Confidence (1.0 resolved by the rules, 0.6 project-unique name, 1/n
     /// for n name-only candidates).
@@ -91,8 +91,8 @@ pub struct Hierarchy {
     pub subtypes: Vec<(u32, SymbolRow)>,
 }
 
-const SYMBOL_COLUMNS: &str =
-    "s.id, f.path, f.module, s.name, s.qualname, s.kind, s.start_line, s.end_line";
+const SYMBOL_COLUMNS: &str = "f.path || ':' || s.start_line || ':' || s.qualname, f.path, \
+                              f.module, s.name, s.qualname, s.kind, s.start_line, s.end_line";
 
 fn symbol_row(row: &Row<'_>) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {
@@ -107,26 +107,93 @@ fn symbol_row(row: &Row<'_>) -> rusqlite::Result<SymbolRow> {
     })
 }
 
-const REF_COLUMNS: &str = "f.path, r.line, r.column, r.end_column, r.name, r.receiver, r.role, \
-                           r.caller, r.status, r.target, r.candidates, r.confidence, r.via";
+/// The text id of the symbol with key `?` (a correlated subquery).
+fn id_of(key: &str) -> String {
+    format!(
+        "(SELECT xf.path || ':' || xs.start_line || ':' || xs.qualname FROM symbols xs \
+         JOIN files xf ON xf.id = xs.file_id WHERE xs.key = {key})"
+    )
+}
 
-fn ref_row(row: &Row<'_>) -> rusqlite::Result<RefRow> {
-    let candidates: String = row.get(10)?;
-    Ok(RefRow {
-        path: row.get(0)?,
-        line: row.get(1)?,
-        column: row.get(2)?,
-        end_column: row.get(3)?,
-        name: row.get(4)?,
-        receiver: row.get(5)?,
-        role: row.get(6)?,
-        caller: row.get(7)?,
-        status: row.get(8)?,
-        target: row.get(9)?,
-        candidates: serde_json::from_str(&candidates).unwrap_or_default(),
-        confidence: row.get(11)?,
-        via: row.get(12)?,
-    })
+fn ref_columns() -> String {
+    format!(
+        "f.path, r.line, r.column, r.end_column, r.name, r.receiver, r.role, {}, r.status, \
+         coalesce({}, (SELECT path FROM files WHERE id = r.target_file)), r.candidates, \
+         r.confidence, r.via",
+        id_of("r.caller"),
+        id_of("r.target")
+    )
+}
+
+fn ref_row(row: &Row<'_>) -> rusqlite::Result<(RefRow, Option<Vec<u8>>)> {
+    Ok((
+        RefRow {
+            path: row.get(0)?,
+            line: row.get(1)?,
+            column: row.get(2)?,
+            end_column: row.get(3)?,
+            name: row.get(4)?,
+            receiver: row.get(5)?,
+            role: row.get(6)?,
+            caller: row.get(7)?,
+            status: row.get(8)?,
+            target: row.get(9)?,
+            candidates: Vec::new(),
+            confidence: row.get(11)?,
+            via: row.get(12)?,
+        },
+        row.get(10)?,
+    ))
+}
+
+/// The keys in a `candidates` blob (little-endian 8-byte integers).
+pub(crate) fn candidate_keys(blob: &[u8]) -> Vec<i64> {
+    blob.chunks_exact(8)
+        .filter_map(|chunk| <[u8; 8]>::try_from(chunk).ok())
+        .map(i64::from_le_bytes)
+        .collect()
+}
+
+/// The text id of the symbol `key`, if there is one.
+pub(crate) fn symbol_id(conn: &Connection, key: i64) -> Result<Option<String>, Error> {
+    let sql = format!(
+        "SELECT {} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.key = ?1",
+        crate::store::SYMBOL_ID_SQL
+    );
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row([key], |row| row.get(0))
+        .optional()?)
+}
+
+/// The key of the symbol with text id `id` (`PATH:START_LINE:QUALNAME`), if
+/// it is in the index.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn symbol_key(conn: &Connection, id: &str) -> Result<Option<i64>, Error> {
+    // The path may hold `:`; the start line is the first all-digit part
+    // after a prefix that is an indexed path.
+    let mut statement = conn.prepare_cached(
+        "SELECT s.key FROM symbols s JOIN files f ON f.id = s.file_id \
+         WHERE f.path = ?1 AND s.start_line = ?2 AND s.qualname = ?3",
+    )?;
+    for (i, _) in id.match_indices(':') {
+        let (path, rest) = (&id[..i], &id[i + 1..]);
+        let Some((line, qualname)) = rest.split_once(':') else {
+            continue;
+        };
+        let Ok(line) = line.parse::<u32>() else {
+            continue;
+        };
+        if let Some(key) = statement
+            .query_row(params![path, line, qualname], |row| row.get(0))
+            .optional()?
+        {
+            return Ok(Some(key));
+        }
+    }
+    Ok(None)
 }
 
 fn symbols(
@@ -143,18 +210,58 @@ fn symbols(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// An iterator over reference rows.
+pub(crate) type RefRows<'a> = dyn Iterator<Item = Result<RefRow, Error>> + 'a;
+
+/// Calls `each` with an iterator over every reference of the index, sorted
+/// by path, line, column (then sequence in the file), without holding them
+/// all; returns what `each` returns.
+pub(crate) fn each_reference<T>(
+    conn: &Connection,
+    each: &mut dyn FnMut(&mut RefRows<'_>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let sql = format!(
+        "SELECT {} FROM refs r JOIN files f ON f.id = r.file_id \
+         ORDER BY f.path, r.line, r.column, r.seq",
+        ref_columns()
+    );
+    let mut statement = conn.prepare(&sql)?;
+    let rows = statement.query_map([], ref_row)?;
+    let mut rows = rows.map(|row| -> Result<RefRow, Error> {
+        let (mut row, blob) = row?;
+        if let Some(blob) = blob {
+            for key in candidate_keys(&blob) {
+                row.candidates.extend(symbol_id(conn, key)?);
+            }
+        }
+        Ok(row)
+    });
+    each(&mut rows)
+}
+
 fn references(
     conn: &Connection,
     filter: &str,
     args: impl rusqlite::Params,
 ) -> Result<Vec<RefRow>, Error> {
     let sql = format!(
-        "SELECT {REF_COLUMNS} FROM refs r JOIN files f ON f.id = r.file_id \
-         WHERE {filter} ORDER BY f.path, r.line, r.column"
+        "SELECT {} FROM refs r JOIN files f ON f.id = r.file_id \
+         WHERE {filter} ORDER BY f.path, r.line, r.column",
+        ref_columns()
     );
     let mut statement = conn.prepare_cached(&sql)?;
     let rows = statement.query_map(args, ref_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let mut out = Vec::new();
+    for row in rows {
+        let (mut row, blob) = row?;
+        if let Some(blob) = blob {
+            for key in candidate_keys(&blob) {
+                row.candidates.extend(symbol_id(conn, key)?);
+            }
+        }
+        out.push(row);
+    }
+    Ok(out)
 }
 
 /// The definition a target names: a symbol id, `PATH:QUALNAME` (a name or
@@ -262,8 +369,13 @@ fn at_position(
         "f.path = ?1 AND r.line = ?2 AND r.column <= ?3 AND r.end_column > ?3",
         params![path, line, column],
     )?;
-    if let Some(target) = hits.iter().find_map(|r| r.target.clone()) {
-        return symbols(conn, "s.id = ?1", [target]);
+    if let Some(target) = hits
+        .iter()
+        .filter(|r| r.status != "module")
+        .find_map(|r| r.target.clone())
+        && let Some(key) = symbol_key(conn, &target)?
+    {
+        return symbols(conn, "s.key = ?1", [key]);
     }
     let named = symbols(
         conn,
@@ -278,49 +390,71 @@ fn at_position(
 /// unresolved ones that list it as a candidate.
 ///
 /// # Errors
-/// [`Error::Sqlite`].
+/// [`Error::Sqlite`]. An `id` that is not in the index has no results.
 pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>, Error> {
+    let Some(key) = symbol_key(conn, id)? else {
+        return Ok(Vec::new());
+    };
+    let mut rows = references(conn, "r.target = ?1 AND r.status != 'module'", [key])?;
     if candidates {
-        references(
+        let name: String =
+            conn.query_row("SELECT name FROM symbols WHERE key = ?1", [key], |row| {
+                row.get(0)
+            })?;
+        let listed = references(
             conn,
-            "r.target = ?1 OR (r.status = 'candidate' AND r.name = ?2 AND EXISTS \
-             (SELECT 1 FROM json_each(r.candidates) WHERE value = ?1))",
-            params![id, id.rsplit(['.', ':']).next().unwrap_or(id)],
-        )
-    } else {
-        references(conn, "r.target = ?1", [id])
+            "r.status = 'candidate' AND r.name = ?1 AND r.candidates IS NOT NULL",
+            [name],
+        )?;
+        rows.extend(
+            listed
+                .into_iter()
+                .filter(|r| r.candidates.iter().any(|c| c == id)),
+        );
+        rows.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
     }
+    Ok(rows)
 }
 
 /// Calls (and instantiations) of `id`, then calls of those callers, up to
 /// `depth` levels (at least 1), each caller visited once.
 ///
 /// # Errors
-/// [`Error::Sqlite`].
+/// [`Error::Sqlite`]. An `id` that is not in the index has no results.
 pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>, Error> {
     let mut out = Vec::new();
-    let mut seen: HashSet<String> = HashSet::from([id.to_owned()]);
-    let mut frontier = vec![id.to_owned()];
+    let Some(start) = symbol_key(conn, id)? else {
+        return Ok(Vec::new());
+    };
+    let mut seen: HashSet<i64> = HashSet::from([start]);
+    let mut frontier = vec![(start, id.to_owned())];
+    let mut statement = conn.prepare_cached(
+        "SELECT caller FROM refs WHERE target = ?1 AND role IN ('call', 'instantiate') \
+         AND caller IS NOT NULL",
+    )?;
     for level in 1..=depth.max(1) {
         let mut next = Vec::new();
-        for callee in &frontier {
+        for (callee_key, callee) in &frontier {
             let calls = references(
                 conn,
-                "r.target = ?1 AND r.role IN ('call', 'instantiate')",
-                [callee],
+                "r.target = ?1 AND r.role IN ('call', 'instantiate') AND r.status != 'module'",
+                [callee_key],
             )?;
-            for call in calls {
-                if let Some(caller) = &call.caller
-                    && seen.insert(caller.clone())
+            let caller_keys: Vec<i64> = statement
+                .query_map([callee_key], |row| row.get(0))?
+                .collect::<Result<_, _>>()?;
+            for caller in caller_keys {
+                if seen.insert(caller)
+                    && let Some(caller_id) = symbol_id(conn, caller)?
                 {
-                    next.push(caller.clone());
+                    next.push((caller, caller_id));
                 }
-                out.push(CallerRow {
-                    depth: level,
-                    callee: callee.clone(),
-                    call,
-                });
             }
+            out.extend(calls.into_iter().map(|call| CallerRow {
+                depth: level,
+                callee: callee.clone(),
+                call,
+            }));
         }
         if next.is_empty() {
             break;
@@ -342,37 +476,46 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
 /// resolved or not.
 ///
 /// # Errors
-/// [`Error::Sqlite`].
+/// [`Error::Sqlite`]. An `id` that is not in the index has no results.
 pub fn callees(conn: &Connection, id: &str) -> Result<Vec<RefRow>, Error> {
+    let Some(key) = symbol_key(conn, id)? else {
+        return Ok(Vec::new());
+    };
     references(
         conn,
         "r.caller = ?1 AND r.role IN ('call', 'instantiate')",
-        [id],
+        [key],
     )
 }
 
 /// Supertypes and subtypes of `id`, transitively.
 ///
 /// # Errors
-/// [`Error::Sqlite`].
+/// [`Error::Sqlite`]. An `id` that is not in the index has no results.
 pub fn hierarchy(conn: &Connection, id: &str) -> Result<Hierarchy, Error> {
+    let Some(start) = symbol_key(conn, id)? else {
+        return Ok(Hierarchy {
+            supertypes: Vec::new(),
+            subtypes: Vec::new(),
+        });
+    };
     let walk = |from: &str, to: &str| -> Result<Vec<(u32, SymbolRow)>, Error> {
         let sql = format!("SELECT {to} FROM relations WHERE {from} = ?1 ORDER BY rowid");
         let mut statement = conn.prepare(&sql)?;
         let mut out = Vec::new();
-        let mut seen = HashSet::from([id.to_owned()]);
-        let mut frontier = vec![id.to_owned()];
+        let mut seen = HashSet::from([start]);
+        let mut frontier = vec![start];
         let mut depth = 0;
         while !frontier.is_empty() && depth < 100 {
             depth += 1;
             let mut next = Vec::new();
             for current in &frontier {
-                let found: Vec<String> = statement
+                let found: Vec<i64> = statement
                     .query_map([current], |row| row.get(0))?
                     .collect::<Result<_, _>>()?;
                 for other in found {
-                    if seen.insert(other.clone()) {
-                        for symbol in symbols(conn, "s.id = ?1", [&other])? {
+                    if seen.insert(other) {
+                        for symbol in symbols(conn, "s.key = ?1", [other])? {
                             out.push((depth, symbol));
                         }
                         next.push(other);
@@ -398,8 +541,8 @@ pub fn defs(conn: &Connection, name: &str) -> Result<Vec<SymbolRow>, Error> {
     // A UNION rather than OR, so both indexes are used.
     symbols(
         conn,
-        "s.rowid IN (SELECT rowid FROM symbols WHERE name = ?1 \
-         UNION SELECT rowid FROM symbols WHERE qualname = ?1)",
+        "s.key IN (SELECT key FROM symbols WHERE name = ?1 \
+         UNION SELECT key FROM symbols WHERE qualname = ?1)",
         [name],
     )
 }

@@ -2,18 +2,43 @@
 //!
 //! A refresh compares each file's size and modification time with the stored
 //! row; only files that differ are read, and only those whose content hash
-//! (XXH3-64) changed are parsed again. When any file was parsed, added or
-//! removed, every reference of the project is resolved again (from the stored
-//! facts of unchanged files and the fresh facts of changed ones): the simplest
-//! rule that keeps references into and out of a changed file right. The whole
-//! refresh is one transaction: a failure (or a crash) leaves the previous
-//! index as it was.
+//! (XXH3-64) changed are parsed again. Files are checked and parsed in
+//! parallel chunks and written as each chunk is done (the outline is dropped
+//! once written; only the facts stay in memory for resolution).
+//!
+//! **Which references are resolved again.** Let C be the files parsed,
+//! added, removed or dropped in this refresh, N every name a file of C
+//! defines or binds by an import (before and after the change), and M the
+//! modules of the files of C (before and after). A reference of a file
+//! outside C can only resolve differently when the lookup reads something of
+//! C, so these are resolved again, and only these:
+//! - every reference of a file of C (its facts are new);
+//! - every reference of a file that imports a module of M (or a module
+//!   above or below one: `import a` when `a.b` changed, `from a import b`),
+//!   binds a name of N by an import, star-imports anything, or gives a local
+//!   a type whose dotted path holds a name of N;
+//! - every reference of a file holding a subclass (transitively, by the
+//!   relations before the refresh) of a class of C or of a class whose base
+//!   is named by a name of N (its members are looked up through the bases);
+//! - in all other files, the references whose name is in N (a definition
+//!   with that name appeared, moved or went away: resolved targets,
+//!   project-unique names and candidate lists depend on it).
+//!
+//! When the module layout of a file outside C changes (a new
+//! `__init__.py`), or C is over a quarter of the files, every reference is
+//! resolved again (the "full" mode, which also drops and rebuilds the
+//! indexes of `refs`). Relations are always computed again when anything
+//! changed. `tests/refresh.rs` checks the rule against a rebuild from
+//! scratch after edits of each kind.
+//!
+//! The whole refresh is one transaction: a failure (or a crash) leaves the
+//! previous index as it was.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::UNIX_EPOCH;
 
-use outline_core::xref::{Facts, Receiver};
+use outline_core::xref::{Facts, Receiver, Reference, Role, TypeOf};
 use outline_core::{FileOutline, Language, Symbol, SymbolKind};
 use rayon::prelude::*;
 use rusqlite::{Connection, Transaction, params};
@@ -50,8 +75,13 @@ pub struct RefreshStats {
     pub touched: usize,
     /// Files removed from the index.
     pub removed: usize,
-    /// Whether references were resolved again.
+    /// Whether references were resolved again (anything changed).
     pub resolved_again: bool,
+    /// Files whose references were all resolved again (every file in the
+    /// full mode, see the module documentation).
+    pub resolved_files: usize,
+    /// References resolved again and written (whole files and single ones).
+    pub re_resolved: usize,
     /// References stored (resolved, candidates and external).
     pub references: usize,
     /// Of those, resolved.
@@ -62,8 +92,9 @@ pub struct RefreshStats {
     /// are left out of the index.
     pub problems: Vec<String>,
     /// Wall time of each phase in milliseconds: `check` (stat, read, hash,
-    /// parse), `write` (files and symbols), `load` (stored facts and
-    /// symbols), `resolve`, `store` (references and relations), `commit`.
+    /// parse, and writing files and symbols), `load` (stored facts and
+    /// symbols), `resolve` (resolving and writing references), `store`
+    /// (indexes, relations, counts), `commit`.
     pub phases: Vec<(&'static str, u128)>,
 }
 
@@ -83,7 +114,12 @@ struct Parsed {
     mtime_ns: i64,
     hash: String,
     outline: FileOutline,
-    facts: Facts,
+    /// What other files' resolution reads ([`scope_facts`]).
+    scope: Facts,
+    /// `scope`, [`crate::store::encode`]d.
+    facts_blob: Vec<u8>,
+    /// All the references, encoded.
+    refs_blob: Vec<u8>,
 }
 
 enum Checked {
@@ -110,71 +146,185 @@ pub fn refresh(
         clock = std::time::Instant::now();
     };
     let stored = stored_files(conn)?;
-    let checked: Vec<Checked> = entries
-        .par_iter()
-        .map(|entry| check(entry, stored.get(entry.display.as_str()), parse))
-        .collect();
     let mut stats = RefreshStats::default();
-    phase(&mut stats, "check");
     let present: HashSet<&str> = entries.iter().map(|e| e.display.as_str()).collect();
+    // A first build has no previous index to keep safe: with a rollback
+    // journal the new pages are written once (WAL writes them twice); it is
+    // still one transaction. WAL is back on after the commit.
+    let first_build = stored.is_empty();
+    if first_build {
+        conn.pragma_update(None, "journal_mode", "DELETE")?;
+    }
     let tx = conn.transaction()?;
+    let mut old = Old::default();
     let mut changed = false;
+    let mut fresh: HashMap<i64, Facts> = HashMap::new();
     for (path, row) in &stored {
         if !present.contains(path.as_str()) {
+            old.remember(&tx, row.id)?;
             tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
             stats.removed += 1;
             changed = true;
         }
     }
-    let mut failed: HashSet<&str> = HashSet::new();
-    let mut fresh: HashMap<String, Facts> = HashMap::new();
-    for (entry, checked) in entries.iter().zip(checked) {
-        match checked {
-            Checked::Unchanged => {}
-            Checked::Touched { id, mtime_ns } => {
-                tx.execute(
-                    "UPDATE files SET mtime_ns = ?1 WHERE id = ?2",
-                    params![mtime_ns, id],
-                )?;
-                stats.touched += 1;
-            }
-            Checked::Parsed(mut parsed) => {
-                write_file(&tx, &parsed)?;
-                fresh.insert(parsed.display.clone(), std::mem::take(&mut parsed.facts));
-                stats.parsed += 1;
-                changed = true;
-            }
-            Checked::Problem(message) => {
-                if let Some(row) = stored.get(entry.display.as_str()) {
-                    tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
+    // Chunks of files are checked and parsed in parallel while the rows of
+    // the chunk before are written (SQLite on this thread).
+    let check_chunk = |chunk: &[SourceEntry]| -> Vec<Checked> {
+        chunk
+            .par_iter()
+            .map(|entry| check(entry, stored.get(entry.display.as_str()), parse))
+            .collect()
+    };
+    let check_chunk = &check_chunk;
+    let mut write_chunk = |chunk: &[SourceEntry], checked: Vec<Checked>| -> Result<(), Error> {
+        for (entry, checked) in chunk.iter().zip(checked) {
+            let row = stored.get(entry.display.as_str());
+            match checked {
+                Checked::Unchanged => {}
+                Checked::Touched { id, mtime_ns } => {
+                    tx.execute(
+                        "UPDATE files SET mtime_ns = ?1 WHERE id = ?2",
+                        params![mtime_ns, id],
+                    )?;
+                    stats.touched += 1;
+                }
+                Checked::Parsed(parsed) => {
+                    if let Some(row) = row {
+                        old.remember(&tx, row.id)?;
+                    }
+                    let id = write_file(&tx, row.map(|r| r.id), &parsed)?;
+                    old.add_new_names(&parsed.outline.symbols, &parsed.scope);
+                    // Only what other files' resolution reads stays in
+                    // memory; the references are read back file by file.
+                    fresh.insert(id, parsed.scope);
+                    stats.parsed += 1;
                     changed = true;
                 }
-                failed.insert(entry.display.as_str());
-                stats.problems.push(format!("{}: {message}", entry.display));
+                Checked::Problem(message) => {
+                    if let Some(row) = row {
+                        old.remember(&tx, row.id)?;
+                        tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
+                        changed = true;
+                    }
+                    stats.problems.push(format!("{}: {message}", entry.display));
+                }
             }
         }
+        Ok(())
+    };
+    let mut chunks = entries.chunks(CHUNK);
+    let mut pending = chunks.next().map(|chunk| (chunk, check_chunk(chunk)));
+    while let Some((chunk, checked)) = pending.take() {
+        let next = chunks.next();
+        let (written, next_checked) = std::thread::scope(|scope| {
+            let handle = next.map(|next| scope.spawn(move || check_chunk(next)));
+            let written = write_chunk(chunk, checked);
+            let next_checked = handle.map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (written, next_checked)
+        });
+        written?;
+        pending = next.zip(next_checked);
     }
-    phase(&mut stats, "write");
+    phase(&mut stats, "check");
+    let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
     if changed {
-        update_modules(&tx)?;
-        resolve_all(&tx, fresh, &mut stats, &mut phase)?;
+        let layout_changed = update_modules(&tx, &fresh, &mut old)?;
+        let full = layout_changed
+            || stored.is_empty()
+            || (stats.parsed + stats.removed) * 4 > usize::try_from(files_after).unwrap_or(0);
+        resolve_again(&tx, fresh, old, full, &mut stats, &mut phase)?;
         stats.resolved_again = true;
     } else {
-        let count = |sql: &str| tx.query_row(sql, [], |row| row.get::<_, i64>(0));
-        stats.references = usize::try_from(count("SELECT count(*) FROM refs")?).unwrap_or(0);
-        stats.resolved = usize::try_from(count(
-            "SELECT count(*) FROM refs WHERE status = 'resolved'",
-        )?)
-        .unwrap_or(0);
-        stats.relations = usize::try_from(count("SELECT count(*) FROM relations")?).unwrap_or(0);
+        let count = |key: &str| -> Result<usize, Error> {
+            Ok(usize::try_from(crate::store::meta_count(&tx, key)?).unwrap_or(0))
+        };
+        stats.references = count("references")?;
+        stats.resolved = count("resolved")?;
+        stats.relations = count("relations")?;
     }
-    stats.files = usize::try_from(
-        tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?,
-    )
-    .unwrap_or(0);
+    stats.files = usize::try_from(files_after).unwrap_or(0);
     tx.commit()?;
+    if first_build {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+    }
     phase(&mut stats, "commit");
     Ok(stats)
+}
+
+/// Files checked (and parsed) in parallel before their rows are written.
+const CHUNK: usize = 256;
+
+/// What the files changed in this refresh were before it: the names and
+/// modules of the rule in the module documentation, the classes whose
+/// subclasses are affected, and the references their rows held.
+#[derive(Default)]
+struct Old {
+    /// N: names defined or bound by an import, before and after.
+    names: HashSet<String>,
+    /// M: modules, before and after.
+    modules: HashSet<String>,
+    /// Keys of the classes the changed files held before.
+    classes: Vec<i64>,
+    /// References and resolved references deleted with the old rows.
+    references: i64,
+    resolved: i64,
+}
+
+impl Old {
+    /// Records what file `id` holds before its rows are replaced or deleted.
+    fn remember(&mut self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
+        let mut statement = tx.prepare_cached("SELECT name FROM symbols WHERE file_id = ?1")?;
+        for name in statement.query_map([id], |row| row.get::<_, String>(0))? {
+            self.names.insert(name?);
+        }
+        let mut statement =
+            tx.prepare_cached("SELECT local, name FROM imports WHERE file_id = ?1")?;
+        let rows = statement.query_map([id], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, Option<String>>(1)?))
+        })?;
+        for row in rows {
+            let (local, name) = row?;
+            self.names.insert(local);
+            self.names.extend(name);
+        }
+        let module: Option<String> =
+            tx.query_row("SELECT module FROM files WHERE id = ?1", [id], |row| {
+                row.get(0)
+            })?;
+        self.modules.extend(module);
+        let mut statement =
+            tx.prepare_cached("SELECT key FROM symbols WHERE file_id = ?1 AND kind = 'class'")?;
+        for key in statement.query_map([id], |row| row.get::<_, i64>(0))? {
+            self.classes.push(key?);
+        }
+        let (references, resolved): (i64, i64) = tx.query_row(
+            "SELECT count(*), coalesce(sum(status = 'resolved'), 0) FROM refs WHERE file_id = ?1",
+            [id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        self.references += references;
+        self.resolved += resolved;
+        Ok(())
+    }
+
+    /// Adds the names a freshly parsed file defines and imports.
+    fn add_new_names(&mut self, symbols: &[Symbol], facts: &Facts) {
+        let mut stack: Vec<&Symbol> = symbols.iter().collect();
+        while let Some(symbol) = stack.pop() {
+            if symbol.kind != SymbolKind::Block {
+                self.names.insert(symbol.name.clone());
+            }
+            stack.extend(&symbol.children);
+        }
+        for binding in &facts.imports {
+            self.names.insert(binding.local.clone());
+            self.names.extend(binding.name.clone());
+        }
+    }
 }
 
 fn stored_files(conn: &Connection) -> Result<HashMap<String, Stored>, Error> {
@@ -225,43 +375,99 @@ fn check(entry: &SourceEntry, stored: Option<&Stored>, parse: Parser<'_>) -> Che
         };
     }
     match parse(&entry.display, entry.language, bytes) {
-        Ok((outline, facts)) => Checked::Parsed(Box::new(Parsed {
-            display: entry.display.clone(),
-            language: entry.language,
-            size,
-            mtime_ns,
-            hash,
-            outline,
-            facts,
-        })),
+        Ok((outline, facts)) => {
+            let scope = scope_facts(&facts);
+            let blobs = crate::store::encode(&scope)
+                .and_then(|f| Ok((f, crate::store::encode(&facts.references)?)));
+            match blobs {
+                Ok((facts_blob, refs_blob)) => Checked::Parsed(Box::new(Parsed {
+                    display: entry.display.clone(),
+                    language: entry.language,
+                    size,
+                    mtime_ns,
+                    hash,
+                    outline,
+                    scope,
+                    facts_blob,
+                    refs_blob,
+                })),
+                Err(error) => Checked::Problem(error.to_string()),
+            }
+        }
         Err(message) => Checked::Problem(message),
     }
 }
 
-/// Replaces the rows of one file (symbols, imports, facts).
-fn write_file(tx: &Transaction<'_>, parsed: &Parsed) -> Result<(), Error> {
-    let facts = serde_json::to_string(&parsed.facts).map_err(|e| Error::Json(e.to_string()))?;
-    tx.execute("DELETE FROM files WHERE path = ?1", [&parsed.display])?;
-    tx.execute(
-        "INSERT INTO files(path, language, size, mtime_ns, hash, module, is_package, partial, \
-         diagnostics, facts) VALUES (?1, ?2, ?3, ?4, ?5, NULL, 0, ?6, ?7, ?8)",
-        params![
-            parsed.display,
-            parsed.language.as_str(),
-            parsed.size,
-            parsed.mtime_ns,
-            parsed.hash,
-            parsed.outline.partial,
-            i64::try_from(parsed.outline.diagnostics.len()).unwrap_or(i64::MAX),
-            facts
-        ],
-    )?;
-    let file_id = tx.last_insert_rowid();
+/// The facts other files' resolution reads: everything but the references
+/// that are not inheritance (those are stored apart).
+fn scope_facts(facts: &Facts) -> Facts {
+    Facts {
+        supported: facts.supported,
+        references: facts
+            .references
+            .iter()
+            .filter(|r| r.role == Role::Inherit)
+            .cloned()
+            .collect(),
+        imports: facts.imports.clone(),
+        types: facts.types.clone(),
+        exports: facts.exports.clone(),
+    }
+}
+
+/// Writes the rows of one file (the file, its symbols and imports),
+/// replacing those of the stored file `existing` (whose id it keeps, and
+/// whose references it deletes); returns the file id.
+fn write_file(tx: &Transaction<'_>, existing: Option<i64>, parsed: &Parsed) -> Result<i64, Error> {
+    let (facts, refs_facts) = (&parsed.facts_blob, &parsed.refs_blob);
+    let diagnostics = i64::try_from(parsed.outline.diagnostics.len()).unwrap_or(i64::MAX);
+    let file_id = match existing {
+        Some(id) => {
+            tx.execute("DELETE FROM symbols WHERE file_id = ?1", [id])?;
+            tx.execute("DELETE FROM imports WHERE file_id = ?1", [id])?;
+            tx.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
+            tx.execute(
+                "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = ?4, \
+                 partial = ?5, diagnostics = ?6, facts = ?7, refs_facts = ?8 WHERE id = ?9",
+                params![
+                    parsed.language.as_str(),
+                    parsed.size,
+                    parsed.mtime_ns,
+                    parsed.hash,
+                    parsed.outline.partial,
+                    diagnostics,
+                    facts,
+                    refs_facts,
+                    id
+                ],
+            )?;
+            id
+        }
+        None => {
+            tx.execute(
+                "INSERT INTO files(path, language, size, mtime_ns, hash, module, is_package, \
+                 partial, diagnostics, facts, refs_facts) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, NULL, 0, ?6, ?7, ?8, ?9)",
+                params![
+                    parsed.display,
+                    parsed.language.as_str(),
+                    parsed.size,
+                    parsed.mtime_ns,
+                    parsed.hash,
+                    parsed.outline.partial,
+                    diagnostics,
+                    facts,
+                    refs_facts
+                ],
+            )?;
+            tx.last_insert_rowid()
+        }
+    };
     let mut insert = tx.prepare_cached(
-        "INSERT INTO symbols(file_id, id, name, qualname, kind, start_line, end_line, \
-         name_line, name_column, parent) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO symbols(file_id, name, qualname, kind, start_line, end_line, \
+         name_line, name_column, parent) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
-    let mut stack: Vec<(&Symbol, Option<&str>)> = parsed
+    let mut stack: Vec<(&Symbol, Option<i64>)> = parsed
         .outline
         .symbols
         .iter()
@@ -269,11 +475,11 @@ fn write_file(tx: &Transaction<'_>, parsed: &Parsed) -> Result<(), Error> {
         .map(|s| (s, None))
         .collect();
     while let Some((symbol, parent)) = stack.pop() {
-        let is_block = symbol.kind == SymbolKind::Block;
-        if !is_block {
+        let own = if symbol.kind == SymbolKind::Block {
+            parent
+        } else {
             insert.execute(params![
                 file_id,
-                symbol.id,
                 symbol.name,
                 symbol.qualname,
                 symbol.kind.as_str(),
@@ -283,11 +489,7 @@ fn write_file(tx: &Transaction<'_>, parsed: &Parsed) -> Result<(), Error> {
                 symbol.name_column,
                 parent
             ])?;
-        }
-        let own = if is_block {
-            parent
-        } else {
-            Some(symbol.id.as_str())
+            Some(tx.last_insert_rowid())
         };
         stack.extend(symbol.children.iter().rev().map(|c| (c, own)));
     }
@@ -295,7 +497,7 @@ fn write_file(tx: &Transaction<'_>, parsed: &Parsed) -> Result<(), Error> {
         "INSERT INTO imports(file_id, line, local, module, level, name, scope) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
-    for binding in &parsed.facts.imports {
+    for binding in &parsed.scope.imports {
         insert.execute(params![
             file_id,
             binding.line,
@@ -306,167 +508,491 @@ fn write_file(tx: &Transaction<'_>, parsed: &Parsed) -> Result<(), Error> {
             binding.scope.as_ref().map(|s| s.id(&parsed.display))
         ])?;
     }
-    Ok(())
+    Ok(file_id)
 }
 
 /// Sets every Python file's module name and package flag from the current
-/// set of paths (a new `__init__.py` changes the modules below it).
-fn update_modules(tx: &Transaction<'_>) -> Result<(), Error> {
-    let paths: Vec<(i64, String)> = {
-        let mut statement = tx.prepare("SELECT id, path FROM files WHERE language = 'python'")?;
-        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+/// set of paths (a new `__init__.py` changes the modules below it); adds the
+/// modules of fresh files to M. Returns whether the module of a file that
+/// was not parsed again changed.
+fn update_modules(
+    tx: &Transaction<'_>,
+    fresh: &HashMap<i64, Facts>,
+    old: &mut Old,
+) -> Result<bool, Error> {
+    let paths: Vec<(i64, String, Option<String>, bool)> = {
+        let mut statement =
+            tx.prepare("SELECT id, path, module, is_package FROM files WHERE language = 'python'")?;
+        let rows = statement.query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })?;
         rows.collect::<Result<_, _>>()?
     };
-    let all: HashSet<&str> = paths.iter().map(|(_, p)| p.as_str()).collect();
+    let all: HashSet<&str> = paths.iter().map(|(_, p, _, _)| p.as_str()).collect();
     let mut update =
         tx.prepare_cached("UPDATE files SET module = ?1, is_package = ?2 WHERE id = ?3")?;
-    for (id, path) in &paths {
-        let (module, is_package) = python_module(path, &all).unzip();
-        update.execute(params![module, is_package.unwrap_or(false), id])?;
+    let mut layout_changed = false;
+    for (id, path, module, is_package) in &paths {
+        let (new_module, new_package) = python_module(path, &all).unzip();
+        let new_package = new_package.unwrap_or(false);
+        if fresh.contains_key(id) {
+            old.modules.extend(new_module.clone());
+        } else if new_module != *module || new_package != *is_package {
+            layout_changed = true;
+        }
+        if new_module != *module || new_package != *is_package {
+            update.execute(params![new_module, new_package, id])?;
+        }
     }
-    Ok(())
+    Ok(layout_changed)
 }
 
-/// Loads every file's definitions and facts, resolves all references, and
-/// rewrites `refs` and `relations`.
-fn resolve_all(
-    tx: &Transaction<'_>,
-    mut fresh: HashMap<String, Facts>,
-    stats: &mut RefreshStats,
-    phase: &mut impl FnMut(&mut RefreshStats, &'static str),
-) -> Result<(), Error> {
-    let mut inputs: Vec<(i64, FileInput)> = {
-        let mut statement =
-            tx.prepare("SELECT id, path, module, is_package, facts FROM files ORDER BY path")?;
-        // Facts of files parsed in this refresh are at hand; the others are
-        // read back from their JSON.
-        let rows = statement.query_map([], |row| {
-            let path = row.get::<_, String>(1)?;
-            let facts = match fresh.remove(&path) {
-                Some(facts) => Ok(facts),
-                None => Err(row.get::<_, String>(4)?),
-            };
-            Ok((
-                row.get::<_, i64>(0)?,
-                path,
-                row.get::<_, Option<String>>(2)?,
-                row.get::<_, bool>(3)?,
-                facts,
-            ))
-        })?;
-        let rows: Vec<_> = rows.collect::<Result<_, _>>()?;
-        rows.into_par_iter()
-            .map(|(id, path, module, is_package, facts)| {
-                let facts: Facts =
-                    facts.unwrap_or_else(|json| serde_json::from_str(&json).unwrap_or_default());
-                (
-                    id,
-                    FileInput {
-                        path,
-                        module,
-                        is_package,
-                        definitions: Vec::new(),
-                        facts,
-                    },
-                )
-            })
-            .collect()
-    };
-    let position: HashMap<i64, usize> = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, (id, _))| (*id, i))
-        .collect();
-    {
-        let mut statement = tx.prepare(
-            "SELECT file_id, id, name, qualname, kind, start_line FROM symbols ORDER BY rowid",
-        )?;
-        let mut rows = statement.query([])?;
-        while let Some(row) = rows.next()? {
-            let file_id: i64 = row.get(0)?;
-            let kind: String = row.get(4)?;
-            let Some(kind) = crate::kind_from_str(&kind) else {
-                continue;
-            };
-            if let Some(&i) = position.get(&file_id)
-                && let Some((_, input)) = inputs.get_mut(i)
+/// Whether two dotted module names are the same or one is inside the other.
+fn related(a: &str, b: &str) -> bool {
+    a == b
+        || (a.len() > b.len() && a.starts_with(b) && a.as_bytes().get(b.len()) == Some(&b'.'))
+        || (b.len() > a.len() && b.starts_with(a) && b.as_bytes().get(a.len()) == Some(&b'.'))
+}
+
+/// Whether file `file` must have all its references resolved again, by the
+/// import and type parts of the rule in the module documentation.
+fn imports_or_types_touch(file: &FileInput, old: &Old) -> bool {
+    let touches_module = |module: &str| old.modules.iter().any(|m| related(m, module));
+    for binding in &file.facts.imports {
+        if binding.name.as_deref() == Some("*")
+            || old.names.contains(&binding.local)
+            || binding.name.as_ref().is_some_and(|n| old.names.contains(n))
+        {
+            return true;
+        }
+        let base = xref::absolute_module(
+            file.module.as_deref().unwrap_or_default(),
+            file.is_package,
+            binding.level,
+            &binding.module,
+        );
+        if let Some(base) = base {
+            if touches_module(&base) {
+                return true;
+            }
+            if let Some(name) = &binding.name
+                && touches_module(&format!("{base}.{name}"))
             {
-                input.definitions.push(Definition {
-                    id: row.get(1)?,
-                    name: row.get(2)?,
-                    qualname: row.get(3)?,
-                    kind,
-                    start_line: row.get(5)?,
-                });
+                return true;
             }
         }
     }
-    let (ids, files): (Vec<i64>, Vec<FileInput>) = inputs.into_iter().unzip();
-    phase(stats, "load");
-    let resolver = xref::Resolver::new(&files);
-    let references: Vec<xref::Resolution> = (0..files.len())
-        .into_par_iter()
-        .flat_map_iter(|f| resolver.file(f))
-        .collect();
-    let resolved = xref::Resolved {
-        references,
-        relations: resolver.relations,
+    file.facts.types.iter().any(|local| match &local.type_of {
+        TypeOf::Path(path) => path.iter().any(|part| old.names.contains(part)),
+        TypeOf::Instance(_) | TypeOf::Class(_) => false,
+    })
+}
+
+/// The project as the resolver needs it, with each definition's key.
+struct Loaded {
+    ids: Vec<i64>,
+    files: Vec<FileInput>,
+    /// Per file, the key of each definition.
+    keys: Vec<Vec<i64>>,
+}
+
+/// A file row as [`load`] reads it: id, path, module, package flag, and
+/// the facts at hand or the stored blob.
+type FileRow = (i64, String, Option<String>, bool, Result<Facts, Vec<u8>>);
+
+fn load(tx: &Transaction<'_>, mut fresh: HashMap<i64, Facts>) -> Result<Loaded, Error> {
+    let rows: Vec<FileRow> = {
+        let mut statement =
+            tx.prepare("SELECT id, path, module, is_package, facts FROM files ORDER BY path")?;
+        let rows = statement.query_map([], |row| {
+            let id = row.get::<_, i64>(0)?;
+            let facts = match fresh.remove(&id) {
+                Some(facts) => Ok(facts),
+                None => Err(row.get::<_, Vec<u8>>(4)?),
+            };
+            Ok((id, row.get(1)?, row.get(2)?, row.get(3)?, facts))
+        })?;
+        rows.collect::<Result<_, _>>()?
     };
-    phase(stats, "resolve");
-    tx.execute("DELETE FROM refs", [])?;
-    tx.execute("DELETE FROM relations", [])?;
-    // Bulk insert without the indexes, then index once.
-    tx.execute_batch(
-        "DROP INDEX refs_target; DROP INDEX refs_caller; DROP INDEX refs_name; \
-         DROP INDEX refs_position;",
+    let (ids, files): (Vec<i64>, Vec<FileInput>) = rows
+        .into_par_iter()
+        .map(|(id, path, module, is_package, facts)| {
+            let facts =
+                facts.unwrap_or_else(|blob| crate::store::decode(&blob).unwrap_or_default());
+            (
+                id,
+                FileInput {
+                    path,
+                    module,
+                    is_package,
+                    definitions: Vec::new(),
+                    facts,
+                },
+            )
+        })
+        .unzip();
+    let mut files = files;
+    let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let mut keys: Vec<Vec<i64>> = vec![Vec::new(); files.len()];
+    let mut statement = tx.prepare(
+        "SELECT key, file_id, name, qualname, kind, start_line FROM symbols ORDER BY key",
     )?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO refs(file_id, line, column, end_column, name, receiver, role, caller, \
-         status, target, candidates, confidence, via) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?;
-    for resolution in &resolved.references {
-        let (Some(file), Some(&file_id)) = (files.get(resolution.file), ids.get(resolution.file))
-        else {
+    let mut rows = statement.query([])?;
+    while let Some(row) = rows.next()? {
+        let file_id: i64 = row.get(1)?;
+        let kind: String = row.get(4)?;
+        let Some(kind) = crate::kind_from_str(&kind) else {
             continue;
         };
-        let Some(reference) = file.facts.references.get(resolution.reference) else {
-            continue;
-        };
-        let receiver = match &reference.receiver {
-            Receiver::Bare => String::new(),
-            Receiver::Path(path) => path.join("."),
-            Receiver::Expression => "?".to_owned(),
-        };
-        let candidates = serde_json::to_string(&resolution.candidates)
-            .map_err(|e| Error::Json(e.to_string()))?;
-        insert.execute(params![
-            file_id,
-            reference.line,
-            reference.column,
-            reference.end_column,
-            reference.name,
-            receiver,
-            resolution.role.as_str(),
-            reference.scope.as_ref().map(|s| s.id(&file.path)),
-            resolution.status.as_str(),
-            resolution.target,
-            candidates,
-            f64::from(resolution.confidence),
-            resolution.via.as_str()
-        ])?;
-        stats.references += 1;
-        if resolution.status == xref::Status::Resolved {
-            stats.resolved += 1;
+        if let Some(&i) = position.get(&file_id)
+            && let (Some(input), Some(file_keys)) = (files.get_mut(i), keys.get_mut(i))
+        {
+            let qualname: String = row.get(3)?;
+            let start_line: u32 = row.get(5)?;
+            input.definitions.push(Definition {
+                id: outline_core::symbol_id(&input.path, start_line, &qualname),
+                name: row.get(2)?,
+                qualname,
+                kind,
+                start_line,
+            });
+            file_keys.push(row.get(0)?);
         }
     }
+    Ok(Loaded { ids, files, keys })
+}
+
+/// Which references to resolve again: whole files, and single references
+/// (by index in the file's facts) with the keys `(file_id, seq)` of their
+/// stored rows.
+struct Affected {
+    whole: HashSet<usize>,
+    single: HashMap<usize, Vec<usize>>,
+    rows: Vec<(i64, i64)>,
+}
+
+fn affected(
+    tx: &Transaction<'_>,
+    loaded: &Loaded,
+    fresh_ids: &HashSet<i64>,
+    old: &Old,
+) -> Result<Affected, Error> {
+    let mut whole: HashSet<usize> = HashSet::new();
+    let mut roots: Vec<i64> = old.classes.clone();
+    for (i, file) in loaded.files.iter().enumerate() {
+        let is_fresh = loaded.ids.get(i).is_some_and(|id| fresh_ids.contains(id));
+        if is_fresh || imports_or_types_touch(file, old) {
+            whole.insert(i);
+        }
+        // Classes whose base is named by a name of N: their subclasses.
+        for reference in &file.facts.references {
+            if reference.role != Role::Inherit {
+                continue;
+            }
+            let named = old.names.contains(&reference.name)
+                || matches!(&reference.receiver, Receiver::Path(p) if p.iter().any(|x| old.names.contains(x)));
+            if !named {
+                continue;
+            }
+            whole.insert(i);
+            if let Some(subtype) = &reference.subtype
+                && let Some(d) = file
+                    .definitions
+                    .iter()
+                    .rposition(|d| d.qualname == subtype.qualname)
+                && let Some(&key) = loaded.keys.get(i).and_then(|k| k.get(d))
+            {
+                roots.push(key);
+            }
+        }
+    }
+    // Subclasses, transitively, by the relations before this refresh.
+    let mut subtypes: HashMap<i64, Vec<i64>> = HashMap::new();
+    {
+        let mut statement = tx.prepare("SELECT subtype, supertype FROM relations")?;
+        let rows = statement.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get(1)?)))?;
+        for row in rows {
+            let (sub, sup) = row?;
+            subtypes.entry(sup).or_default().push(sub);
+        }
+    }
+    if !subtypes.is_empty() {
+        let file_of: HashMap<i64, usize> = loaded
+            .keys
+            .iter()
+            .enumerate()
+            .flat_map(|(i, keys)| keys.iter().map(move |k| (*k, i)))
+            .collect();
+        let mut seen: HashSet<i64> = roots.iter().copied().collect();
+        while let Some(class) = roots.pop() {
+            for &sub in subtypes.get(&class).map(Vec::as_slice).unwrap_or_default() {
+                if seen.insert(sub) {
+                    if let Some(&i) = file_of.get(&sub) {
+                        whole.insert(i);
+                    }
+                    roots.push(sub);
+                }
+            }
+        }
+    }
+    let position: HashMap<i64, usize> = loaded
+        .ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (*id, i))
+        .collect();
+    let mut single: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut rows = Vec::new();
+    let mut statement = tx.prepare_cached("SELECT file_id, seq FROM refs WHERE name = ?1")?;
+    for name in &old.names {
+        let found = statement.query_map([name], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
+        })?;
+        for row in found {
+            let (file_id, seq) = row?;
+            let Some(&i) = position.get(&file_id) else {
+                continue;
+            };
+            if whole.contains(&i) {
+                continue;
+            }
+            single
+                .entry(i)
+                .or_default()
+                .push(usize::try_from(seq).unwrap_or(usize::MAX));
+            rows.push((file_id, seq));
+        }
+    }
+    Ok(Affected {
+        whole,
+        single,
+        rows,
+    })
+}
+
+/// Resolves again the references the rule names (all of them in `full`
+/// mode), and rewrites their rows and every relation.
+fn resolve_again(
+    tx: &Transaction<'_>,
+    fresh: HashMap<i64, Facts>,
+    old: Old,
+    full: bool,
+    stats: &mut RefreshStats,
+    phase: &mut impl FnMut(&mut RefreshStats, &'static str),
+) -> Result<(), Error> {
+    let fresh_ids: HashSet<i64> = fresh.keys().copied().collect();
+    let loaded = load(tx, fresh)?;
+    let affected = if full {
+        Affected {
+            whole: (0..loaded.files.len()).collect(),
+            single: HashMap::new(),
+            rows: Vec::new(),
+        }
+    } else {
+        affected(tx, &loaded, &fresh_ids, &old)?
+    };
+    phase(stats, "load");
+    let mut references = crate::store::meta_count(tx, "references")? - old.references;
+    let mut resolved = crate::store::meta_count(tx, "resolved")? - old.resolved;
+    if full {
+        tx.execute("DELETE FROM refs", [])?;
+        tx.execute_batch(crate::store::DROP_REFS_INDEXES)?;
+        references = 0;
+        resolved = 0;
+    } else {
+        let mut count = tx.prepare_cached(
+            "SELECT count(*), coalesce(sum(status = 'resolved'), 0) FROM refs WHERE file_id = ?1",
+        )?;
+        let mut delete = tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?;
+        for &i in &affected.whole {
+            let Some(&id) = loaded.ids.get(i) else {
+                continue;
+            };
+            if fresh_ids.contains(&id) {
+                continue;
+            }
+            let (n, r): (i64, i64) = count.query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            references -= n;
+            resolved -= r;
+            delete.execute([id])?;
+        }
+        let mut status = tx.prepare_cached(
+            "SELECT status = 'resolved' FROM refs WHERE file_id = ?1 AND seq = ?2",
+        )?;
+        let mut delete = tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1 AND seq = ?2")?;
+        for &(file_id, seq) in &affected.rows {
+            let was_resolved: bool = status.query_row([file_id, seq], |row| row.get(0))?;
+            references -= 1;
+            resolved -= i64::from(was_resolved);
+            delete.execute([file_id, seq])?;
+        }
+    }
+    let resolver = xref::Resolver::new(&loaded.files);
+    let keys = Keys::new(&loaded);
+    // In file id order: rows go in at the end of the table.
+    let mut whole: Vec<usize> = affected.whole.iter().copied().collect();
+    whole.sort_unstable_by_key(|&i| loaded.ids.get(i).copied());
+    let whole_count = whole.len();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO refs(file_id, seq, line, column, end_column, name, receiver, role, caller, \
+         status, target, target_file, candidates, confidence, via) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )?;
+    let mut blob = tx.prepare_cached("SELECT refs_facts FROM files WHERE id = ?1")?;
+    let mut read_references = |i: usize| -> Result<Vec<u8>, Error> {
+        let id = loaded.ids.get(i).copied().unwrap_or(-1);
+        Ok(blob.query_row([id], |row| row.get(0))?)
+    };
+    // Files, a chunk at a time: their references are read back (never all
+    // in memory), resolved in parallel, and written.
+    let mut single: Vec<(usize, Vec<usize>)> = affected.single.into_iter().collect();
+    single.sort_unstable();
+    let work: Vec<(usize, Option<Vec<usize>>)> = whole
+        .into_iter()
+        .map(|f| (f, None))
+        .chain(single.into_iter().map(|(f, seqs)| (f, Some(seqs))))
+        .collect();
+    for chunk in work.chunks(CHUNK) {
+        let mut blobs = Vec::with_capacity(chunk.len());
+        for (f, seqs) in chunk {
+            blobs.push((*f, seqs.as_ref(), read_references(*f)?));
+        }
+        let resolved_chunk: Vec<(usize, Vec<Reference>, Vec<xref::Resolution>)> = blobs
+            .into_par_iter()
+            .map(|(f, seqs, blob)| {
+                let references: Vec<Reference> = crate::store::decode(&blob).unwrap_or_default();
+                let resolutions = match seqs {
+                    None => references
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(r, reference)| resolver.resolve_reference(f, r, reference))
+                        .collect(),
+                    Some(seqs) => seqs
+                        .iter()
+                        .filter_map(|&r| resolver.resolve_reference(f, r, references.get(r)?))
+                        .collect(),
+                };
+                (f, references, resolutions)
+            })
+            .collect();
+        for (f, file_references, resolutions) in &resolved_chunk {
+            for resolution in resolutions {
+                let Some(reference) = file_references.get(resolution.reference) else {
+                    continue;
+                };
+                if insert_ref(&mut insert, &loaded, &keys, *f, reference, resolution)? {
+                    references += 1;
+                    if resolution.status == xref::Status::Resolved {
+                        resolved += 1;
+                    }
+                    stats.re_resolved += 1;
+                }
+            }
+        }
+    }
+    stats.resolved_files = whole_count;
+    phase(stats, "resolve");
+    if full {
+        tx.execute_batch(crate::store::REFS_INDEXES)?;
+    }
+    tx.execute("DELETE FROM relations", [])?;
     let mut insert =
         tx.prepare_cached("INSERT INTO relations(subtype, supertype, kind) VALUES (?1, ?2, ?3)")?;
-    for relation in &resolved.relations {
-        insert.execute(params![relation.subtype, relation.supertype, relation.kind])?;
-        stats.relations += 1;
+    let mut relations = 0;
+    for relation in &resolver.relations {
+        if let (Some(sub), Some(sup)) = (
+            keys.by_id.get(relation.subtype.as_str()),
+            keys.by_id.get(relation.supertype.as_str()),
+        ) {
+            insert.execute(params![sub, sup, relation.kind])?;
+            relations += 1;
+        }
     }
-    tx.execute_batch(crate::store::REFS_INDEXES)?;
+    crate::store::set_meta_count(tx, "references", references)?;
+    crate::store::set_meta_count(tx, "resolved", resolved)?;
+    crate::store::set_meta_count(tx, "relations", relations)?;
+    stats.references = usize::try_from(references).unwrap_or(0);
+    stats.resolved = usize::try_from(resolved).unwrap_or(0);
+    stats.relations = usize::try_from(relations).unwrap_or(0);
     phase(stats, "store");
     Ok(())
+}
+
+/// Symbol keys by text id, file ids by path.
+struct Keys<'a> {
+    by_id: HashMap<&'a str, i64>,
+    files: HashMap<&'a str, i64>,
+}
+
+impl<'a> Keys<'a> {
+    fn new(loaded: &'a Loaded) -> Self {
+        let mut by_id = HashMap::new();
+        for (file, keys) in loaded.files.iter().zip(&loaded.keys) {
+            for (definition, key) in file.definitions.iter().zip(keys) {
+                by_id.insert(definition.id.as_str(), *key);
+            }
+        }
+        let files = loaded
+            .files
+            .iter()
+            .zip(&loaded.ids)
+            .map(|(f, id)| (f.path.as_str(), *id))
+            .collect();
+        Keys { by_id, files }
+    }
+}
+
+/// Inserts the row of the resolution of `reference` of file `f`; `false`
+/// when the file is not there.
+fn insert_ref(
+    insert: &mut rusqlite::CachedStatement<'_>,
+    loaded: &Loaded,
+    keys: &Keys<'_>,
+    f: usize,
+    reference: &Reference,
+    resolution: &xref::Resolution,
+) -> Result<bool, Error> {
+    let (Some(file), Some(&file_id)) = (loaded.files.get(f), loaded.ids.get(f)) else {
+        return Ok(false);
+    };
+    let receiver = match &reference.receiver {
+        Receiver::Bare => String::new(),
+        Receiver::Path(path) => path.join("."),
+        Receiver::Expression => "?".to_owned(),
+    };
+    let caller = reference
+        .scope
+        .as_ref()
+        .and_then(|s| keys.by_id.get(s.id(&file.path).as_str()).copied());
+    let (target, target_file) = match (&resolution.target, resolution.status) {
+        (Some(path), xref::Status::Module) => (None, keys.files.get(path.as_str()).copied()),
+        (Some(id), _) => (keys.by_id.get(id.as_str()).copied(), None),
+        (None, _) => (None, None),
+    };
+    let candidates: Option<Vec<u8>> = (!resolution.candidates.is_empty()).then(|| {
+        resolution
+            .candidates
+            .iter()
+            .filter_map(|id| keys.by_id.get(id.as_str()))
+            .flat_map(|key| key.to_le_bytes())
+            .collect()
+    });
+    insert.execute(params![
+        file_id,
+        i64::try_from(resolution.reference).unwrap_or(i64::MAX),
+        reference.line,
+        reference.column,
+        reference.end_column,
+        reference.name,
+        receiver,
+        resolution.role.as_str(),
+        caller,
+        resolution.status.as_str(),
+        target,
+        target_file,
+        candidates,
+        f64::from(resolution.confidence),
+        resolution.via.as_str()
+    ])?;
+    Ok(true)
 }

@@ -1,26 +1,39 @@
 //! The SQLite schema, opening a database, and the version check.
 //!
 //! Tables (all paths are the display paths used in symbol ids, `/`-separated;
-//! lines 1-based; columns 1-based characters, end columns exclusive):
+//! lines 1-based; columns 1-based characters, end columns exclusive). Symbols
+//! are keyed by an integer (`symbols.key`) everywhere else in the database;
+//! their text id `PATH:START_LINE:QUALNAME` is derived from the file's path,
+//! the start line and the qualname, never stored.
 //! - `meta(key, value)`: `schema_version` ([`SCHEMA_VERSION`]) and
-//!   `facts_version` ([`outline_core::xref::FACTS_VERSION`]). A database with
-//!   any other value is dropped and rebuilt, never read.
+//!   `facts_version` ([`outline_core::xref::FACTS_VERSION`]); a database with
+//!   any other value is dropped and rebuilt, never read. Also the counts
+//!   `references`, `resolved` and `relations`, kept up to date by each
+//!   refresh (so a refresh with nothing changed never scans `refs`).
 //! - `files(id, path, language, size, mtime_ns, hash, module, is_package,
-//!   partial, diagnostics, facts)`: one row per indexed file; `hash` is the
+//!   partial, diagnostics, facts, refs_facts)`: one row per indexed file; a
+//!   file keeps its `id` across refreshes while it exists; `hash` is the
 //!   XXH3-64 of its bytes in hex; `facts` the file's
-//!   [`outline_core::xref::Facts`] as JSON (kept so an unchanged file is never
-//!   parsed again when references are re-resolved).
-//! - `symbols(file_id, id, name, qualname, kind, start_line, end_line,
-//!   name_line, name_column, parent)`: every symbol of the outline but blocks;
-//!   `parent` is the enclosing symbol's id.
+//!   [`outline_core::xref::Facts`] needed to resolve *other* files (imports,
+//!   types, `__all__`, and the inheritance references only) and
+//!   `refs_facts` all its references, both as [`encode`]d blobs (JSON
+//!   compressed with LZ4), kept so an unchanged file is never parsed again
+//!   when references are re-resolved.
+//! - `symbols(key, file_id, name, qualname, kind, start_line, end_line,
+//!   name_line, name_column, parent)`: every symbol of the outline but
+//!   blocks; `parent` is the enclosing symbol's key.
 //! - `imports(file_id, line, local, module, level, name, scope)`.
-//! - `refs(file_id, line, column, end_column, name, receiver, role, caller,
-//!   status, target, candidates, confidence, via)`: `receiver` is the dotted
-//!   receiver (`self`, `a.b`), `?` for an expression, empty for a bare name;
-//!   `caller` the id of the enclosing definition (NULL at module level);
-//!   `status` is `resolved`, `candidate`, `external` or `module` (then
-//!   `target` is the module's file path); `candidates` a JSON array of ids.
-//! - `relations(subtype, supertype, kind)`.
+//! - `refs(file_id, seq, line, column, end_column, name, receiver, role,
+//!   caller, status, target, target_file, candidates, confidence, via)`:
+//!   `seq` is the reference's index in the file's facts (`(file_id, seq)` is
+//!   the primary key, the table is clustered by it); `receiver` is the
+//!   dotted receiver (`self`, `a.b`), `?` for an expression, empty for a bare
+//!   name; `caller` the key of the enclosing definition (NULL at module
+//!   level); `status` is `resolved`, `candidate`, `external` or `module`;
+//!   `target` the key of the resolved symbol, `target_file` the id of the
+//!   file a `module` reference names; `candidates` the candidate keys as
+//!   little-endian 8-byte integers (NULL when none).
+//! - `relations(subtype, supertype, kind)`: symbol keys.
 
 use std::path::Path;
 
@@ -29,7 +42,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,11 +57,12 @@ CREATE TABLE files(
     is_package INTEGER NOT NULL,
     partial INTEGER NOT NULL,
     diagnostics INTEGER NOT NULL,
-    facts TEXT NOT NULL
+    facts BLOB NOT NULL,
+    refs_facts BLOB NOT NULL
 );
 CREATE TABLE symbols(
+    key INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-    id TEXT NOT NULL,
     name TEXT NOT NULL,
     qualname TEXT NOT NULL,
     kind TEXT NOT NULL,
@@ -56,10 +70,9 @@ CREATE TABLE symbols(
     end_line INTEGER NOT NULL,
     name_line INTEGER NOT NULL,
     name_column INTEGER NOT NULL,
-    parent TEXT
+    parent INTEGER
 );
-CREATE INDEX symbols_file ON symbols(file_id);
-CREATE INDEX symbols_id ON symbols(id);
+CREATE INDEX symbols_file ON symbols(file_id, start_line);
 CREATE INDEX symbols_name ON symbols(name);
 CREATE INDEX symbols_qualname ON symbols(qualname);
 CREATE TABLE imports(
@@ -74,32 +87,84 @@ CREATE TABLE imports(
 CREATE INDEX imports_file ON imports(file_id);
 CREATE TABLE refs(
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
     line INTEGER NOT NULL,
     column INTEGER NOT NULL,
     end_column INTEGER NOT NULL,
     name TEXT NOT NULL,
     receiver TEXT NOT NULL,
     role TEXT NOT NULL,
-    caller TEXT,
+    caller INTEGER,
     status TEXT NOT NULL,
-    target TEXT,
-    candidates TEXT NOT NULL,
+    target INTEGER,
+    target_file INTEGER,
+    candidates BLOB,
     confidence REAL NOT NULL,
-    via TEXT NOT NULL
-);
-CREATE TABLE relations(subtype TEXT NOT NULL, supertype TEXT NOT NULL, kind TEXT NOT NULL);
+    via TEXT NOT NULL,
+    PRIMARY KEY(file_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE relations(subtype INTEGER NOT NULL, supertype INTEGER NOT NULL, kind TEXT NOT NULL);
 CREATE INDEX relations_subtype ON relations(subtype);
 CREATE INDEX relations_supertype ON relations(supertype);
 ";
 
-/// The indexes of `refs`, dropped during a bulk insert and created again
+/// The indexes of `refs`, dropped during a full rebuild and created again
 /// after it.
 pub(crate) const REFS_INDEXES: &str = "
 CREATE INDEX refs_target ON refs(target);
 CREATE INDEX refs_caller ON refs(caller);
 CREATE INDEX refs_name ON refs(name);
-CREATE INDEX refs_position ON refs(file_id, line);
 ";
+
+/// Drops the indexes of [`REFS_INDEXES`].
+pub(crate) const DROP_REFS_INDEXES: &str = "
+DROP INDEX IF EXISTS refs_target; DROP INDEX IF EXISTS refs_caller;
+DROP INDEX IF EXISTS refs_name;
+";
+
+/// The SQL expression of the text id of the symbol `s` in the file `f`
+/// (`PATH:START_LINE:QUALNAME`, as [`outline_core::symbol_id`] builds it).
+pub(crate) const SYMBOL_ID_SQL: &str = "f.path || ':' || s.start_line || ':' || s.qualname";
+
+/// Encodes a value for a blob column: JSON, compressed with LZ4 (size
+/// prepended).
+///
+/// # Errors
+/// [`Error::Json`] when the value cannot be written as JSON.
+pub fn encode<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, Error> {
+    let json = serde_json::to_vec(value).map_err(|e| Error::Json(e.to_string()))?;
+    Ok(lz4_flex::compress_prepend_size(&json))
+}
+
+/// Decodes a blob written by [`encode`].
+///
+/// # Errors
+/// [`Error::Json`] when the blob is not LZ4 or not the JSON of a `T`.
+pub fn decode<T: serde::de::DeserializeOwned>(blob: &[u8]) -> Result<T, Error> {
+    let json = lz4_flex::decompress_size_prepended(blob).map_err(|e| Error::Json(e.to_string()))?;
+    serde_json::from_slice(&json).map_err(|e| Error::Json(e.to_string()))
+}
+
+/// A count kept in `meta` (`references`, `resolved`, `relations`); 0 when
+/// absent.
+pub(crate) fn meta_count(conn: &Connection, key: &str) -> Result<i64, Error> {
+    let value: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    Ok(value.and_then(|v| v.parse().ok()).unwrap_or(0))
+}
+
+/// Stores a count in `meta`.
+pub(crate) fn set_meta_count(conn: &Connection, key: &str, value: i64) -> Result<(), Error> {
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?1, ?2) \
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        params![key, value.to_string()],
+    )?;
+    Ok(())
+}
 
 /// Opens (creating if needed) the database at `path` in WAL mode, and makes
 /// sure it has this version's schema: a database of another version (or not
@@ -119,6 +184,9 @@ pub fn open(path: &Path) -> Result<(Connection, bool), Error> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Larger page cache and in-memory temporary b-trees (index builds).
+    conn.pragma_update(None, "cache_size", -65536)?;
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     let created = if versions(&conn)? == Some((SCHEMA_VERSION, outline_core::xref::FACTS_VERSION)) {
         false

@@ -118,6 +118,22 @@ impl<'a> Resolver<'a> {
             .filter_map(|(r, reference)| self.project.resolution(f, r, reference))
             .collect()
     }
+
+    /// The resolution of `reference` read as reference `r` of file `f` (its
+    /// index in that file's references), for a caller that does not keep
+    /// every file's references in the input (only the inheritance ones, which
+    /// [`Resolver::new`] reads): `None` for a local variable or a file out of
+    /// range. Gives the same result as the entry of [`Resolver::file`] for
+    /// that reference when the input holds it.
+    pub fn resolve_reference(
+        &self,
+        f: usize,
+        r: usize,
+        reference: &Reference,
+    ) -> Option<Resolution> {
+        self.project.files.get(f)?;
+        self.project.resolution(f, r, reference)
+    }
 }
 
 impl<'a> Project<'a> {

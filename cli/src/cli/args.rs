@@ -24,6 +24,8 @@ Examples:
   ast-outline hierarchy app/models.py:User      bases and subclasses
   ast-outline defs User                         every definition named User
   ast-outline refs app/signup.py:12:9           what the name at line 12, column 9 names
+  ast-outline context app/signup.py:12:9 --kind callers --max-tokens 2000
+  ast-outline export --format json > codeschema.json
 
 TARGET is a symbol id (PATH:LINE:QUALNAME), PATH:QUALNAME, PATH:LINE or
 PATH:LINE:COL (column 1-based, in characters); PATH is relative to --root.
@@ -78,6 +80,16 @@ pub enum Command {
     /// Every definition with a name (or qualname), with its module.
     #[command(after_help = INDEX_EXAMPLES)]
     Defs(DefsArgs),
+    /// The symbol at a position and the ranked context about it (its
+    /// definition, then references, callers or type hierarchy), each block
+    /// with qualname, path, lines, relation and code, cut to a token budget
+    /// (o200k_base).
+    #[command(after_help = INDEX_EXAMPLES)]
+    Context(ContextArgs),
+    /// Write the whole index (files, symbols, references, relations) as one
+    /// versioned JSON document (docs/export-schema.md) to stdout.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Export(ExportArgs),
     /// Print the JSON Schema of one line of `outline --format json`.
     Schema,
     /// Print a shell completion script.
@@ -306,4 +318,73 @@ pub struct DefsArgs {
     /// Index location and output.
     #[command(flatten)]
     pub location: IndexLocation,
+}
+
+/// Flags of `context`.
+#[derive(Debug, Args)]
+pub struct ContextArgs {
+    /// The position: PATH:LINE:COL (the name there, or what it names),
+    /// PATH:LINE (the innermost definition holding the line), or any TARGET.
+    #[arg(value_name = "PATH:LINE[:COL]")]
+    pub target: String,
+    /// What to add after the definition.
+    #[arg(long, value_enum, default_value_t = ContextKind::Definition)]
+    pub kind: ContextKind,
+    /// Largest output in o200k_base tokens; blocks that do not fit are cut
+    /// and the output says so.
+    #[arg(long, value_name = "N", default_value_t = 4000)]
+    pub max_tokens: usize,
+    /// Index location and output.
+    #[command(flatten)]
+    pub location: IndexLocation,
+}
+
+/// The relations `context` adds after the definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ContextKind {
+    /// Only the definition.
+    Definition,
+    /// Resolved references, each with the lines around it.
+    References,
+    /// The definitions that call it (direct callers).
+    Callers,
+    /// Supertypes and subtypes, transitively.
+    #[value(name = "type_hierarchy", alias = "type-hierarchy")]
+    TypeHierarchy,
+}
+
+impl ContextKind {
+    /// The spelling on the command line and in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContextKind::Definition => "definition",
+            ContextKind::References => "references",
+            ContextKind::Callers => "callers",
+            ContextKind::TypeHierarchy => "type_hierarchy",
+        }
+    }
+}
+
+/// Flags of `export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The project root (as for the queries).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// The database (default ROOT/.ast-outline/index.sqlite).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// The export format (JSON, docs/export-schema.md).
+    #[arg(long, value_enum, default_value_t = ExportFormat::Json)]
+    pub format: ExportFormat,
+    /// Export the index as it is, without refreshing it first.
+    #[arg(long)]
+    pub no_refresh: bool,
+}
+
+/// Formats of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// One JSON document (`docs/export-schema.md`).
+    Json,
 }

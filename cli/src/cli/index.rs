@@ -13,7 +13,9 @@ use index::{Index, RefreshStats, SourceEntry};
 use outline_core::{Language, OutlineOptions};
 use serde_json::json;
 
-use super::args::{CallersArgs, DefsArgs, Format, IndexArgs, IndexLocation, QueryArgs, RefsArgs};
+use super::args::{
+    CallersArgs, DefsArgs, ExportArgs, Format, IndexArgs, IndexLocation, QueryArgs, RefsArgs,
+};
 use super::{print_or_exit, report};
 use crate::walk::{WalkOptions, collect_files};
 use crate::{DEFAULT_MAX_FILE_SIZE, SourceText, outline_source_with_facts};
@@ -148,7 +150,7 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
 }
 
 /// Opens the index for a query (refreshing it unless `--no-refresh`).
-fn open_for_query(location: &IndexLocation) -> Result<Index, String> {
+pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> {
     if location.no_refresh {
         let db = db_path(&location.root, location.db.as_ref());
         if !db.is_file() {
@@ -344,4 +346,33 @@ pub(super) fn run_defs(args: &DefsArgs) -> ExitCode {
         }
         Ok((text, json!({ "name": args.name, "defs": rows })))
     })
+}
+
+/// `ast-outline export --format json`: the whole index, streamed to stdout.
+pub(super) fn run_export(args: &ExportArgs) -> ExitCode {
+    let location = IndexLocation {
+        root: args.root.clone(),
+        db: args.db.clone(),
+        format: Format::Json,
+        no_refresh: args.no_refresh,
+    };
+    let index = match open_for_query(&location) {
+        Ok(index) => index,
+        Err(message) => {
+            report(message);
+            return ExitCode::FAILURE;
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match index::export::write_json(index.connection(), &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(index::Error::Io(_, error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            report(error.to_string());
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! The command-line interface: flags in [`args`], one module per command.
 
 pub mod args;
+mod context;
 mod index;
 mod mcp;
 mod outline;
@@ -54,6 +55,8 @@ fn run(cli: Cli) -> ExitCode {
         Command::Callees(args) => index::run_callees(&args),
         Command::Hierarchy(args) => index::run_hierarchy(&args),
         Command::Defs(args) => index::run_defs(&args),
+        Command::Context(args) => context::run_context(&args),
+        Command::Export(args) => index::run_export(&args),
         Command::Schema => {
             print_or_exit(&outline_core::schema::file_outline_schema_text());
             ExitCode::SUCCESS
