@@ -34,6 +34,7 @@
 //! assert_eq!(calls[0].call.line, 4);
 //! ```
 
+mod project_config;
 pub mod query;
 mod refresh;
 pub mod store;

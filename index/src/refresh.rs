@@ -156,8 +156,10 @@ pub fn refresh(
     }
     phase(&mut stats, "write");
     if changed {
+        let config = crate::project_config::project_config(entries);
         update_modules(&tx)?;
-        resolve_all(&tx, fresh, &mut stats, &mut phase)?;
+        crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
+        resolve_all(&tx, fresh, &config, &mut stats, &mut phase)?;
         stats.resolved_again = true;
     } else {
         let count = |sql: &str| tx.query_row(sql, [], |row| row.get::<_, i64>(0));
@@ -332,6 +334,7 @@ fn update_modules(tx: &Transaction<'_>) -> Result<(), Error> {
 fn resolve_all(
     tx: &Transaction<'_>,
     mut fresh: HashMap<String, Facts>,
+    config: &xref::ProjectConfig,
     stats: &mut RefreshStats,
     phase: &mut impl FnMut(&mut RefreshStats, &'static str),
 ) -> Result<(), Error> {
@@ -403,7 +406,7 @@ fn resolve_all(
     }
     let (ids, files): (Vec<i64>, Vec<FileInput>) = inputs.into_iter().unzip();
     phase(stats, "load");
-    let resolver = xref::Resolver::new(&files);
+    let resolver = xref::Resolver::with_config(&files, config);
     let references: Vec<xref::Resolution> = (0..files.len())
         .into_par_iter()
         .flat_map_iter(|f| resolver.file(f))
