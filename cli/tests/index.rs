@@ -357,3 +357,137 @@ fn export_writes_the_whole_index_as_versioned_json() {
                 && s.parent.as_deref() == Some("app/billing.py:5:Admin"))
     );
 }
+
+/// (path:line role status target) of each JSON `refs` entry.
+fn refs_json(root: &str, target: &str) -> Vec<String> {
+    let json: Value = serde_json::from_str(&stdout(&run(&[
+        "refs", "--root", root, "--format", "json", target,
+    ])))
+    .expect("JSON");
+    json["refs"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| {
+            format!(
+                "{}:{} {}",
+                r["path"].as_str().unwrap_or(""),
+                r["line"],
+                r["role"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// A TypeScript project with a tsconfig `paths` alias, a barrel `index.ts`
+/// and `implements`: references, callers and the hierarchy through the CLI.
+#[test]
+fn typescript_project_end_to_end() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root_path = dir.path();
+    write(
+        root_path,
+        "tsconfig.json",
+        "{\n  // paths are relative to baseUrl\n  \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@models/*\": [\"src/models/*\"] } },\n}\n",
+    );
+    write(
+        root_path,
+        "src/models/user.ts",
+        "export interface Saves {\n  save(): void;\n}\nexport class User implements Saves {\n  save(): void {}\n}\n",
+    );
+    write(
+        root_path,
+        "src/models/index.ts",
+        "export * from './user';\n",
+    );
+    write(
+        root_path,
+        "src/app.ts",
+        "import { User } from '@models/user';\nimport * as models from './models';\n\nexport function run(): void {\n  const u = new User();\n  u.save();\n  new models.User().save();\n}\n",
+    );
+    let root = root_path.to_str().expect("UTF-8 path");
+    stdout(&run(&["index", root]));
+    assert_eq!(
+        refs_json(root, "src/models/user.ts:User"),
+        [
+            "src/app.ts:1 import",
+            "src/app.ts:5 instantiate",
+            "src/app.ts:7 instantiate"
+        ]
+    );
+    let text = stdout(&run(&[
+        "callers",
+        "--root",
+        root,
+        "src/models/user.ts:User.save",
+    ]));
+    assert!(
+        text.contains("L6:5 call u.save in run [resolved via receiver]"),
+        "{text}"
+    );
+    let text = stdout(&run(&[
+        "hierarchy",
+        "--root",
+        root,
+        "src/models/user.ts:User",
+    ]));
+    assert!(text.contains("src/models/user.ts:1:Saves"), "{text}");
+}
+
+/// A Cargo workspace of two crates: `use` of the other crate by name, an
+/// impl of a trait, `self.m()`.
+#[test]
+fn rust_workspace_end_to_end() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root_path = dir.path();
+    write(
+        root_path,
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"core\", \"app\"]\n",
+    );
+    write(
+        root_path,
+        "core/Cargo.toml",
+        "[package]\nname = \"my-core\"\n",
+    );
+    write(root_path, "core/src/lib.rs", "pub mod shapes;\n");
+    write(
+        root_path,
+        "core/src/shapes.rs",
+        "pub trait Area {\n    fn area(&self) -> f64;\n}\npub struct Square(pub f64);\nimpl Area for Square {\n    fn area(&self) -> f64 {\n        self.0 * self.0\n    }\n}\n",
+    );
+    write(root_path, "app/Cargo.toml", "[package]\nname = \"app\"\n");
+    write(
+        root_path,
+        "app/src/main.rs",
+        "use my_core::shapes::{Area, Square};\n\nfn main() {\n    let s = Square(2.0);\n    s.area();\n}\n",
+    );
+    let root = root_path.to_str().expect("UTF-8 path");
+    stdout(&run(&["index", root]));
+    assert_eq!(
+        refs_json(root, "core/src/shapes.rs:Square"),
+        [
+            "app/src/main.rs:1 import",
+            "app/src/main.rs:4 instantiate",
+            "core/src/shapes.rs:5 type_use"
+        ]
+    );
+    let text = stdout(&run(&[
+        "hierarchy",
+        "--root",
+        root,
+        "core/src/shapes.rs:Square",
+    ]));
+    assert!(text.contains("core/src/shapes.rs:1:Area"), "{text}");
+    let json: Value = serde_json::from_str(&stdout(&run(&[
+        "callers",
+        "--root",
+        root,
+        "--format",
+        "json",
+        "core/src/shapes.rs:impl Area for Square.area",
+    ])))
+    .expect("JSON");
+    let text = json.to_string();
+    assert!(text.contains("app/src/main.rs"), "{text}");
+}

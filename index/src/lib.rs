@@ -35,6 +35,7 @@
 //! ```
 
 pub mod export;
+mod project_config;
 pub mod query;
 mod refresh;
 pub mod store;

@@ -158,9 +158,16 @@ pub fn refresh(
     let tx = conn.transaction()?;
     let mut old = Old::default();
     let mut changed = false;
+    // Whether a file of a language other than Python was added, changed or
+    // removed (see `resolve_again`'s caller).
+    let mut other_language_changed = false;
+    let not_python = |path: &str| {
+        outline_core::Language::from_path(path) != Some(outline_core::Language::Python)
+    };
     let mut fresh: HashMap<i64, Facts> = HashMap::new();
     for (path, row) in &stored {
         if !present.contains(path.as_str()) {
+            other_language_changed |= not_python(path);
             old.remember(&tx, row.id)?;
             tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
             stats.removed += 1;
@@ -189,6 +196,7 @@ pub fn refresh(
                     stats.touched += 1;
                 }
                 Checked::Parsed(parsed) => {
+                    other_language_changed |= not_python(&entry.display);
                     if let Some(row) = row {
                         old.remember(&tx, row.id)?;
                     }
@@ -202,6 +210,7 @@ pub fn refresh(
                 }
                 Checked::Problem(message) => {
                     if let Some(row) = row {
+                        other_language_changed |= not_python(&entry.display);
                         old.remember(&tx, row.id)?;
                         tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
                         changed = true;
@@ -232,11 +241,16 @@ pub fn refresh(
     phase(&mut stats, "check");
     let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
     if changed {
+        let config = crate::project_config::project_config(entries);
         let layout_changed = update_modules(&tx, &fresh, &mut old)?;
+        crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
+        // The incremental rule follows Python's imports and modules: a change
+        // to a file of another language resolves everything again.
         let full = layout_changed
+            || other_language_changed
             || stored.is_empty()
             || (stats.parsed + stats.removed) * 4 > usize::try_from(files_after).unwrap_or(0);
-        resolve_again(&tx, fresh, old, full, &mut stats, &mut phase)?;
+        resolve_again(&tx, fresh, old, full, &config, &mut stats, &mut phase)?;
         stats.resolved_again = true;
     } else {
         let count = |key: &str| -> Result<usize, Error> {
@@ -399,14 +413,17 @@ fn check(entry: &SourceEntry, stored: Option<&Stored>, parse: Parser<'_>) -> Che
 }
 
 /// The facts other files' resolution reads: everything but the references
-/// that are not inheritance (those are stored apart).
+/// that belong to no type (those are stored apart). Kept: inheritance
+/// references, and every reference naming the type a definition is for
+/// (the `subtype` of Rust's `impl Trait for Type` self type, which maps the
+/// impl to its type for relations and member lookups).
 fn scope_facts(facts: &Facts) -> Facts {
     Facts {
         supported: facts.supported,
         references: facts
             .references
             .iter()
-            .filter(|r| r.role == Role::Inherit)
+            .filter(|r| r.role == Role::Inherit || r.subtype.is_some())
             .cloned()
             .collect(),
         imports: facts.imports.clone(),
@@ -777,6 +794,7 @@ fn resolve_again(
     fresh: HashMap<i64, Facts>,
     old: Old,
     full: bool,
+    config: &xref::ProjectConfig,
     stats: &mut RefreshStats,
     phase: &mut impl FnMut(&mut RefreshStats, &'static str),
 ) -> Result<(), Error> {
@@ -827,7 +845,7 @@ fn resolve_again(
             delete.execute([file_id, seq])?;
         }
     }
-    let resolver = xref::Resolver::new(&loaded.files);
+    let resolver = xref::Resolver::with_config(&loaded.files, config);
     let keys = Keys::new(&loaded);
     // In file id order: rows go in at the end of the table.
     let mut whole: Vec<usize> = affected.whole.iter().copied().collect();

@@ -39,6 +39,7 @@ mod items;
 mod macros;
 mod parse;
 mod recovery;
+mod references;
 mod signature;
 mod source;
 
@@ -77,6 +78,28 @@ impl Outline for RustOutline {
         outline_core::nesting::extract_shallow(text, &deep, options.max_nesting, |text| {
             extract_text(text, options)
         })
+    }
+
+    /// [`Outline::extract`] and the file's cross-reference facts (see
+    /// `references.rs`: a second, whole parse with the bodies). A file
+    /// nested deeper than [`OutlineOptions::max_nesting`] gets the facts of
+    /// its text with the deep parts blanked.
+    fn extract_with_facts(
+        &self,
+        text: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> (Extracted, outline_core::xref::Facts) {
+        let extracted = self.extract(text, language, options);
+        let max = usize::try_from(options.max_nesting).unwrap_or(usize::MAX);
+        let deep = recovery::scan_nesting(text, 0..text.len(), max).deep;
+        let facts = if deep.is_empty() {
+            references::facts(&FileText::new(text), &extracted.symbols)
+        } else {
+            let (blanked, _) = outline_core::nesting::leave_out(text, &deep, options.max_nesting);
+            references::facts(&FileText::new(&blanked), &extracted.symbols)
+        };
+        (extracted, facts)
     }
 }
 

@@ -15,7 +15,7 @@ use swc_ecma_ast::{
 
 use crate::source::Source;
 
-fn specifier(source: &Source<'_>, s: &Str) -> String {
+pub(crate) fn specifier(source: &Source<'_>, s: &Str) -> String {
     let text = source.slice(s.span);
     text.get(1..text.len().saturating_sub(1))
         .unwrap_or(text)

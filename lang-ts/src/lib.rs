@@ -40,6 +40,7 @@ mod docs;
 mod imports;
 mod parse;
 mod recovery;
+mod references;
 mod signature;
 mod source;
 mod symbols;
@@ -48,6 +49,7 @@ mod types;
 use std::cell::Cell;
 
 use outline_core::text::collapse_whitespace;
+use outline_core::xref::Facts;
 use outline_core::{Diagnostic, Extracted, Language, Outline, OutlineOptions, Severity};
 use swc_common::Spanned;
 use swc_common::comments::SingleThreadedComments;
@@ -427,26 +429,49 @@ impl Outline for TypeScriptOutline {
     /// a warning: swc walks the whole chain for each `else if` it appends
     /// (time quadratic in its length: 30,000 took 17 s).
     fn extract(&self, text: &str, language: Language, options: &OutlineOptions) -> Extracted {
-        let cuts = recovery::else_if_cuts(text, MAX_ELSE_IF_CHAIN);
-        if cuts.is_empty() {
-            return extract_here(text, language, options);
-        }
-        let cut = recovery::blank(text, &cuts);
-        let mut extracted = extract_here(&cut, language, options);
-        let source = Source::new(text);
-        extracted
-            .diagnostics
-            .extend(cuts.iter().map(|at| Diagnostic {
-                line: source.index.line(at.start),
-                column: source.index.column(at.start),
-                severity: Severity::Warning,
-                message: format!(
-                    "more than {MAX_ELSE_IF_CHAIN} `else if` in one chain: \
-                 the chain is outlined as separate `if` statements from here"
-                ),
-            }));
-        extracted
+        extract_cut(text, language, options, false).0
     }
+
+    /// [`Outline::extract`] and the cross-reference facts of the same tree
+    /// (see `references.rs`).
+    fn extract_with_facts(
+        &self,
+        text: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> (Extracted, Facts) {
+        let (extracted, facts) = extract_cut(text, language, options, true);
+        (extracted, facts.unwrap_or_default())
+    }
+}
+
+/// The extraction, with long `else if` chains cut (see
+/// [`TypeScriptOutline`]'s `extract`); with `want_facts`, also the facts.
+fn extract_cut(
+    text: &str,
+    language: Language,
+    options: &OutlineOptions,
+    want_facts: bool,
+) -> (Extracted, Option<Facts>) {
+    let cuts = recovery::else_if_cuts(text, MAX_ELSE_IF_CHAIN);
+    if cuts.is_empty() {
+        return extract_here(text, language, options, want_facts);
+    }
+    let cut = recovery::blank(text, &cuts);
+    let (mut extracted, facts) = extract_here(&cut, language, options, want_facts);
+    let source = Source::new(text);
+    extracted
+        .diagnostics
+        .extend(cuts.iter().map(|at| Diagnostic {
+            line: source.index.line(at.start),
+            column: source.index.column(at.start),
+            severity: Severity::Warning,
+            message: format!(
+                "more than {MAX_ELSE_IF_CHAIN} `else if` in one chain: \
+                 the chain is outlined as separate `if` statements from here"
+            ),
+        }));
+    (extracted, facts)
 }
 
 /// The longest `else if` chain parsed as one (see [`TypeScriptOutline`]'s
@@ -454,7 +479,12 @@ impl Outline for TypeScriptOutline {
 pub const MAX_ELSE_IF_CHAIN: usize = 1000;
 
 /// The extraction itself, on the current thread.
-fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Extracted {
+fn extract_here(
+    text: &str,
+    language: Language,
+    options: &OutlineOptions,
+    want_facts: bool,
+) -> (Extracted, Option<Facts>) {
     {
         let source = Source::new(text);
         let syntax = parse::syntax(language);
@@ -585,11 +615,27 @@ fn extract_here(text: &str, language: Language, options: &OutlineOptions) -> Ext
                         None => diagnostics = original,
                     }
                 }
-                return outline_items(&source, &comments, options, &items, diagnostics, true);
+                return outline_items(
+                    &source,
+                    &comments,
+                    options,
+                    &items,
+                    diagnostics,
+                    true,
+                    want_facts,
+                );
             }
         };
         let partial = !diagnostics.is_empty();
-        outline_items(&source, &comments, options, &items, diagnostics, partial)
+        outline_items(
+            &source,
+            &comments,
+            options,
+            &items,
+            diagnostics,
+            partial,
+            want_facts,
+        )
     }
 }
 
@@ -602,7 +648,8 @@ fn outline_items(
     items: &[ModuleItem],
     mut diagnostics: Vec<Diagnostic>,
     partial: bool,
-) -> Extracted {
+    want_facts: bool,
+) -> (Extracted, Option<Facts>) {
     let walker = Walker {
         source,
         comments,
@@ -616,13 +663,15 @@ fn outline_items(
     let split_declare = split_declare(source, items);
     let partial = partial || !split_declare.is_empty();
     diagnostics.extend(split_declare);
-    Extracted {
+    let facts = want_facts.then(|| references::facts(source, items, &symbols));
+    let extracted = Extracted {
         symbols,
         imports: imports::module_imports(source, items),
         partial,
         diagnostics: dedup(diagnostics),
         doc: None,
-    }
+    };
+    (extracted, facts)
 }
 
 /// `export declare` with a line break after `declare`, which swc accepts but

@@ -17,9 +17,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::id::symbol_id;
 
-/// Version of the [`Facts`] shape; stored facts of another version are
-/// re-extracted, never misread.
-pub const FACTS_VERSION: u32 = 2;
+/// Version of the [`Facts`] shape and extraction; stored facts of another
+/// version are re-extracted, never misread. 3: TypeScript/JavaScript and
+/// Rust facts are extracted (version 2 stored them as unsupported); a Rust
+/// `impl` self type's [`Role::TypeUse`] reference carries the impl block as
+/// its `subtype`.
+pub const FACTS_VERSION: u32 = 3;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -121,7 +124,8 @@ pub struct Reference {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<ScopeKey>,
     /// For [`Role::Inherit`]: the class whose base (or implemented type) this
-    /// is.
+    /// is (for Rust's `impl Trait for Type`, the impl block). For
+    /// [`Role::TypeUse`] of a Rust impl's self type: the impl block.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<ScopeKey>,
 }

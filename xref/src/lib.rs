@@ -20,13 +20,31 @@
 
 mod modules;
 mod resolve;
+mod rust_modules;
+mod ts_modules;
 
 use outline_core::SymbolKind;
 use outline_core::xref::{Facts, Role};
 use serde::{Deserialize, Serialize};
 
 pub use modules::{absolute_module, python_module};
-pub use resolve::{Resolver, resolve};
+pub use resolve::{Resolver, resolve, resolve_with};
+pub use rust_modules::{RustCrate, rust_module};
+pub use ts_modules::{
+    SCRIPT_EXTENSIONS, TsConfig, is_script, join as join_path, resolve_specifier,
+};
+
+/// Project-wide settings that are not in the files' facts, read at the edge
+/// (the `index` crate) and given to [`resolve_with`] /
+/// [`Resolver::with_config`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProjectConfig {
+    /// Every `tsconfig.json`/`jsconfig.json` of the project.
+    pub ts_configs: Vec<TsConfig>,
+    /// Every Rust crate of the project (from its `Cargo.toml`): what
+    /// [`rust_module`] needs.
+    pub rust_crates: Vec<RustCrate>,
+}
 
 /// Most candidate ids listed for one unresolved reference: when more
 /// definitions share the name (`append`, `get`), none is listed and only the
@@ -54,7 +72,9 @@ pub struct FileInput {
     /// The path used in the ids (`/`-separated).
     pub path: String,
     /// Dotted module name (Python, from [`python_module`]); `None` when the
-    /// file is not importable as a module.
+    /// file is not importable as a module. TypeScript/JavaScript files
+    /// (told by their extension, [`is_script`]) leave it `None`: their
+    /// imports name files by specifier ([`resolve_specifier`]).
     pub module: Option<String>,
     /// Whether the file is a package's `__init__`.
     pub is_package: bool,
@@ -166,7 +186,9 @@ pub struct Relation {
     pub subtype: String,
     /// The supertype's id.
     pub supertype: String,
-    /// `inherits` (Python bases, TypeScript `extends`), `implements`.
+    /// `implements` when a class (or struct) names an interface (or trait):
+    /// TypeScript `implements`, Rust `impl Trait for Type`; `inherits`
+    /// otherwise (Python bases, TypeScript `extends`, Rust supertraits).
     pub kind: String,
 }
 

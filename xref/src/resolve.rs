@@ -6,7 +6,10 @@ use outline_core::SymbolKind;
 use outline_core::xref::{ImportBinding, LocalType, Receiver, Reference, Role, TypeOf};
 
 use crate::modules::absolute_module;
-use crate::{FileInput, MAX_CANDIDATES, Relation, Resolution, Resolved, Status, Via};
+use crate::ts_modules::{is_script, resolve_specifier};
+use crate::{
+    FileInput, MAX_CANDIDATES, ProjectConfig, Relation, Resolution, Resolved, Status, Via,
+};
 
 /// How many imports, re-exports and bases are followed before giving up (a
 /// cycle or a very long chain).
@@ -49,13 +52,68 @@ struct Project<'a> {
     types: Vec<HashMap<(&'a str, &'a str), Vec<&'a LocalType>>>,
     /// Class (file, definition) → its resolved bases in order.
     bases: HashMap<(usize, usize), Vec<(usize, usize)>>,
+    /// Per TypeScript/JavaScript file: import specifier → the project file
+    /// it names (`None`: outside the project).
+    specifiers: Vec<HashMap<&'a str, Option<usize>>>,
+    /// Rust: impl block (file, definition) → the type it is for.
+    impl_of: HashMap<(usize, usize), (usize, usize)>,
+    /// Rust: type (file, definition) → its impl blocks.
+    impls: HashMap<(usize, usize), Vec<(usize, usize)>>,
+}
+
+/// Whether `path` is a Rust file.
+fn is_rust(path: &str) -> bool {
+    path.ends_with(".rs")
+}
+
+/// Kinds whose members are looked up by qualname (`Type.member`), through
+/// impls and bases.
+fn has_members(kind: Option<SymbolKind>) -> bool {
+    matches!(
+        kind,
+        Some(
+            SymbolKind::Class
+                | SymbolKind::Interface
+                | SymbolKind::Enum
+                | SymbolKind::Module
+                | SymbolKind::Struct
+                | SymbolKind::Union
+                | SymbolKind::Trait
+                | SymbolKind::Impl
+        )
+    )
+}
+
+/// Kinds a value can be an instance of.
+fn is_type(kind: Option<SymbolKind>) -> bool {
+    matches!(
+        kind,
+        Some(
+            SymbolKind::Class
+                | SymbolKind::Interface
+                | SymbolKind::Enum
+                | SymbolKind::Struct
+                | SymbolKind::Union
+                | SymbolKind::Trait
+        )
+    )
+}
+
+/// Kinds whose call makes an instance (a Rust tuple struct's constructor).
+fn is_instantiable(kind: Option<SymbolKind>) -> bool {
+    matches!(kind, Some(SymbolKind::Class | SymbolKind::Struct))
 }
 
 /// Resolves every reference of `files` (see the crate documentation), one
 /// file after the other; [`Resolver`] lets the caller spread the files over
 /// threads.
 pub fn resolve(files: &[FileInput]) -> Resolved {
-    let resolver = Resolver::new(files);
+    resolve_with(files, &ProjectConfig::default())
+}
+
+/// [`resolve`] with the project's settings (tsconfig paths).
+pub fn resolve_with(files: &[FileInput], config: &ProjectConfig) -> Resolved {
+    let resolver = Resolver::with_config(files, config);
     Resolved {
         references: (0..files.len()).flat_map(|f| resolver.file(f)).collect(),
         relations: resolver.relations,
@@ -75,8 +133,35 @@ impl<'a> Resolver<'a> {
     /// Builds the tables of `files` and resolves the bases of every class
     /// (member lookups through a class need them).
     pub fn new(files: &'a [FileInput]) -> Self {
-        let mut project = Project::new(files);
+        Self::with_config(files, &ProjectConfig::default())
+    }
+
+    /// [`Resolver::new`] with the project's settings.
+    pub fn with_config(files: &'a [FileInput], config: &ProjectConfig) -> Self {
+        let mut project = Project::new(files, config);
         let mut relations = Vec::new();
+        // Rust impl blocks: the type each is for (the self type's
+        // reference carries the impl as its `subtype`).
+        for (f, file) in files.iter().enumerate() {
+            for reference in &file.facts.references {
+                let Some(subtype) = &reference.subtype else {
+                    continue;
+                };
+                if reference.role != Role::TypeUse {
+                    continue;
+                }
+                let Some(&block) = project.qualnames[f].get(subtype.qualname.as_str()) else {
+                    continue;
+                };
+                if project.kind(f, block) != Some(SymbolKind::Impl) {
+                    continue;
+                }
+                if let Entity::Def(tf, td) = project.lookup(f, reference) {
+                    project.impl_of.insert((f, block), (tf, td));
+                    project.impls.entry((tf, td)).or_default().push((f, block));
+                }
+            }
+        }
         for (f, file) in files.iter().enumerate() {
             for reference in &file.facts.references {
                 let Some(subtype) = &reference.subtype else {
@@ -88,15 +173,24 @@ impl<'a> Resolver<'a> {
                 let Some(&sub) = project.qualnames[f].get(subtype.qualname.as_str()) else {
                     continue;
                 };
+                // `impl Trait for Type`: the relation is the type's.
+                let (sf, sd) = if project.kind(f, sub) == Some(SymbolKind::Impl) {
+                    match project.impl_of.get(&(f, sub)) {
+                        Some(&target) => target,
+                        None => continue,
+                    }
+                } else {
+                    (f, sub)
+                };
                 if let Entity::Def(bf, bd) = project.lookup(f, reference) {
-                    project.bases.entry((f, sub)).or_default().push((bf, bd));
+                    project.bases.entry((sf, sd)).or_default().push((bf, bd));
                     if let (Some(sub), Some(base)) =
-                        (project.definition(f, sub), project.definition(bf, bd))
+                        (project.definition(sf, sd), project.definition(bf, bd))
                     {
                         relations.push(Relation {
                             subtype: sub.id.clone(),
                             supertype: base.id.clone(),
-                            kind: "inherits".to_owned(),
+                            kind: relation_kind(sub.kind, base.kind).to_owned(),
                         });
                     }
                 }
@@ -136,8 +230,23 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// `implements` when a class or struct names an interface or trait,
+/// `inherits` otherwise (a class's base class, an interface's or trait's
+/// super-interface).
+fn relation_kind(subtype: SymbolKind, supertype: SymbolKind) -> &'static str {
+    let concrete = matches!(
+        subtype,
+        SymbolKind::Class | SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union
+    );
+    if concrete && matches!(supertype, SymbolKind::Interface | SymbolKind::Trait) {
+        "implements"
+    } else {
+        "inherits"
+    }
+}
+
 impl<'a> Project<'a> {
-    fn new(files: &'a [FileInput]) -> Self {
+    fn new(files: &'a [FileInput], config: &ProjectConfig) -> Self {
         let mut by_module = HashMap::new();
         let mut qualnames = Vec::with_capacity(files.len());
         let mut imports = Vec::with_capacity(files.len());
@@ -193,6 +302,35 @@ impl<'a> Project<'a> {
             imports.push(file_imports);
             stars.push(file_stars);
         }
+        let paths: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let by_path: HashMap<&str, usize> = files
+            .iter()
+            .enumerate()
+            .map(|(f, file)| (file.path.as_str(), f))
+            .collect();
+        let specifiers = files
+            .iter()
+            .map(|file| {
+                let mut map = HashMap::new();
+                if is_script(&file.path) {
+                    for binding in &file.facts.imports {
+                        if binding.module.is_empty() {
+                            continue;
+                        }
+                        map.entry(binding.module.as_str()).or_insert_with(|| {
+                            resolve_specifier(
+                                &file.path,
+                                &binding.module,
+                                &paths,
+                                &config.ts_configs,
+                            )
+                            .and_then(|p| by_path.get(p.as_str()).copied())
+                        });
+                    }
+                }
+                map
+            })
+            .collect();
         Project {
             files,
             by_module,
@@ -203,6 +341,9 @@ impl<'a> Project<'a> {
             members_by_name,
             types,
             bases: HashMap::new(),
+            specifiers,
+            impl_of: HashMap::new(),
+            impls: HashMap::new(),
         }
     }
 
@@ -226,7 +367,7 @@ impl<'a> Project<'a> {
         let via_for_hit = self.via(f, reference);
         let (status, target, candidates, confidence, via) = match entity {
             Entity::Def(df, dd) => {
-                if role == Role::Call && self.kind(df, dd) == Some(SymbolKind::Class) {
+                if role == Role::Call && is_instantiable(self.kind(df, dd)) {
                     role = Role::Instantiate;
                 }
                 resolved((df, dd), via_for_hit, 1.0)
@@ -251,7 +392,7 @@ impl<'a> Project<'a> {
                     && !is_builtin(&reference.name)
                     && let Some(&only) = matches.first()
                 {
-                    if role == Role::Call && self.kind(only.0, only.1) == Some(SymbolKind::Class) {
+                    if role == Role::Call && is_instantiable(self.kind(only.0, only.1)) {
                         role = Role::Instantiate;
                     }
                     resolved(only, Via::ProjectUnique, 0.6)
@@ -328,8 +469,11 @@ impl<'a> Project<'a> {
     /// What `reference` denotes.
     fn lookup(&self, f: usize, reference: &Reference) -> Entity {
         if reference.role == Role::Import {
+            // A default import's reference is named by its local name.
             let binding = self.files[f].facts.imports.iter().find(|b| {
-                b.line == reference.line && b.name.as_deref() == Some(reference.name.as_str())
+                b.line == reference.line
+                    && (b.name.as_deref() == Some(reference.name.as_str())
+                        || (b.name.as_deref() == Some("default") && b.local == reference.name))
             });
             return match binding {
                 Some(binding) => self.follow_import(f, binding, 0),
@@ -343,7 +487,20 @@ impl<'a> Project<'a> {
                 let Some((head, rest)) = path.split_first() else {
                     return Entity::Unknown;
                 };
+                if is_rust(&self.files[f].path)
+                    && scope.is_none()
+                    && let Some(entity) = self.rust_rooted(f, path, &reference.name)
+                {
+                    return entity;
+                }
                 let mut entity = self.name(f, scope, head, reference.line, 0);
+                if entity == Entity::Unknown && is_rust(&self.files[f].path) && scope.is_none() {
+                    // An extern crate or a workspace crate by name.
+                    entity = match self.rust_path(std::slice::from_ref(head), 0) {
+                        Entity::Unknown => Entity::External,
+                        other => other,
+                    };
+                }
                 for part in rest {
                     entity = self.member(entity, part, 0);
                 }
@@ -451,9 +608,7 @@ impl<'a> Project<'a> {
                 None => Entity::Local,
             },
             TypeOf::Path(path) => match self.path_in_scope(f, scope, path, line, hops + 1) {
-                Entity::Def(tf, td) if self.kind(tf, td) == Some(SymbolKind::Class) => {
-                    Entity::Instance(tf, td)
-                }
+                Entity::Def(tf, td) if is_type(self.kind(tf, td)) => Entity::Instance(tf, td),
                 _ => Entity::Local,
             },
         }
@@ -498,6 +653,22 @@ impl<'a> Project<'a> {
     /// The file an import binding's module is, or `None` outside the project.
     fn import_target(&self, f: usize, binding: &ImportBinding) -> Option<usize> {
         let file = &self.files[f];
+        if is_rust(&file.path) {
+            return match self.rust_import(f, binding, false, 0) {
+                Entity::Module(m) => Some(m),
+                _ => None,
+            };
+        }
+        if is_script(&file.path) {
+            // An empty specifier is the file itself (`export { a as b }`).
+            if binding.module.is_empty() {
+                return Some(f);
+            }
+            return self.specifiers[f]
+                .get(binding.module.as_str())
+                .copied()
+                .flatten();
+        }
         let module = absolute_module(
             file.module.as_deref().unwrap_or_default(),
             file.is_package,
@@ -511,9 +682,14 @@ impl<'a> Project<'a> {
         if hops > MAX_HOPS {
             return Entity::Unknown;
         }
+        if is_rust(&self.files[f].path) {
+            return self.rust_import(f, binding, true, hops + 1);
+        }
         let Some(m) = self.import_target(f, binding) else {
             // `from . import sub` where `.` is a namespace: try the submodule.
-            if let Some(name) = &binding.name {
+            if let Some(name) = &binding.name
+                && !is_script(&self.files[f].path)
+            {
                 let file = &self.files[f];
                 let joined = if binding.module.is_empty() {
                     name.clone()
@@ -546,6 +722,18 @@ impl<'a> Project<'a> {
     fn module_member(&self, m: usize, name: &str, hops: u32) -> Entity {
         if hops > MAX_HOPS {
             return Entity::Unknown;
+        }
+        // TypeScript: `export default config` names `config` (the outline's
+        // `default` symbol is only the export statement).
+        if is_script(&self.files[m].path)
+            && let Some(binding) = self.imports[m]
+                .get(&("", name))
+                .and_then(|b| b.iter().find(|b| b.module.is_empty()))
+        {
+            let found = self.follow_import(m, binding, hops + 1);
+            if found != Entity::Unknown {
+                return found;
+            }
         }
         if let Some(&d) = self.qualnames[m].get(name) {
             return Entity::Def(m, d);
@@ -580,7 +768,7 @@ impl<'a> Project<'a> {
             Entity::Module(m) => self.module_member(m, name, hops + 1),
             Entity::Def(f, d) | Entity::Instance(f, d) => {
                 match self.kind(f, d) {
-                    Some(SymbolKind::Class) => {
+                    kind if has_members(kind) => {
                         let mut seen = HashSet::new();
                         self.class_member(f, d, name, &mut seen)
                     }
@@ -608,6 +796,117 @@ impl<'a> Project<'a> {
         }
     }
 
+    /// The absolute module path (dotted segments) a Rust `use` binding's
+    /// module names, from the importing file's module: `crate` is its
+    /// crate, `level` 1 its own module (`self`), each more level one
+    /// `super`.
+    fn rust_base(&self, f: usize, binding: &ImportBinding) -> Option<Vec<String>> {
+        let own: Vec<String> = self.files[f]
+            .module
+            .as_deref()?
+            .split('.')
+            .map(str::to_owned)
+            .collect();
+        let written: Vec<String> = if binding.module.is_empty() {
+            Vec::new()
+        } else {
+            binding.module.split('.').map(str::to_owned).collect()
+        };
+        if binding.level == 0 {
+            if written.first().map(String::as_str) == Some("crate") {
+                let mut out = vec![own.first()?.clone()];
+                out.extend(written.into_iter().skip(1));
+                return Some(out);
+            }
+            return Some(written);
+        }
+        let mut out = own;
+        for _ in 1..binding.level {
+            out.pop()?;
+        }
+        out.extend(written);
+        Some(out)
+    }
+
+    /// What a Rust `use` binding names: with `with_name`, the item (module
+    /// path and name), else the module. A path that is not absolute (no
+    /// `crate`/`self`/`super`) is an extern or workspace crate, or (Rust
+    /// 2018) a module of the importing file's module.
+    fn rust_import(&self, f: usize, binding: &ImportBinding, with_name: bool, hops: u32) -> Entity {
+        let Some(mut segments) = self.rust_base(f, binding) else {
+            return Entity::External;
+        };
+        if with_name && let Some(name) = &binding.name {
+            segments.push(name.clone());
+        }
+        let found = self.rust_path(&segments, hops);
+        if found != Entity::External || binding.level != 0 {
+            return found;
+        }
+        if let Some(own) = &self.files[f].module {
+            let mut relative: Vec<String> = own.split('.').map(str::to_owned).collect();
+            relative.extend(segments);
+            let local = self.rust_path(&relative, hops);
+            if local != Entity::External {
+                return local;
+            }
+        }
+        Entity::External
+    }
+
+    /// The entity a full Rust path names: the longest prefix that is a
+    /// module file, then members; [`Entity::External`] when no prefix is a
+    /// module of the project.
+    fn rust_path(&self, segments: &[String], hops: u32) -> Entity {
+        for i in (1..=segments.len()).rev() {
+            let key = segments[..i].join(".");
+            if let Some(&m) = self.by_module.get(key.as_str()) {
+                let mut entity = Entity::Module(m);
+                for part in &segments[i..] {
+                    entity = self.member(entity, part, hops + 1);
+                }
+                return entity;
+            }
+        }
+        Entity::External
+    }
+
+    /// A Rust path starting at `crate`, `self` or `super` (a module path,
+    /// not a value): `None` for any other head.
+    fn rust_rooted(&self, f: usize, path: &[String], name: &str) -> Option<Entity> {
+        let head = path.first()?.as_str();
+        if !matches!(head, "crate" | "self" | "super") {
+            return None;
+        }
+        let own: Vec<String> = self.files[f]
+            .module
+            .as_deref()?
+            .split('.')
+            .map(str::to_owned)
+            .collect();
+        let mut segments: Vec<String>;
+        let mut rest = path;
+        if head == "crate" {
+            segments = vec![own.first()?.clone()];
+            rest = rest.get(1..).unwrap_or_default();
+        } else {
+            segments = own;
+            if head == "self" {
+                rest = rest.get(1..).unwrap_or_default();
+            }
+            while rest.first().map(String::as_str) == Some("super") {
+                segments.pop()?;
+                rest = rest.get(1..).unwrap_or_default();
+            }
+        }
+        segments.extend(rest.iter().cloned());
+        segments.push(name.to_owned());
+        Some(match self.rust_path(&segments, 0) {
+            Entity::External => Entity::Unknown,
+            other => other,
+        })
+    }
+
     /// `name` in class `d` of file `f` or, depth first, in its bases.
     fn class_member(
         &self,
@@ -625,6 +924,24 @@ impl<'a> Project<'a> {
         let qualname = format!("{}.{name}", class.qualname);
         if let Some(&m) = self.qualnames[f].get(qualname.as_str()) {
             return Entity::Def(f, m);
+        }
+        // Rust: an impl block's type, and a type's impl blocks.
+        if let Some(&(tf, td)) = self.impl_of.get(&(f, d)) {
+            return self.class_member(tf, td, name, seen);
+        }
+        for &(bf, bd) in self
+            .impls
+            .get(&(f, d))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            let Some(block) = self.definition(bf, bd) else {
+                continue;
+            };
+            let qualname = format!("{}.{name}", block.qualname);
+            if let Some(&m) = self.qualnames[bf].get(qualname.as_str()) {
+                return Entity::Def(bf, m);
+            }
         }
         for &(bf, bd) in self
             .bases

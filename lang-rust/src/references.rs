@@ -1,0 +1,998 @@
+//! Cross-reference facts of a Rust file ([`outline_core::xref::Facts`]).
+//!
+//! The outline parses items with their function bodies left out (see
+//! `bodies.rs`); facts need the bodies, so the file is parsed again whole
+//! with `syn` (or, when that fails, item by item as the recovery scanner
+//! cuts it, each item that still fails left out).
+//!
+//! Imports: each name a `use` tree binds is an [`ImportBinding`] whose
+//! `module` is the dotted path before the name (`crate.a` for
+//! `use crate::a::B`), `level` 0; `self::` is level 1 and each `super::`
+//! adds one (as Python's leading dots, every Rust module counting as a
+//! package); `name` is the last segment, `*` for a glob. Inside an inline
+//! `mod m { … }` a `super::` that leaves `m` stays in the file.
+//!
+//! Scopes: parameters, `let`, closure parameters, `for` and `match`
+//! patterns are locals of their function (bound from their statement on, so
+//! `let config = config::load();` reads the module `config`); an identifier
+//! pattern starting with an upper-case letter is a constant or variant, not
+//! a binding. `self` is an instance of the enclosing impl's (or trait's)
+//! type and `Self` the impl itself ([`LocalType`]s per function that uses
+//! them). `impl Trait for Type` gives a [`Role::TypeUse`] reference to
+//! `Type` and a [`Role::Inherit`] one to `Trait`, both with the impl block
+//! as `subtype` (the resolver maps the impl to its type); supertraits are
+//! [`Role::Inherit`] with the trait as `subtype`. Macro arguments are read
+//! as expressions when they parse as a comma-separated list.
+
+use std::collections::{HashMap, HashSet};
+
+use outline_core::xref::{
+    Facts, ImportBinding, LocalType, Receiver, Reference, Role, ScopeKey, TypeOf,
+};
+use outline_core::{Symbol, SymbolKind};
+use proc_macro2::Span;
+use syn::punctuated::Punctuated;
+use syn::visit::{self, Visit};
+use syn::{
+    Block, Expr, ExprPath, FnArg, ImplItemFn, Item, ItemFn, ItemImpl, ItemMod, ItemTrait, ItemUse,
+    Local, Macro, Member, Pat, Path, Signature, TraitItemFn, Type, TypeParamBound, TypePath,
+    UseTree,
+};
+
+use crate::source::{FileText, Region};
+
+/// The facts of `file`, given the outline's symbols.
+pub(crate) fn facts(file: &FileText<'_>, symbols: &[Symbol]) -> Facts {
+    let mut positions = HashMap::new();
+    index_symbols(symbols, "", &mut positions);
+    let mut facts = Facts {
+        supported: true,
+        ..Facts::default()
+    };
+    let text = file.text;
+    let start = if text.starts_with("#!") && !text[2..].trim_start().starts_with('[') {
+        text.find(['\n', '\r']).unwrap_or(text.len())
+    } else {
+        0
+    };
+    let whole = text.get(start..).unwrap_or_default();
+    if let Ok(parsed) = syn::parse_file(whole) {
+        walk(
+            file,
+            start,
+            text.len(),
+            &parsed.items,
+            &positions,
+            &mut facts,
+        );
+    } else {
+        // Item by item; an item that fails is cut again at each line that
+        // starts an item at column 0, as the outline's recovery does.
+        let scan = crate::recovery::scan(text, start..text.len());
+        for chunk in &scan.chunks {
+            let Some(piece) = text.get(chunk.clone()) else {
+                continue;
+            };
+            if let Ok(parsed) = syn::parse_file(piece) {
+                walk(
+                    file,
+                    chunk.start,
+                    chunk.end,
+                    &parsed.items,
+                    &positions,
+                    &mut facts,
+                );
+                continue;
+            }
+            let mut cuts: Vec<usize> = scan
+                .line_starts
+                .iter()
+                .map(|(at, _)| *at)
+                .filter(|at| chunk.start < *at && *at < chunk.end)
+                .collect();
+            cuts.insert(0, chunk.start);
+            cuts.push(chunk.end);
+            for pair in cuts.windows(2) {
+                let (Some(&lo), Some(&hi)) = (pair.first(), pair.get(1)) else {
+                    continue;
+                };
+                if let Some(piece) = text.get(lo..hi)
+                    && let Ok(parsed) = syn::parse_file(piece)
+                {
+                    walk(file, lo, hi, &parsed.items, &positions, &mut facts);
+                }
+            }
+        }
+    }
+    proc_macro2::extra::invalidate_current_thread_spans();
+    facts
+}
+
+fn walk(
+    file: &FileText<'_>,
+    base: usize,
+    limit: usize,
+    items: &[Item],
+    positions: &Positions,
+    facts: &mut Facts,
+) {
+    let region = Region { file, base, limit };
+    let mut walker = Walker {
+        region: &region,
+        positions,
+        facts,
+        frames: vec![Frame {
+            key: None,
+            names: HashSet::new(),
+        }],
+        scopes: Vec::new(),
+        self_type: Vec::new(),
+        typed: HashSet::new(),
+        inline_depth: 0,
+    };
+    for item in items {
+        walker.visit_item(item);
+    }
+}
+
+/// Symbol name positions (line, column) → the symbol's scope key.
+type Positions = HashMap<(u32, u32), ScopeKey>;
+
+fn index_symbols(symbols: &[Symbol], parent: &str, out: &mut Positions) {
+    for symbol in symbols {
+        let qualname = if symbol.kind == SymbolKind::Block {
+            parent.to_owned()
+        } else if parent.is_empty() {
+            symbol.name.clone()
+        } else {
+            format!("{parent}.{}", symbol.name)
+        };
+        if symbol.kind != SymbolKind::Block {
+            out.entry((symbol.name_line, symbol.name_column))
+                .or_insert_with(|| ScopeKey {
+                    qualname: qualname.clone(),
+                    start_line: symbol.start_line,
+                });
+        }
+        index_symbols(&symbol.children, &qualname, out);
+    }
+}
+
+struct Frame {
+    key: Option<ScopeKey>,
+    names: HashSet<String>,
+}
+
+struct Walker<'r, 'f, 'a> {
+    region: &'r Region<'f, 'a>,
+    positions: &'r Positions,
+    facts: &'r mut Facts,
+    frames: Vec<Frame>,
+    scopes: Vec<ScopeKey>,
+    /// The impl (or trait) whose items are being walked: what `self` and
+    /// `Self` are.
+    self_type: Vec<ScopeKey>,
+    /// (scope qualname, name) pairs that already have their [`LocalType`].
+    typed: HashSet<(String, String)>,
+    /// How many inline `mod m { … }` enclose the walk.
+    inline_depth: u32,
+}
+
+/// Primitive types: never a project definition.
+const PRIMITIVES: &[&str] = &[
+    "bool", "char", "str", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
+    "u128", "usize", "f32", "f64", "Self",
+];
+
+fn is_binding_name(name: &str) -> bool {
+    !name.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// Names a pattern binds.
+fn pat_names(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ident(p) => {
+            let name = p.ident.to_string();
+            if p.subpat.is_some()
+                || p.by_ref.is_some()
+                || p.mutability.is_some()
+                || is_binding_name(&name)
+            {
+                out.push(name);
+            }
+            if let Some((_, sub)) = &p.subpat {
+                pat_names(sub, out);
+            }
+        }
+        Pat::Or(p) => {
+            for case in &p.cases {
+                pat_names(case, out);
+            }
+        }
+        Pat::Paren(p) => pat_names(&p.pat, out),
+        Pat::Reference(p) => pat_names(&p.pat, out),
+        Pat::Slice(p) => p.elems.iter().for_each(|e| pat_names(e, out)),
+        Pat::Tuple(p) => p.elems.iter().for_each(|e| pat_names(e, out)),
+        Pat::TupleStruct(p) => p.elems.iter().for_each(|e| pat_names(e, out)),
+        Pat::Struct(p) => p.fields.iter().for_each(|f| pat_names(&f.pat, out)),
+        Pat::Type(p) => pat_names(&p.pat, out),
+        Pat::Guard(p) => pat_names(&p.pat, out),
+        _ => {}
+    }
+}
+
+/// The dotted names of a path (`a::b::C` → `[a, b, C]`) with their spans.
+fn path_chain(path: &Path) -> Vec<(String, Span)> {
+    path.segments
+        .iter()
+        .map(|s| (s.ident.to_string(), s.ident.span()))
+        .collect()
+}
+
+/// The type a `let` initializer makes: `Type::new(…)`, `Type { … }`,
+/// `Type(…)` (upper-case last or second-to-last segment).
+fn init_type(expr: &Expr) -> Option<Vec<String>> {
+    match expr {
+        Expr::Struct(s) => Some(path_chain(&s.path).into_iter().map(|(n, _)| n).collect()),
+        Expr::Call(c) => {
+            let Expr::Path(p) = &*c.func else {
+                return None;
+            };
+            let names: Vec<String> = path_chain(&p.path).into_iter().map(|(n, _)| n).collect();
+            let upper = |n: &String| n.starts_with(|c: char| c.is_ascii_uppercase());
+            match names.as_slice() {
+                [.., last] if upper(last) && names.len() == 1 => Some(names),
+                [.., ty, _] if upper(ty) && ty != "Self" => Some(names[..names.len() - 1].to_vec()),
+                _ => None,
+            }
+        }
+        // A unit struct: `User`, `models::User`.
+        Expr::Path(p) if p.qself.is_none() => {
+            let names: Vec<String> = path_chain(&p.path).into_iter().map(|(n, _)| n).collect();
+            let upper = names
+                .last()
+                .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_uppercase()));
+            (upper && names.last().is_some_and(|n| n != "Self")).then_some(names)
+        }
+        Expr::Paren(p) => init_type(&p.expr),
+        Expr::Try(t) => init_type(&t.expr),
+        _ => None,
+    }
+}
+
+/// The named type of an annotation: `User`, `&User`, `&mut models::User`.
+fn type_path(ty: &Type) -> Option<Vec<String>> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let names: Vec<String> = path_chain(&p.path).into_iter().map(|(n, _)| n).collect();
+            (!names.iter().any(|n| PRIMITIVES.contains(&n.as_str()))).then_some(names)
+        }
+        Type::Reference(r) => type_path(&r.elem),
+        Type::Paren(p) => type_path(&p.elem),
+        _ => None,
+    }
+}
+
+impl Walker<'_, '_, '_> {
+    fn position(&self, span: Span) -> (u32, u32, u32) {
+        let range = self.region.range(span);
+        let index = &self.region.file.index;
+        let line = index.line(range.start);
+        let column = index.column(range.start);
+        let end_line = index.line(range.end);
+        let end_column = if end_line == line {
+            index.column(range.end)
+        } else {
+            column + 1
+        };
+        (line, column, end_column)
+    }
+
+    fn symbol_at(&self, span: Span) -> Option<ScopeKey> {
+        let (line, column, _) = self.position(span);
+        self.positions.get(&(line, column)).cloned()
+    }
+
+    fn frame_key(&self) -> Option<ScopeKey> {
+        self.frames.last().and_then(|f| f.key.clone())
+    }
+
+    fn binding(&self, name: &str) -> Option<ScopeKey> {
+        self.frames
+            .iter()
+            .rev()
+            .find(|f| f.names.contains(name))
+            .and_then(|f| f.key.clone())
+    }
+
+    fn bind(&mut self, names: Vec<String>) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.names.extend(names);
+        }
+    }
+
+    fn synthetic(&self, what: &str, span: Span) -> ScopeKey {
+        let (line, column, _) = self.position(span);
+        let own = format!("<{what}@{line}:{column}>");
+        ScopeKey {
+            qualname: match self.frame_key().or_else(|| self.scopes.last().cloned()) {
+                Some(parent) => format!("{}.{own}", parent.qualname),
+                None => own,
+            },
+            start_line: line,
+        }
+    }
+
+    fn push(
+        &mut self,
+        name: String,
+        receiver: Receiver,
+        role: Role,
+        span: Span,
+        binding: Option<ScopeKey>,
+        subtype: Option<ScopeKey>,
+    ) {
+        let (line, column, end_column) = self.position(span);
+        self.facts.references.push(Reference {
+            name,
+            receiver,
+            role,
+            line,
+            column,
+            end_column,
+            scope: self.scopes.last().cloned(),
+            binding,
+            subtype,
+        });
+    }
+
+    /// The binding of a chain's head: `self` and `Self` get their
+    /// [`LocalType`] in the current function.
+    fn head_binding(&mut self, head: &str) -> Option<ScopeKey> {
+        if head != "self" && head != "Self" {
+            return self.binding(head);
+        }
+        let key = self.frame_key()?;
+        let owner = self.self_type.last().cloned()?;
+        if self.typed.insert((key.qualname.clone(), head.to_owned())) {
+            let type_of = if head == "self" {
+                TypeOf::Instance(owner)
+            } else {
+                TypeOf::Class(owner)
+            };
+            self.facts.types.push(LocalType {
+                scope: Some(key.clone()),
+                name: head.to_owned(),
+                type_of,
+                line: key.start_line,
+            });
+        }
+        Some(key)
+    }
+
+    /// References of a `::` or `.` chain: the head read, middles as
+    /// attributes, the last with `role`. `self`, `Self`, `crate`, `super`
+    /// heads are not references themselves.
+    fn chain(&mut self, chain: Vec<(String, Span)>, role: Role, subtype: Option<ScopeKey>) {
+        self.chain_of(chain, role, subtype, false);
+    }
+
+    /// [`Walker::chain`] of a `.` chain (`dotted`: `self.a` is the
+    /// receiver) or a `::` path (`self::a` is the module).
+    fn chain_of(
+        &mut self,
+        chain: Vec<(String, Span)>,
+        role: Role,
+        subtype: Option<ScopeKey>,
+        dotted: bool,
+    ) {
+        let Some((head, _)) = chain.first() else {
+            return;
+        };
+        let head = head.clone();
+        // A `self::`/`crate::`/`super::` path names modules, not the
+        // method receiver.
+        let binding = if matches!(head.as_str(), "crate" | "super")
+            || (head == "self" && !dotted && chain.len() > 1)
+        {
+            None
+        } else {
+            self.head_binding(&head)
+        };
+        let count = chain.len();
+        let mut path = Vec::new();
+        for (i, (name, span)) in chain.into_iter().enumerate() {
+            let last = i + 1 == count;
+            let skip = i == 0 && matches!(name.as_str(), "self" | "Self" | "crate" | "super")
+                || name == "super";
+            if !skip {
+                let this_role = if last {
+                    role
+                } else if i == 0 {
+                    Role::Read
+                } else {
+                    Role::Attribute
+                };
+                let receiver = if i == 0 {
+                    Receiver::Bare
+                } else {
+                    Receiver::Path(path.clone())
+                };
+                self.push(
+                    name.clone(),
+                    receiver,
+                    this_role,
+                    span,
+                    binding.clone(),
+                    if last { subtype.clone() } else { None },
+                );
+            }
+            path.push(name);
+        }
+    }
+
+    /// A `.` chain of an expression (`self.a.b`, `x.y`): names and spans.
+    fn dot_chain(expr: &Expr) -> Option<Vec<(String, Span)>> {
+        match expr {
+            Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+                Some(path_chain(&p.path))
+            }
+            Expr::Field(f) => {
+                let Member::Named(name) = &f.member else {
+                    return None;
+                };
+                let mut out = Self::dot_chain(&f.base)?;
+                out.push((name.to_string(), name.span()));
+                Some(out)
+            }
+            Expr::Paren(p) => Self::dot_chain(&p.expr),
+            _ => None,
+        }
+    }
+
+    fn function(&mut self, sig: &Signature, block: Option<&Block>, attrs_span: Span) {
+        let key = self
+            .symbol_at(sig.ident.span())
+            .unwrap_or_else(|| self.synthetic("fn", attrs_span));
+        let own = self.symbol_at(sig.ident.span()).is_some();
+        if own {
+            self.scopes.push(key.clone());
+        }
+        let mut names = Vec::new();
+        for param in &sig.generics.params {
+            if let syn::GenericParam::Type(t) = param {
+                names.push(t.ident.to_string());
+            }
+        }
+        let mut typed = Vec::new();
+        for input in &sig.inputs {
+            if let FnArg::Typed(p) = input {
+                let mut bound = Vec::new();
+                pat_names(&p.pat, &mut bound);
+                if let (Pat::Ident(ident), Some(path)) = (&*p.pat, type_path(&p.ty)) {
+                    typed.push((ident.ident.to_string(), path));
+                }
+                names.extend(bound);
+            }
+        }
+        self.frames.push(Frame {
+            key: Some(key.clone()),
+            names: names.into_iter().collect(),
+        });
+        for (name, path) in typed {
+            self.facts.types.push(LocalType {
+                scope: Some(key.clone()),
+                name,
+                type_of: TypeOf::Path(path),
+                line: key.start_line,
+            });
+        }
+        for input in &sig.inputs {
+            match input {
+                FnArg::Typed(p) => {
+                    self.visit_type(&p.ty);
+                    self.visit_pat(&p.pat);
+                }
+                FnArg::Receiver(r) => {
+                    if let syn::ReceiverKind::Typed(_, ty) = &r.kind {
+                        self.visit_type(ty);
+                    }
+                }
+            }
+        }
+        if let syn::ReturnType::Type(_, ty) = &sig.output {
+            self.visit_type(ty);
+        }
+        if let Some(block) = block {
+            self.visit_block(block);
+        }
+        self.frames.pop();
+        if own {
+            self.scopes.pop();
+        }
+    }
+
+    fn use_tree(&mut self, tree: &UseTree, prefix: &mut Vec<String>, line_span: Span) {
+        match tree {
+            UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(&p.tree, prefix, line_span);
+                prefix.pop();
+            }
+            UseTree::Name(n) => {
+                let name = n.ident.to_string();
+                if name == "self" {
+                    let mut module = prefix.clone();
+                    if let Some(last) = module.pop() {
+                        self.use_binding(
+                            last.clone(),
+                            module,
+                            Some(last),
+                            n.ident.span(),
+                            line_span,
+                        );
+                    }
+                } else {
+                    self.use_binding(
+                        name.clone(),
+                        prefix.clone(),
+                        Some(name),
+                        n.ident.span(),
+                        line_span,
+                    );
+                }
+            }
+            UseTree::Rename(r) => {
+                let name = r.ident.to_string();
+                let local = r.rename.to_string();
+                if name == "self" {
+                    let mut module = prefix.clone();
+                    if let Some(last) = module.pop() {
+                        self.use_binding(local, module, Some(last), r.ident.span(), line_span);
+                    }
+                } else {
+                    self.use_binding(local, prefix.clone(), Some(name), r.ident.span(), line_span);
+                }
+            }
+            UseTree::Glob(g) => {
+                let _ = g;
+                self.use_binding(
+                    "*".to_owned(),
+                    prefix.clone(),
+                    Some("*".to_owned()),
+                    line_span,
+                    line_span,
+                );
+            }
+            UseTree::Group(g) => {
+                for tree in &g.items {
+                    self.use_tree(tree, prefix, line_span);
+                }
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+    }
+
+    /// One name bound by a `use`: `module` the segments before it.
+    fn use_binding(
+        &mut self,
+        local: String,
+        module: Vec<String>,
+        name: Option<String>,
+        name_span: Span,
+        statement: Span,
+    ) {
+        let (line, _, _) = self.position(statement);
+        let mut level = 0u32;
+        let mut rest: &[String] = &module;
+        if rest.first().map(String::as_str) == Some("self") {
+            level = 1;
+            rest = rest.get(1..).unwrap_or_default();
+        } else if rest.first().map(String::as_str) == Some("super") {
+            level = 1;
+            while rest.first().map(String::as_str) == Some("super") {
+                level += 1;
+                rest = rest.get(1..).unwrap_or_default();
+            }
+            // `super::` from inside an inline module stays in the file.
+            level = level.saturating_sub(self.inline_depth).max(1);
+        }
+        let module = rest.join(".");
+        let scope = self.frame_key();
+        self.facts.imports.push(ImportBinding {
+            local,
+            module,
+            level,
+            name: name.clone(),
+            line,
+            scope,
+        });
+        if let Some(name) = name
+            && name != "*"
+        {
+            let (name_line, column, end_column) = self.position(name_span);
+            self.facts.references.push(Reference {
+                name,
+                receiver: Receiver::Bare,
+                role: Role::Import,
+                line,
+                column: if name_line == line { column } else { 1 },
+                end_column: if name_line == line { end_column } else { 1 },
+                scope: self.scopes.last().cloned(),
+                binding: None,
+                subtype: None,
+            });
+        }
+    }
+
+    fn macro_args(&mut self, mac: &Macro) {
+        if let Ok(args) = mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+        {
+            for arg in &args {
+                self.visit_expr(arg);
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
+    fn visit_item_fn(&mut self, node: &'ast ItemFn) {
+        self.function(&node.sig, Some(&node.block), node.sig.fn_token.span);
+    }
+
+    fn visit_impl_item_fn(&mut self, node: &'ast ImplItemFn) {
+        self.function(&node.sig, Some(&node.block), node.sig.fn_token.span);
+    }
+
+    fn visit_trait_item_fn(&mut self, node: &'ast TraitItemFn) {
+        self.function(&node.sig, node.default.as_ref(), node.sig.fn_token.span);
+    }
+
+    fn visit_item_impl(&mut self, node: &'ast ItemImpl) {
+        let key = self
+            .symbol_at(node.impl_token.span)
+            .unwrap_or_else(|| self.synthetic("impl", node.impl_token.span));
+        let mut names = Vec::new();
+        for param in &node.generics.params {
+            if let syn::GenericParam::Type(t) = param {
+                names.push(t.ident.to_string());
+            }
+        }
+        self.frames.push(Frame {
+            key: Some(key.clone()),
+            names: names.into_iter().collect(),
+        });
+        match &*node.self_ty {
+            Type::Path(TypePath {
+                qself: None, path, ..
+            }) => {
+                self.chain(path_chain(path), Role::TypeUse, Some(key.clone()));
+                for segment in &path.segments {
+                    self.visit_path_arguments(&segment.arguments);
+                }
+            }
+            other => self.visit_type(other),
+        }
+        if let Some((path, _)) = &node.trait_ {
+            self.chain(path_chain(path), Role::Inherit, Some(key.clone()));
+            for segment in &path.segments {
+                self.visit_path_arguments(&segment.arguments);
+            }
+        }
+        self.scopes.push(key.clone());
+        self.self_type.push(key);
+        for item in &node.items {
+            self.visit_impl_item(item);
+        }
+        self.self_type.pop();
+        self.scopes.pop();
+        self.frames.pop();
+    }
+
+    fn visit_item_trait(&mut self, node: &'ast ItemTrait) {
+        let key = self
+            .symbol_at(node.ident.span())
+            .unwrap_or_else(|| self.synthetic("trait", node.ident.span()));
+        for bound in &node.supertraits {
+            if let TypeParamBound::Trait(t) = bound {
+                self.chain(path_chain(&t.path), Role::Inherit, Some(key.clone()));
+            }
+        }
+        self.scopes.push(key.clone());
+        self.self_type.push(key);
+        for item in &node.items {
+            self.visit_trait_item(item);
+        }
+        self.self_type.pop();
+        self.scopes.pop();
+    }
+
+    fn visit_item_mod(&mut self, node: &'ast ItemMod) {
+        let Some((_, items)) = &node.content else {
+            return;
+        };
+        let key = self.symbol_at(node.ident.span());
+        if let Some(key) = &key {
+            self.scopes.push(key.clone());
+        }
+        self.inline_depth += 1;
+        for item in items {
+            self.visit_item(item);
+        }
+        self.inline_depth -= 1;
+        if key.is_some() {
+            self.scopes.pop();
+        }
+    }
+
+    fn visit_item_use(&mut self, node: &'ast ItemUse) {
+        let mut prefix = Vec::new();
+        self.use_tree(&node.tree, &mut prefix, node.use_token.span);
+    }
+
+    fn visit_block(&mut self, node: &'ast Block) {
+        let key = self.frame_key();
+        self.frames.push(Frame {
+            key,
+            names: HashSet::new(),
+        });
+        for stmt in &node.stmts {
+            self.visit_stmt(stmt);
+        }
+        self.frames.pop();
+    }
+
+    fn visit_local(&mut self, node: &'ast Local) {
+        if let Some(init) = &node.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
+            }
+        }
+        self.visit_pat(&node.pat);
+        let mut names = Vec::new();
+        pat_names(&node.pat, &mut names);
+        let (line, _, _) = self.position(node.let_token.span);
+        let scope = self.frame_key();
+        let typed = match &node.pat {
+            Pat::Type(p) => match (&*p.pat, type_path(&p.ty)) {
+                (Pat::Ident(i), Some(path)) => Some((i.ident.to_string(), path)),
+                _ => None,
+            },
+            Pat::Ident(i) => node
+                .init
+                .as_ref()
+                .and_then(|init| init_type(&init.expr))
+                .map(|path| (i.ident.to_string(), path)),
+            _ => None,
+        };
+        if let Some((name, path)) = typed {
+            self.facts.types.push(LocalType {
+                scope,
+                name,
+                type_of: TypeOf::Path(path),
+                line,
+            });
+        }
+        self.bind(names);
+    }
+
+    fn visit_expr_closure(&mut self, node: &'ast syn::ExprClosure) {
+        let key = self.frame_key();
+        let mut names = Vec::new();
+        for input in &node.inputs {
+            pat_names(input, &mut names);
+            self.visit_pat(input);
+        }
+        self.frames.push(Frame {
+            key,
+            names: names.into_iter().collect(),
+        });
+        self.visit_expr(&node.body);
+        self.frames.pop();
+    }
+
+    fn visit_expr_for_loop(&mut self, node: &'ast syn::ExprForLoop) {
+        self.visit_expr(&node.expr);
+        let mut names = Vec::new();
+        pat_names(&node.pat, &mut names);
+        let key = self.frame_key();
+        self.frames.push(Frame {
+            key,
+            names: names.into_iter().collect(),
+        });
+        self.visit_pat(&node.pat);
+        self.visit_block(&node.body);
+        self.frames.pop();
+    }
+
+    fn visit_arm(&mut self, node: &'ast syn::Arm) {
+        let mut names = Vec::new();
+        pat_names(&node.pat, &mut names);
+        let key = self.frame_key();
+        self.frames.push(Frame {
+            key,
+            names: names.into_iter().collect(),
+        });
+        self.visit_pat(&node.pat);
+        self.visit_expr(&node.body);
+        self.frames.pop();
+    }
+
+    fn visit_expr_let(&mut self, node: &'ast syn::ExprLet) {
+        self.visit_expr(&node.expr);
+        self.visit_pat(&node.pat);
+        let mut names = Vec::new();
+        pat_names(&node.pat, &mut names);
+        self.bind(names);
+    }
+
+    fn visit_pat(&mut self, node: &'ast Pat) {
+        match node {
+            Pat::Ident(p) => {
+                let name = p.ident.to_string();
+                if p.subpat.is_none()
+                    && p.by_ref.is_none()
+                    && p.mutability.is_none()
+                    && !is_binding_name(&name)
+                {
+                    let binding = self.binding(&name);
+                    self.push(
+                        name,
+                        Receiver::Bare,
+                        Role::Read,
+                        p.ident.span(),
+                        binding,
+                        None,
+                    );
+                }
+                if let Some((_, sub)) = &p.subpat {
+                    self.visit_pat(sub);
+                }
+            }
+            Pat::Path(p) => self.chain(path_chain(&p.path), Role::Read, None),
+            Pat::TupleStruct(p) => {
+                self.chain(path_chain(&p.path), Role::Read, None);
+                for elem in &p.elems {
+                    self.visit_pat(elem);
+                }
+            }
+            Pat::Struct(p) => {
+                self.chain(path_chain(&p.path), Role::Read, None);
+                for field in &p.fields {
+                    self.visit_pat(&field.pat);
+                }
+            }
+            Pat::Type(p) => {
+                self.visit_pat(&p.pat);
+                self.visit_type(&p.ty);
+            }
+            other => visit::visit_pat(self, other),
+        }
+    }
+
+    fn visit_expr(&mut self, node: &'ast Expr) {
+        match node {
+            Expr::Path(ExprPath {
+                qself: None, path, ..
+            }) => {
+                let chain = path_chain(path);
+                if chain.len() == 1 && chain.first().is_some_and(|(n, _)| n == "self") {
+                    return;
+                }
+                let role = if chain.len() == 1 {
+                    Role::Read
+                } else {
+                    Role::Attribute
+                };
+                self.chain(chain, role, None);
+                for segment in &path.segments {
+                    self.visit_path_arguments(&segment.arguments);
+                }
+            }
+            Expr::Call(call) => {
+                match &*call.func {
+                    Expr::Path(ExprPath {
+                        qself: None, path, ..
+                    }) => {
+                        self.chain(path_chain(path), Role::Call, None);
+                        for segment in &path.segments {
+                            self.visit_path_arguments(&segment.arguments);
+                        }
+                    }
+                    other => self.visit_expr(other),
+                }
+                for arg in &call.args {
+                    self.visit_expr(arg);
+                }
+            }
+            Expr::MethodCall(m) => {
+                match Self::dot_chain(&m.receiver) {
+                    Some(mut chain) => {
+                        chain.push((m.method.to_string(), m.method.span()));
+                        self.chain_of(chain, Role::Call, None, true);
+                    }
+                    None => {
+                        self.visit_expr(&m.receiver);
+                        self.push(
+                            m.method.to_string(),
+                            Receiver::Expression,
+                            Role::Call,
+                            m.method.span(),
+                            None,
+                            None,
+                        );
+                    }
+                }
+                if let Some(turbofish) = &m.turbofish {
+                    self.visit_angle_bracketed_generic_arguments(turbofish);
+                }
+                for arg in &m.args {
+                    self.visit_expr(arg);
+                }
+            }
+            Expr::Field(f) => match Self::dot_chain(node) {
+                Some(chain) => self.chain_of(chain, Role::Attribute, None, true),
+                None => {
+                    self.visit_expr(&f.base);
+                    if let Member::Named(name) = &f.member {
+                        self.push(
+                            name.to_string(),
+                            Receiver::Expression,
+                            Role::Attribute,
+                            name.span(),
+                            None,
+                            None,
+                        );
+                    }
+                }
+            },
+            Expr::Struct(s) => {
+                if s.qself.is_none() {
+                    self.chain(path_chain(&s.path), Role::Instantiate, None);
+                }
+                for field in &s.fields {
+                    self.visit_expr(&field.expr);
+                }
+                if let Some(rest) = &s.rest {
+                    self.visit_expr(rest);
+                }
+            }
+            Expr::Macro(m) => self.macro_args(&m.mac),
+            other => visit::visit_expr(self, other),
+        }
+    }
+
+    fn visit_stmt_macro(&mut self, node: &'ast syn::StmtMacro) {
+        self.macro_args(&node.mac);
+    }
+
+    fn visit_type_path(&mut self, node: &'ast TypePath) {
+        if let Some(qself) = &node.qself {
+            self.visit_type(&qself.ty);
+        }
+        let chain = path_chain(&node.path);
+        let primitive = chain.len() == 1
+            && chain
+                .first()
+                .is_some_and(|(n, _)| PRIMITIVES.contains(&n.as_str()));
+        if !primitive && node.qself.is_none() {
+            self.chain(chain, Role::TypeUse, None);
+        }
+        for segment in &node.path.segments {
+            self.visit_path_arguments(&segment.arguments);
+        }
+    }
+
+    fn visit_trait_bound(&mut self, node: &'ast syn::TraitBound) {
+        self.chain(path_chain(&node.path), Role::TypeUse, None);
+        for segment in &node.path.segments {
+            self.visit_path_arguments(&segment.arguments);
+        }
+    }
+
+    fn visit_macro(&mut self, _node: &'ast Macro) {}
+
+    fn visit_attribute(&mut self, _node: &'ast syn::Attribute) {}
+}

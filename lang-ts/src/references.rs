@@ -1,0 +1,1484 @@
+//! Cross-reference facts of a TypeScript/JavaScript file
+//! ([`outline_core::xref::Facts`]), from the same swc tree as the outline.
+//!
+//! Scopes follow ECMAScript (ECMA-262, "Declaration instantiation"): `var`
+//! and function-scoped names are hoisted to the function, `let`, `const`,
+//! `class`, and function declarations in blocks are bound in their block,
+//! parameters and catch parameters in their function or clause. A name bound
+//! in a function is a local: its [`Reference::binding`] is that function
+//! (the outline symbol, or for an anonymous function or arrow a key of its
+//! own, `<function@LINE:COLUMN>`, that names no symbol) so it is never looked
+//! up at module level; a name bound in a block at module level gets a
+//! `<block@LINE:COLUMN>` key likewise.
+//!
+//! `this` inside a class method (or an arrow function within one) is an
+//! instance of the class: a [`LocalType`] `this` → [`TypeOf::Instance`] is
+//! given for each scope that uses it.
+//!
+//! Imports are given as [`ImportBinding`]s whose `module` is the specifier as
+//! written (`./user`, `@app/models`, `react`), `level` 0; a default import is
+//! the name `default`, `import * as ns` and `import x = require()` bind the
+//! module (`name: None`). Exports that rename (`export { a as b }`,
+//! `export default User`, `export default class User`) are bindings of the
+//! file to itself: `module` empty, `local` the exported name, `name` the
+//! local one.
+
+use std::collections::{HashMap, HashSet};
+
+use outline_core::xref::{
+    Facts, ImportBinding, LocalType, Receiver, Reference, Role, ScopeKey, TypeOf,
+};
+use outline_core::{Symbol, SymbolKind};
+use swc_common::{BytePos, Spanned};
+use swc_ecma_ast::{
+    ArrowExpr, ArrowFunctionBody, BlockStmt, CatchClause, Class, ClassDecl, ClassExpr, ClassMember,
+    Constructor, Decl, DefaultDecl, ExportAll, ExportDefaultDecl, ExportDefaultExpr,
+    ExportSpecifier, Expr, FnDecl, FnExpr, ForHead, ForInStmt, ForOfStmt, ForStmt, Function,
+    ImportDecl, ImportSpecifier, JSXElementName, Lit, MemberExpr, MemberProp, ModuleDecl,
+    ModuleExportName, ModuleItem, NamedExport, NewExpr, ObjectPatProp, ParamOrTsParamProp, Pat,
+    Prop, PropName, Stmt, TsEntityName, TsExprWithTypeArgs, TsImportEqualsDecl, TsInterfaceDecl,
+    TsModuleDecl, TsModuleName, TsModuleRef, TsNamespaceBody, TsParamPropParam, TsType,
+    TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl, TsTypeQuery, TsTypeQueryExpr, TsTypeRef, VarDecl,
+    VarDeclKind, VarDeclOrExpr, VarDeclarator,
+};
+use swc_ecma_ast::{CallExpr, Callee};
+use swc_ecma_visit::{Visit, VisitWith};
+
+use crate::imports::specifier;
+use crate::source::Source;
+
+/// The facts of `items` (the module items the outline was built from),
+/// given the outline's `symbols` (to name scopes by their qualname and start
+/// line).
+pub(crate) fn facts(source: &Source<'_>, items: &[ModuleItem], symbols: &[Symbol]) -> Facts {
+    let mut positions = HashMap::new();
+    index_symbols(symbols, "", &mut positions);
+    let mut walker = Facts_ {
+        source,
+        positions,
+        facts: Facts {
+            supported: true,
+            ..Facts::default()
+        },
+        frames: vec![Frame {
+            key: None,
+            names: HashSet::new(),
+        }],
+        scopes: Vec::new(),
+        this_class: vec![None],
+        pending: None,
+        typed_this: HashSet::new(),
+    };
+    for item in items {
+        walker.module_item(item);
+    }
+    walker.facts
+}
+
+/// Symbol name positions (line, column) → the symbol's scope key and kind.
+type Positions = HashMap<(u32, u32), (ScopeKey, SymbolKind)>;
+
+fn index_symbols(symbols: &[Symbol], parent: &str, out: &mut Positions) {
+    for symbol in symbols {
+        let qualname = if symbol.kind == SymbolKind::Block {
+            parent.to_owned()
+        } else if parent.is_empty() {
+            symbol.name.clone()
+        } else {
+            format!("{parent}.{}", symbol.name)
+        };
+        if symbol.kind != SymbolKind::Block {
+            out.entry((symbol.name_line, symbol.name_column))
+                .or_insert_with(|| {
+                    (
+                        ScopeKey {
+                            qualname: qualname.clone(),
+                            start_line: symbol.start_line,
+                        },
+                        symbol.kind,
+                    )
+                });
+        }
+        index_symbols(&symbol.children, &qualname, out);
+    }
+}
+
+/// A lexical environment: the names it binds and the key their
+/// [`Reference::binding`] gets (`None`: module level).
+struct Frame {
+    key: Option<ScopeKey>,
+    names: HashSet<String>,
+}
+
+/// The walker (named with a trailing `_` to keep [`Facts`] for the model).
+#[allow(non_camel_case_types)]
+struct Facts_<'s, 'a> {
+    source: &'s Source<'a>,
+    positions: Positions,
+    facts: Facts,
+    frames: Vec<Frame>,
+    /// Enclosing outline definitions that make scopes (the callers).
+    scopes: Vec<ScopeKey>,
+    /// What `this` is: the class of the innermost method, `None` in a plain
+    /// function (arrow functions keep the enclosing value).
+    this_class: Vec<Option<ScopeKey>>,
+    /// The name position of the function or class about to be entered, and
+    /// whether it is a class method.
+    pending: Option<(BytePos, bool)>,
+    /// Scopes for which `this` has its [`LocalType`].
+    typed_this: HashSet<String>,
+}
+
+/// A dotted chain of names (`a.b.c`, `this.m`), each with its position.
+type Chain = Vec<(String, BytePos, BytePos)>;
+
+/// The names of `expr` when it is a dotted chain of identifiers (the first
+/// may be `this`).
+fn chain(expr: &Expr) -> Option<Chain> {
+    match expr {
+        Expr::Ident(i) => Some(vec![(i.sym.to_string(), i.span.lo, i.span.hi)]),
+        Expr::This(t) => Some(vec![("this".to_owned(), t.span.lo, t.span.hi)]),
+        Expr::Paren(p) => chain(&p.expr),
+        Expr::Member(MemberExpr {
+            obj,
+            prop: MemberProp::Ident(name),
+            ..
+        }) => {
+            let mut out = chain(obj)?;
+            out.push((name.sym.to_string(), name.span.lo, name.span.hi));
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+fn entity_chain(name: &TsEntityName) -> Chain {
+    match name {
+        TsEntityName::Ident(i) => vec![(i.sym.to_string(), i.span.lo, i.span.hi)],
+        TsEntityName::TsQualifiedName(q) => {
+            let mut out = entity_chain(&q.left);
+            out.push((q.right.sym.to_string(), q.right.span.lo, q.right.span.hi));
+            out
+        }
+    }
+}
+
+fn unparen(mut expr: &Expr) -> &Expr {
+    loop {
+        expr = match expr {
+            Expr::Paren(p) => &p.expr,
+            Expr::TsAs(a) => &a.expr,
+            Expr::TsNonNull(n) => &n.expr,
+            Expr::TsSatisfies(s) => &s.expr,
+            Expr::TsConstAssertion(c) => &c.expr,
+            Expr::TsTypeAssertion(t) => &t.expr,
+            Expr::Await(a) => &a.arg,
+            other => return other,
+        };
+    }
+}
+
+/// The specifier of `require("m")`.
+fn required(source: &Source<'_>, expr: &Expr) -> Option<String> {
+    let Expr::Call(call) = unparen(expr) else {
+        return None;
+    };
+    required_call(source, call)
+}
+
+/// The specifier of the call `require("m")`.
+fn required_call(source: &Source<'_>, call: &CallExpr) -> Option<String> {
+    let Callee::Expr(callee) = &call.callee else {
+        return None;
+    };
+    let Expr::Ident(name) = unparen(callee) else {
+        return None;
+    };
+    if name.sym != *"require" || call.args.len() != 1 {
+        return None;
+    }
+    match call.args.first().map(|a| unparen(&a.expr)) {
+        Some(Expr::Lit(Lit::Str(s))) => Some(specifier(source, s)),
+        _ => None,
+    }
+}
+
+fn export_name(name: &ModuleExportName) -> String {
+    match name {
+        ModuleExportName::Ident(i) => i.sym.to_string(),
+        ModuleExportName::Str(s) => s.value.to_string_lossy().into_owned(),
+    }
+}
+
+fn export_pos(name: &ModuleExportName) -> (BytePos, BytePos) {
+    match name {
+        ModuleExportName::Ident(i) => (i.span.lo, i.span.hi),
+        ModuleExportName::Str(s) => (s.span.lo, s.span.hi),
+    }
+}
+
+/// Names bound by a pattern, with the type annotation of a plain name.
+fn pat_names<'p>(pat: &'p Pat, out: &mut Vec<(String, Option<&'p TsTypeAnn>)>) {
+    match pat {
+        Pat::Ident(b) => out.push((b.id.sym.to_string(), b.type_ann.as_deref())),
+        Pat::Array(a) => {
+            for elem in a.elems.iter().flatten() {
+                pat_names(elem, out);
+            }
+        }
+        Pat::Object(o) => {
+            for prop in &o.props {
+                match prop {
+                    ObjectPatProp::KeyValue(kv) => pat_names(&kv.value, out),
+                    ObjectPatProp::Assign(a) => out.push((a.key.id.sym.to_string(), None)),
+                    ObjectPatProp::Rest(r) => pat_names(&r.arg, out),
+                }
+            }
+        }
+        Pat::Rest(r) => pat_names(&r.arg, out),
+        Pat::Assign(a) => pat_names(&a.left, out),
+        Pat::Expr(_) | Pat::Invalid(_) => {}
+        #[allow(unreachable_patterns)]
+        _ => {}
+    }
+}
+
+/// Names a declaration binds in its block (`let`, `const`, `class`,
+/// `function`, `enum`, `namespace`; with `vars`, also `var`).
+fn decl_names(decl: &Decl, vars: bool, out: &mut Vec<String>) {
+    match decl {
+        Decl::Class(c) => out.push(c.ident.sym.to_string()),
+        Decl::Fn(f) => out.push(f.ident.sym.to_string()),
+        Decl::Var(v) if v.kind != VarDeclKind::Var || vars => {
+            let mut names = Vec::new();
+            for d in &v.decls {
+                pat_names(&d.name, &mut names);
+            }
+            out.extend(names.into_iter().map(|(n, _)| n));
+        }
+        Decl::TsEnum(e) => out.push(e.id.sym.to_string()),
+        Decl::TsModule(m) => {
+            if let TsModuleName::Ident(i) = &m.id {
+                out.push(i.sym.to_string());
+            }
+        }
+        Decl::TsInterface(i) => out.push(i.id.sym.to_string()),
+        Decl::TsTypeAlias(t) => out.push(t.id.sym.to_string()),
+        Decl::Using(u) => {
+            let mut names = Vec::new();
+            for d in &u.decls {
+                pat_names(&d.name, &mut names);
+            }
+            out.extend(names.into_iter().map(|(n, _)| n));
+        }
+        #[allow(unreachable_patterns)]
+        _ => {}
+    }
+}
+
+/// `var` names declared anywhere in `stmts` outside nested functions.
+fn var_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    for stmt in stmts {
+        var_names_stmt(stmt, out);
+    }
+}
+
+fn var_names_stmt(stmt: &Stmt, out: &mut Vec<String>) {
+    let var = |v: &VarDecl, out: &mut Vec<String>| {
+        if v.kind == VarDeclKind::Var {
+            let mut names = Vec::new();
+            for d in &v.decls {
+                pat_names(&d.name, &mut names);
+            }
+            out.extend(names.into_iter().map(|(n, _)| n));
+        }
+    };
+    match stmt {
+        Stmt::Decl(Decl::Var(v)) => var(v, out),
+        Stmt::Block(b) => var_names(&b.stmts, out),
+        Stmt::If(i) => {
+            var_names_stmt(&i.cons, out);
+            if let Some(alt) = &i.alt {
+                var_names_stmt(alt, out);
+            }
+        }
+        Stmt::For(f) => {
+            if let Some(VarDeclOrExpr::VarDecl(v)) = &f.init {
+                var(v, out);
+            }
+            var_names_stmt(&f.body, out);
+        }
+        Stmt::ForIn(f) => {
+            if let ForHead::VarDecl(v) = &f.left {
+                var(v, out);
+            }
+            var_names_stmt(&f.body, out);
+        }
+        Stmt::ForOf(f) => {
+            if let ForHead::VarDecl(v) = &f.left {
+                var(v, out);
+            }
+            var_names_stmt(&f.body, out);
+        }
+        Stmt::While(w) => var_names_stmt(&w.body, out),
+        Stmt::DoWhile(w) => var_names_stmt(&w.body, out),
+        Stmt::Labeled(l) => var_names_stmt(&l.body, out),
+        Stmt::Try(t) => {
+            var_names(&t.block.stmts, out);
+            if let Some(h) = &t.handler {
+                var_names(&h.body.stmts, out);
+            }
+            if let Some(f) = &t.finalizer {
+                var_names(&f.stmts, out);
+            }
+        }
+        Stmt::Switch(s) => {
+            for case in &s.cases {
+                var_names(&case.cons, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Names bound directly in a block by lexical declarations.
+fn lexical_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    for stmt in stmts {
+        if let Stmt::Decl(decl) = stmt {
+            decl_names(decl, false, out);
+        }
+    }
+}
+
+fn type_param_names(params: Option<&TsTypeParamDecl>, out: &mut Vec<String>) {
+    if let Some(params) = params {
+        out.extend(params.params.iter().map(|p| p.name.sym.to_string()));
+    }
+}
+
+impl Facts_<'_, '_> {
+    fn line(&self, pos: BytePos) -> u32 {
+        self.source.line(pos)
+    }
+
+    fn column(&self, pos: BytePos) -> u32 {
+        self.source.column(pos)
+    }
+
+    /// The binding key of `name`: the innermost frame that binds it.
+    fn binding(&self, name: &str) -> Option<ScopeKey> {
+        self.frames
+            .iter()
+            .rev()
+            .find(|f| f.names.contains(name))
+            .and_then(|f| f.key.clone())
+    }
+
+    /// The key names bound in the innermost frame get.
+    fn frame_key(&self) -> Option<ScopeKey> {
+        self.frames.last().and_then(|f| f.key.clone())
+    }
+
+    fn push_frame(&mut self, key: Option<ScopeKey>, names: Vec<String>) {
+        self.frames.push(Frame {
+            key,
+            names: names.into_iter().collect(),
+        });
+    }
+
+    fn pop_frame(&mut self) {
+        if self.frames.len() > 1 {
+            self.frames.pop();
+        }
+    }
+
+    /// A synthetic key for an anonymous function or a module-level block
+    /// at `pos`.
+    fn synthetic(&self, what: &str, pos: BytePos) -> ScopeKey {
+        let line = self.line(pos);
+        let column = self.column(pos);
+        let own = format!("<{what}@{line}:{column}>");
+        let qualname = match self.frame_key().or_else(|| self.scopes.last().cloned()) {
+            Some(parent) => format!("{}.{own}", parent.qualname),
+            None => own,
+        };
+        ScopeKey {
+            qualname,
+            start_line: line,
+        }
+    }
+
+    /// The outline symbol named at `pos`, if any.
+    fn symbol_at(&self, pos: BytePos) -> Option<(ScopeKey, SymbolKind)> {
+        self.positions
+            .get(&(self.line(pos), self.column(pos)))
+            .cloned()
+    }
+
+    fn push_reference(
+        &mut self,
+        name: String,
+        receiver: Receiver,
+        role: Role,
+        (lo, hi): (BytePos, BytePos),
+        binding: Option<ScopeKey>,
+        subtype: Option<ScopeKey>,
+    ) {
+        let line = self.line(lo);
+        let column = self.column(lo);
+        let end_column = if self.line(hi) == line {
+            self.column(hi)
+        } else {
+            column + u32::try_from(name.chars().count()).unwrap_or(0)
+        };
+        self.facts.references.push(Reference {
+            name,
+            receiver,
+            role,
+            line,
+            column,
+            end_column,
+            scope: self.scopes.last().cloned(),
+            binding,
+            subtype,
+        });
+    }
+
+    /// The binding of a chain's head; for `this`, the innermost frame with
+    /// a [`LocalType`] for it when the class is known.
+    fn head_binding(&mut self, head: &str) -> Option<ScopeKey> {
+        if head != "this" {
+            return self.binding(head);
+        }
+        let class = self.this_class.last().cloned().flatten();
+        let key = self.frame_key();
+        if let (Some(class), Some(key)) = (class, key.clone())
+            && self.typed_this.insert(key.qualname.clone())
+        {
+            self.facts.types.push(LocalType {
+                scope: Some(key.clone()),
+                name: "this".to_owned(),
+                type_of: TypeOf::Instance(class),
+                line: key.start_line,
+            });
+        }
+        key
+    }
+
+    /// References of a chain used with `role`: the head read (unless
+    /// `this`), each middle name an attribute, the last with `role`.
+    fn chain_refs(&mut self, chain: Chain, role: Role, subtype: Option<ScopeKey>) {
+        let Some((head, _, _)) = chain.first() else {
+            return;
+        };
+        let head = head.clone();
+        let binding = self.head_binding(&head);
+        let count = chain.len();
+        let mut path: Vec<String> = Vec::new();
+        for (i, (name, lo, hi)) in chain.into_iter().enumerate() {
+            let last = i + 1 == count;
+            let this_role = if last {
+                role
+            } else if i == 0 {
+                Role::Read
+            } else {
+                Role::Attribute
+            };
+            if !(i == 0 && name == "this") {
+                let receiver = if i == 0 {
+                    Receiver::Bare
+                } else {
+                    Receiver::Path(path.clone())
+                };
+                let subtype = if last { subtype.clone() } else { None };
+                self.push_reference(
+                    name.clone(),
+                    receiver,
+                    this_role,
+                    (lo, hi),
+                    binding.clone(),
+                    subtype,
+                );
+            }
+            path.push(name);
+        }
+    }
+
+    fn import_binding(
+        &mut self,
+        local: String,
+        module: String,
+        name: Option<String>,
+        pos: BytePos,
+    ) {
+        let line = self.line(pos);
+        self.facts.imports.push(ImportBinding {
+            local,
+            module,
+            level: 0,
+            name,
+            line,
+            scope: self.frame_key(),
+        });
+    }
+
+    fn module_item(&mut self, item: &ModuleItem) {
+        match item {
+            ModuleItem::ModuleDecl(decl) => self.module_decl(decl),
+            ModuleItem::Stmt(stmt) => stmt.visit_with(self),
+        }
+    }
+
+    fn module_decl(&mut self, decl: &ModuleDecl) {
+        match decl {
+            ModuleDecl::Import(i) => self.import_decl(i),
+            ModuleDecl::ExportNamed(e) => self.named_export(e),
+            ModuleDecl::ExportAll(e) => self.export_all(e),
+            ModuleDecl::ExportDefaultDecl(e) => self.export_default_decl(e),
+            ModuleDecl::ExportDefaultExpr(e) => self.export_default_expr(e),
+            ModuleDecl::TsImportEquals(e) => self.import_equals(e),
+            ModuleDecl::ExportDecl(e) => e.decl.visit_with(self),
+            other => other.visit_children_with(self),
+        }
+    }
+
+    fn import_decl(&mut self, i: &ImportDecl) {
+        let module = specifier(self.source, &i.src);
+        for s in &i.specifiers {
+            match s {
+                ImportSpecifier::Named(n) => {
+                    let (name, pos) = match &n.imported {
+                        Some(imported) => (export_name(imported), export_pos(imported)),
+                        None => (n.local.sym.to_string(), (n.local.span.lo, n.local.span.hi)),
+                    };
+                    self.import_binding(
+                        n.local.sym.to_string(),
+                        module.clone(),
+                        Some(name.clone()),
+                        i.span.lo,
+                    );
+                    self.import_ref(name, pos, i.span.lo);
+                }
+                ImportSpecifier::Default(d) => {
+                    self.import_binding(
+                        d.local.sym.to_string(),
+                        module.clone(),
+                        Some("default".to_owned()),
+                        i.span.lo,
+                    );
+                    self.import_ref(
+                        d.local.sym.to_string(),
+                        (d.local.span.lo, d.local.span.hi),
+                        i.span.lo,
+                    );
+                }
+                ImportSpecifier::Namespace(n) => {
+                    self.import_binding(n.local.sym.to_string(), module.clone(), None, i.span.lo)
+                }
+            }
+        }
+    }
+
+    /// An import-role reference: placed at the name, on the statement's
+    /// line when the name is on another (the resolver pairs it with its
+    /// binding by line).
+    fn import_ref(&mut self, name: String, (lo, hi): (BytePos, BytePos), statement: BytePos) {
+        let line = self.line(statement);
+        let (column, end_column) = if self.line(lo) == line {
+            (self.column(lo), self.column(hi))
+        } else {
+            (1, 1)
+        };
+        self.facts.references.push(Reference {
+            name,
+            receiver: Receiver::Bare,
+            role: Role::Import,
+            line,
+            column,
+            end_column,
+            scope: self.scopes.last().cloned(),
+            binding: None,
+            subtype: None,
+        });
+    }
+
+    fn named_export(&mut self, e: &NamedExport) {
+        let module = e.src.as_ref().map(|s| specifier(self.source, s));
+        for s in &e.specifiers {
+            match (s, &module) {
+                (ExportSpecifier::Named(n), Some(module)) => {
+                    let orig = export_name(&n.orig);
+                    let exported = n
+                        .exported
+                        .as_ref()
+                        .map_or_else(|| orig.clone(), export_name);
+                    self.import_binding(exported, module.clone(), Some(orig.clone()), e.span.lo);
+                    self.import_ref(orig, export_pos(&n.orig), e.span.lo);
+                }
+                (ExportSpecifier::Named(n), None) => {
+                    let orig = export_name(&n.orig);
+                    if let ModuleExportName::Ident(i) = &n.orig {
+                        let binding = self.binding(&orig);
+                        self.push_reference(
+                            orig.clone(),
+                            Receiver::Bare,
+                            Role::Read,
+                            (i.span.lo, i.span.hi),
+                            binding,
+                            None,
+                        );
+                    }
+                    if let Some(exported) = &n.exported {
+                        let exported = export_name(exported);
+                        if exported != orig {
+                            self.import_binding(exported, String::new(), Some(orig), e.span.lo);
+                        }
+                    }
+                }
+                (ExportSpecifier::Namespace(n), Some(module)) => {
+                    self.import_binding(export_name(&n.name), module.clone(), None, e.span.lo);
+                }
+                (ExportSpecifier::Default(d), Some(module)) => {
+                    self.import_binding(
+                        d.exported.sym.to_string(),
+                        module.clone(),
+                        Some("default".to_owned()),
+                        e.span.lo,
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn export_all(&mut self, e: &ExportAll) {
+        let module = specifier(self.source, &e.src);
+        self.import_binding("*".to_owned(), module, Some("*".to_owned()), e.span.lo);
+    }
+
+    fn export_default_decl(&mut self, e: &ExportDefaultDecl) {
+        match &e.decl {
+            DefaultDecl::Class(c) => {
+                if let Some(ident) = &c.ident {
+                    self.import_binding(
+                        "default".to_owned(),
+                        String::new(),
+                        Some(ident.sym.to_string()),
+                        e.span.lo,
+                    );
+                    self.pending = Some((ident.span.lo, false));
+                } else {
+                    self.pending = Some((c.class.span.lo, false));
+                }
+                self.class(&c.class);
+            }
+            DefaultDecl::Fn(f) => {
+                if let Some(ident) = &f.ident {
+                    self.import_binding(
+                        "default".to_owned(),
+                        String::new(),
+                        Some(ident.sym.to_string()),
+                        e.span.lo,
+                    );
+                    self.pending = Some((ident.span.lo, false));
+                } else {
+                    self.pending = Some((f.function.span.lo, false));
+                }
+                f.function.visit_with(self);
+            }
+            DefaultDecl::TsInterfaceDecl(i) => {
+                self.import_binding(
+                    "default".to_owned(),
+                    String::new(),
+                    Some(i.id.sym.to_string()),
+                    e.span.lo,
+                );
+                i.visit_with(self);
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+    }
+
+    fn export_default_expr(&mut self, e: &ExportDefaultExpr) {
+        if let Expr::Ident(i) = unparen(&e.expr) {
+            self.import_binding(
+                "default".to_owned(),
+                String::new(),
+                Some(i.sym.to_string()),
+                e.span.lo,
+            );
+        }
+        let start = e.expr.span().lo;
+        if matches!(
+            unparen(&e.expr),
+            Expr::Arrow(_) | Expr::Fn(_) | Expr::Class(_)
+        ) {
+            self.pending = Some((start, false));
+        }
+        e.expr.visit_with(self);
+    }
+
+    fn import_equals(&mut self, e: &TsImportEqualsDecl) {
+        match &e.module_ref {
+            TsModuleRef::TsExternalModuleRef(r) => {
+                let module = specifier(self.source, &r.expr);
+                self.import_binding(e.id.sym.to_string(), module, None, e.span.lo);
+            }
+            TsModuleRef::TsEntityName(name) => {
+                let chain = entity_chain(name);
+                self.chain_refs(chain, Role::Read, None);
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+    }
+
+    /// Enters a function-like scope: takes the pending name, pushes the
+    /// frame with `names`, runs `body`, pops.
+    fn function_scope(
+        &mut self,
+        span_lo: BytePos,
+        arrow: bool,
+        names: Vec<String>,
+        body: impl FnOnce(&mut Self),
+    ) {
+        let pending = self.pending.take();
+        let symbol = pending.and_then(|(pos, _)| self.symbol_at(pos));
+        let is_method = pending.is_some_and(|(_, m)| m);
+        let key = match &symbol {
+            Some((key, _)) => key.clone(),
+            None => self.synthetic("function", span_lo),
+        };
+        let own_scope = symbol.is_some();
+        if own_scope {
+            self.scopes.push(key.clone());
+        }
+        if !arrow {
+            let class = if is_method {
+                self.this_class.last().cloned().flatten()
+            } else {
+                None
+            };
+            self.this_class.push(class);
+        }
+        self.push_frame(Some(key), names);
+        body(self);
+        self.pop_frame();
+        if !arrow {
+            self.this_class.pop();
+        }
+        if own_scope {
+            self.scopes.pop();
+        }
+    }
+
+    /// Names a function body binds (parameters given separately).
+    fn body_names(stmts: &[Stmt], out: &mut Vec<String>) {
+        var_names(stmts, out);
+        lexical_names(stmts, out);
+    }
+
+    /// Local types of parameters or declarators bound in the current frame.
+    fn annotated(&mut self, names: &[(String, Option<&TsTypeAnn>)], line: u32) {
+        for (name, annotation) in names {
+            let Some(annotation) = annotation else {
+                continue;
+            };
+            if let Some(path) = type_path(&annotation.type_ann) {
+                self.facts.types.push(LocalType {
+                    scope: self.frame_key(),
+                    name: name.clone(),
+                    type_of: TypeOf::Path(path),
+                    line,
+                });
+            }
+        }
+    }
+
+    fn class(&mut self, class: &Class) {
+        let pending = self.pending.take();
+        let symbol = pending.and_then(|(pos, _)| self.symbol_at(pos));
+        let key = symbol.as_ref().map(|(k, _)| k.clone());
+        // Decorators and heritage belong to the scope around the class.
+        for d in &class.decorators {
+            d.visit_with(self);
+        }
+        let mut type_names = Vec::new();
+        type_param_names(class.type_params.as_deref(), &mut type_names);
+        let frame_key = key
+            .clone()
+            .or_else(|| Some(self.synthetic("class", class.span.lo)));
+        self.push_frame(frame_key, type_names);
+        if let Some(sup) = &class.super_class {
+            match chain(sup) {
+                Some(c) => self.chain_refs(c, Role::Inherit, key.clone()),
+                None => sup.visit_with(self),
+            }
+        }
+        if let Some(args) = &class.super_type_params {
+            args.visit_with(self);
+        }
+        for imp in &class.implements {
+            self.heritage(imp, key.clone());
+        }
+        if let Some(key) = &key {
+            self.scopes.push(key.clone());
+        }
+        self.this_class.push(key.clone());
+        for member in &class.body {
+            self.class_member(member);
+        }
+        self.this_class.pop();
+        if key.is_some() {
+            self.scopes.pop();
+        }
+        self.pop_frame();
+    }
+
+    fn heritage(&mut self, h: &TsExprWithTypeArgs, subtype: Option<ScopeKey>) {
+        match chain(&h.expr) {
+            Some(c) => self.chain_refs(c, Role::Inherit, subtype),
+            None => h.expr.visit_with(self),
+        }
+        if let Some(args) = &h.type_args {
+            args.visit_with(self);
+        }
+    }
+
+    fn class_member(&mut self, member: &ClassMember) {
+        match member {
+            ClassMember::Method(m) => {
+                m.key.visit_with(self);
+                self.pending = Some((m.key.span().lo, true));
+                m.function.visit_with(self);
+            }
+            ClassMember::PrivateMethod(m) => {
+                self.pending = Some((m.key.span.lo, true));
+                m.function.visit_with(self);
+            }
+            ClassMember::Constructor(c) => self.constructor(c),
+            ClassMember::ClassProp(p) => {
+                p.key.visit_with(self);
+                for d in &p.decorators {
+                    d.visit_with(self);
+                }
+                if let Some(t) = &p.type_ann {
+                    t.visit_with(self);
+                }
+                if let Some(value) = &p.value {
+                    if matches!(unparen(value), Expr::Arrow(_) | Expr::Fn(_)) {
+                        self.pending = Some((p.key.span().lo, true));
+                    }
+                    value.visit_with(self);
+                }
+            }
+            ClassMember::PrivateProp(p) => {
+                if let Some(t) = &p.type_ann {
+                    t.visit_with(self);
+                }
+                if let Some(value) = &p.value {
+                    if matches!(unparen(value), Expr::Arrow(_) | Expr::Fn(_)) {
+                        self.pending = Some((p.key.span.lo, true));
+                    }
+                    value.visit_with(self);
+                }
+            }
+            other => other.visit_children_with(self),
+        }
+    }
+
+    fn constructor(&mut self, c: &Constructor) {
+        self.pending = Some((c.key.span().lo, true));
+        let mut names = Vec::new();
+        let mut typed = Vec::new();
+        for p in &c.params {
+            match p {
+                ParamOrTsParamProp::Param(p) => pat_names(&p.pat, &mut typed),
+                ParamOrTsParamProp::TsParamProp(p) => match &p.param {
+                    TsParamPropParam::Ident(b) => {
+                        typed.push((b.id.sym.to_string(), b.type_ann.as_deref()))
+                    }
+                    TsParamPropParam::Assign(a) => pat_names(&a.left, &mut typed),
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                },
+                #[allow(unreachable_patterns)]
+                _ => {}
+            }
+        }
+        names.extend(typed.iter().map(|(n, _)| n.clone()));
+        if let Some(body) = &c.body {
+            Self::body_names(&body.stmts, &mut names);
+        }
+        self.function_scope(c.span.lo, false, names, |this| {
+            let line = this.frame_key().map_or(0, |k| k.start_line);
+            this.annotated(&typed, line);
+            for p in &c.params {
+                p.visit_with(this);
+            }
+            if let Some(body) = &c.body {
+                for stmt in &body.stmts {
+                    stmt.visit_with(this);
+                }
+            }
+        });
+    }
+
+    fn call_like(&mut self, callee: &Expr, role: Role) {
+        match chain(callee) {
+            Some(c) => self.chain_refs(c, role, None),
+            None => match unparen(callee) {
+                Expr::Member(MemberExpr {
+                    obj,
+                    prop: MemberProp::Ident(name),
+                    ..
+                }) => {
+                    obj.visit_with(self);
+                    self.push_reference(
+                        name.sym.to_string(),
+                        Receiver::Expression,
+                        role,
+                        (name.span.lo, name.span.hi),
+                        None,
+                        None,
+                    );
+                }
+                other => other.visit_with(self),
+            },
+        }
+    }
+
+    /// A block's own frame: at module level a synthetic key, in a function
+    /// the function's.
+    fn block_key(&self, pos: BytePos) -> Option<ScopeKey> {
+        match self.frame_key() {
+            Some(key) => Some(key),
+            None => Some(self.synthetic("block", pos)),
+        }
+    }
+
+    fn var_types(&mut self, d: &VarDeclarator) {
+        let mut names = Vec::new();
+        pat_names(&d.name, &mut names);
+        let line = self.line(d.span.lo);
+        let key = match names.first() {
+            Some((name, _)) => self.binding(name).or_else(|| self.frame_key()),
+            None => self.frame_key(),
+        };
+        for (name, annotation) in &names {
+            if let Some(path) = annotation.and_then(|a| type_path(&a.type_ann)) {
+                self.facts.types.push(LocalType {
+                    scope: key.clone(),
+                    name: name.clone(),
+                    type_of: TypeOf::Path(path),
+                    line,
+                });
+            }
+        }
+        if let (Pat::Ident(b), Some(init)) = (&d.name, &d.init) {
+            if b.type_ann.is_none()
+                && let Expr::New(NewExpr { callee, .. }) = unparen(init)
+                && let Some(c) = chain(callee)
+                && c.first().is_some_and(|(h, _, _)| h != "this")
+            {
+                self.facts.types.push(LocalType {
+                    scope: key.clone(),
+                    name: b.id.sym.to_string(),
+                    type_of: TypeOf::Path(c.into_iter().map(|(n, _, _)| n).collect()),
+                    line,
+                });
+            }
+            if let Some(module) = required(self.source, init) {
+                let pos = d.span.lo;
+                self.facts.imports.push(ImportBinding {
+                    local: b.id.sym.to_string(),
+                    module,
+                    level: 0,
+                    name: None,
+                    line: self.line(pos),
+                    scope: key.clone(),
+                });
+            }
+        }
+        if let (Pat::Object(o), Some(init)) = (&d.name, &d.init)
+            && let Some(module) = required(self.source, init)
+        {
+            for prop in &o.props {
+                let (local, name) = match prop {
+                    ObjectPatProp::KeyValue(kv) => match (&kv.key, &*kv.value) {
+                        (PropName::Ident(k), Pat::Ident(v)) => {
+                            (v.id.sym.to_string(), k.sym.to_string())
+                        }
+                        _ => continue,
+                    },
+                    ObjectPatProp::Assign(a) => {
+                        (a.key.id.sym.to_string(), a.key.id.sym.to_string())
+                    }
+                    ObjectPatProp::Rest(_) => continue,
+                };
+                self.facts.imports.push(ImportBinding {
+                    local,
+                    module: module.clone(),
+                    level: 0,
+                    name: Some(name),
+                    line,
+                    scope: key.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// The dotted name of a type reference (`User`, `models.User`), looking
+/// through arrays, `Promise`-like generics are not unwrapped.
+fn type_path(ty: &TsType) -> Option<Vec<String>> {
+    match ty {
+        TsType::TsTypeRef(r) => Some(
+            entity_chain(&r.type_name)
+                .into_iter()
+                .map(|(n, _, _)| n)
+                .collect(),
+        ),
+        TsType::TsParenthesizedType(p) => type_path(&p.type_ann),
+        _ => None,
+    }
+}
+
+impl Visit for Facts_<'_, '_> {
+    fn visit_fn_decl(&mut self, node: &FnDecl) {
+        self.pending = Some((node.ident.span.lo, false));
+        node.function.visit_with(self);
+    }
+
+    fn visit_fn_expr(&mut self, node: &FnExpr) {
+        if self.pending.is_none()
+            && let Some(ident) = &node.ident
+        {
+            self.pending = Some((ident.span.lo, false));
+        }
+        node.function.visit_with(self);
+    }
+
+    fn visit_function(&mut self, node: &Function) {
+        for d in &node.decorators {
+            d.visit_with(self);
+        }
+        let mut names = Vec::new();
+        let mut typed = Vec::new();
+        for p in &node.params {
+            pat_names(&p.pat, &mut typed);
+        }
+        names.extend(typed.iter().map(|(n, _)| n.clone()));
+        type_param_names(node.type_params.as_deref(), &mut names);
+        names.push("arguments".to_owned());
+        if let Some(body) = &node.body {
+            Self::body_names(&body.stmts, &mut names);
+        }
+        self.function_scope(node.span.lo, false, names, |this| {
+            let line = this.frame_key().map_or(0, |k| k.start_line);
+            this.annotated(&typed, line);
+            for p in &node.params {
+                p.visit_with(this);
+            }
+            if let Some(t) = &node.return_type {
+                t.visit_with(this);
+            }
+            if let Some(body) = &node.body {
+                for stmt in &body.stmts {
+                    stmt.visit_with(this);
+                }
+            }
+        });
+    }
+
+    fn visit_arrow_expr(&mut self, node: &ArrowExpr) {
+        let mut names = Vec::new();
+        let mut typed = Vec::new();
+        for p in &node.params {
+            pat_names(p, &mut typed);
+        }
+        names.extend(typed.iter().map(|(n, _)| n.clone()));
+        type_param_names(node.type_params.as_deref(), &mut names);
+        if let ArrowFunctionBody::FunctionBody(body) = &*node.body {
+            Self::body_names(&body.stmts, &mut names);
+        }
+        self.function_scope(node.span.lo, true, names, |this| {
+            let line = this.frame_key().map_or(0, |k| k.start_line);
+            this.annotated(&typed, line);
+            for p in &node.params {
+                p.visit_with(this);
+            }
+            if let Some(t) = &node.return_type {
+                t.visit_with(this);
+            }
+            match &*node.body {
+                ArrowFunctionBody::FunctionBody(body) => {
+                    for stmt in &body.stmts {
+                        stmt.visit_with(this);
+                    }
+                }
+                ArrowFunctionBody::Expr(e) => e.visit_with(this),
+                #[allow(unreachable_patterns)]
+                _ => {}
+            }
+        });
+    }
+
+    fn visit_class_decl(&mut self, node: &ClassDecl) {
+        self.pending = Some((node.ident.span.lo, false));
+        self.class(&node.class);
+    }
+
+    fn visit_class_expr(&mut self, node: &ClassExpr) {
+        if self.pending.is_none()
+            && let Some(ident) = &node.ident
+        {
+            self.pending = Some((ident.span.lo, false));
+        }
+        self.class(&node.class);
+    }
+
+    fn visit_class(&mut self, node: &Class) {
+        self.class(node);
+    }
+
+    fn visit_ts_interface_decl(&mut self, node: &TsInterfaceDecl) {
+        let key = self.symbol_at(node.id.span.lo).map(|(k, _)| k);
+        let mut names = Vec::new();
+        type_param_names(node.type_params.as_deref(), &mut names);
+        let frame_key = key
+            .clone()
+            .or_else(|| Some(self.synthetic("interface", node.span.lo)));
+        self.push_frame(frame_key, names);
+        for h in &node.extends {
+            self.heritage(h, key.clone());
+        }
+        if let Some(key) = &key {
+            self.scopes.push(key.clone());
+        }
+        node.body.visit_with(self);
+        if key.is_some() {
+            self.scopes.pop();
+        }
+        self.pop_frame();
+    }
+
+    fn visit_ts_type_alias_decl(&mut self, node: &TsTypeAliasDecl) {
+        let mut names = Vec::new();
+        type_param_names(node.type_params.as_deref(), &mut names);
+        if names.is_empty() {
+            node.type_ann.visit_with(self);
+            return;
+        }
+        let key = self.synthetic("type", node.span.lo);
+        self.push_frame(Some(key), names);
+        node.type_ann.visit_with(self);
+        self.pop_frame();
+    }
+
+    fn visit_ts_module_decl(&mut self, node: &TsModuleDecl) {
+        let symbol = match &node.id {
+            TsModuleName::Ident(i) => self.symbol_at(i.span.lo).map(|(k, _)| k),
+            _ => None,
+        };
+        let Some(body) = &node.body else {
+            return;
+        };
+        let TsNamespaceBody::TsModuleBlock(block) = body else {
+            body.visit_children_with(self);
+            return;
+        };
+        let mut names = Vec::new();
+        for item in &block.body {
+            match item {
+                ModuleItem::Stmt(Stmt::Decl(d)) => decl_names(d, true, &mut names),
+                ModuleItem::ModuleDecl(ModuleDecl::ExportDecl(e)) => {
+                    decl_names(&e.decl, true, &mut names)
+                }
+                _ => {}
+            }
+        }
+        let key = symbol
+            .clone()
+            .or_else(|| Some(self.synthetic("namespace", node.span.lo)));
+        self.push_frame(key, names);
+        if let Some(symbol) = &symbol {
+            self.scopes.push(symbol.clone());
+        }
+        for item in &block.body {
+            self.module_item(item);
+        }
+        if symbol.is_some() {
+            self.scopes.pop();
+        }
+        self.pop_frame();
+    }
+
+    fn visit_block_stmt(&mut self, node: &BlockStmt) {
+        let mut names = Vec::new();
+        lexical_names(&node.stmts, &mut names);
+        if names.is_empty() {
+            node.visit_children_with(self);
+            return;
+        }
+        let key = self.block_key(node.span.lo);
+        self.push_frame(key, names);
+        node.visit_children_with(self);
+        self.pop_frame();
+    }
+
+    fn visit_for_stmt(&mut self, node: &ForStmt) {
+        let mut names = Vec::new();
+        if let Some(VarDeclOrExpr::VarDecl(v)) = &node.init
+            && v.kind != VarDeclKind::Var
+        {
+            let mut typed = Vec::new();
+            for d in &v.decls {
+                pat_names(&d.name, &mut typed);
+            }
+            names.extend(typed.into_iter().map(|(n, _)| n));
+        }
+        let key = self.block_key(node.span.lo);
+        self.push_frame(key, names);
+        node.visit_children_with(self);
+        self.pop_frame();
+    }
+
+    fn visit_for_in_stmt(&mut self, node: &ForInStmt) {
+        node.right.visit_with(self);
+        let key = self.block_key(node.span.lo);
+        self.push_frame(key, head_names(&node.left));
+        node.left.visit_with(self);
+        node.body.visit_with(self);
+        self.pop_frame();
+    }
+
+    fn visit_for_of_stmt(&mut self, node: &ForOfStmt) {
+        node.right.visit_with(self);
+        let key = self.block_key(node.span.lo);
+        self.push_frame(key, head_names(&node.left));
+        node.left.visit_with(self);
+        node.body.visit_with(self);
+        self.pop_frame();
+    }
+
+    fn visit_catch_clause(&mut self, node: &CatchClause) {
+        let mut names = Vec::new();
+        if let Some(param) = &node.param {
+            let mut typed = Vec::new();
+            pat_names(param, &mut typed);
+            names.extend(typed.into_iter().map(|(n, _)| n));
+        }
+        let key = self.block_key(node.span.lo);
+        self.push_frame(key, names);
+        node.visit_children_with(self);
+        self.pop_frame();
+    }
+
+    fn visit_var_declarator(&mut self, node: &VarDeclarator) {
+        self.var_types(node);
+        // The pattern: only default values and annotations are uses.
+        node.name.visit_with(self);
+        if let Some(init) = &node.init {
+            if let Pat::Ident(b) = &node.name
+                && matches!(unparen(init), Expr::Arrow(_) | Expr::Fn(_) | Expr::Class(_))
+            {
+                self.pending = Some((b.id.span.lo, false));
+            }
+            init.visit_with(self);
+        }
+    }
+
+    fn visit_pat(&mut self, node: &Pat) {
+        match node {
+            Pat::Ident(b) => {
+                if let Some(t) = &b.type_ann {
+                    t.visit_with(self);
+                }
+            }
+            Pat::Expr(e) => e.visit_with(self),
+            other => other.visit_children_with(self),
+        }
+    }
+
+    fn visit_object_pat_prop(&mut self, node: &ObjectPatProp) {
+        match node {
+            ObjectPatProp::KeyValue(kv) => {
+                if let PropName::Computed(c) = &kv.key {
+                    c.visit_with(self);
+                }
+                kv.value.visit_with(self);
+            }
+            ObjectPatProp::Assign(a) => {
+                if let Some(t) = &a.key.type_ann {
+                    t.visit_with(self);
+                }
+                if let Some(v) = &a.value {
+                    v.visit_with(self);
+                }
+            }
+            ObjectPatProp::Rest(r) => r.arg.visit_with(self),
+        }
+    }
+
+    fn visit_prop(&mut self, node: &Prop) {
+        match node {
+            Prop::Shorthand(i) => {
+                let binding = self.binding(&i.sym);
+                self.push_reference(
+                    i.sym.to_string(),
+                    Receiver::Bare,
+                    Role::Read,
+                    (i.span.lo, i.span.hi),
+                    binding,
+                    None,
+                );
+            }
+            Prop::KeyValue(kv) => {
+                if let PropName::Computed(c) = &kv.key {
+                    c.visit_with(self);
+                }
+                if matches!(unparen(&kv.value), Expr::Arrow(_) | Expr::Fn(_)) {
+                    self.pending = Some((kv.key.span().lo, false));
+                }
+                kv.value.visit_with(self);
+            }
+            Prop::Method(m) => {
+                if let PropName::Computed(c) = &m.key {
+                    c.visit_with(self);
+                }
+                self.pending = Some((m.key.span().lo, false));
+                m.function.visit_with(self);
+            }
+            other => other.visit_children_with(self),
+        }
+    }
+
+    fn visit_expr(&mut self, node: &Expr) {
+        match node {
+            Expr::Ident(i) => {
+                if i.sym == *"undefined" {
+                    return;
+                }
+                let binding = self.binding(&i.sym);
+                self.push_reference(
+                    i.sym.to_string(),
+                    Receiver::Bare,
+                    Role::Read,
+                    (i.span.lo, i.span.hi),
+                    binding,
+                    None,
+                );
+            }
+            Expr::Member(m) => match chain(node) {
+                Some(c) => self.chain_refs(c, Role::Attribute, None),
+                None => {
+                    m.obj.visit_with(self);
+                    match &m.prop {
+                        MemberProp::Ident(name) => self.push_reference(
+                            name.sym.to_string(),
+                            Receiver::Expression,
+                            Role::Attribute,
+                            (name.span.lo, name.span.hi),
+                            None,
+                            None,
+                        ),
+                        MemberProp::Computed(c) => c.visit_with(self),
+                        _ => {}
+                    }
+                }
+            },
+            other => other.visit_children_with(self),
+        }
+    }
+
+    fn visit_call_expr(&mut self, node: &CallExpr) {
+        if let Callee::Expr(callee) = &node.callee
+            && required_call(self.source, node).is_none()
+        {
+            self.call_like(callee, Role::Call);
+        }
+        if let Some(args) = &node.type_args {
+            args.visit_with(self);
+        }
+        for arg in &node.args {
+            arg.visit_with(self);
+        }
+    }
+
+    fn visit_new_expr(&mut self, node: &NewExpr) {
+        self.call_like(&node.callee, Role::Instantiate);
+        if let Some(args) = &node.type_args {
+            args.visit_with(self);
+        }
+        if let Some(args) = &node.args {
+            for arg in args {
+                arg.visit_with(self);
+            }
+        }
+    }
+
+    fn visit_ts_type_ref(&mut self, node: &TsTypeRef) {
+        let c = entity_chain(&node.type_name);
+        self.chain_refs(c, Role::TypeUse, None);
+        if let Some(params) = &node.type_params {
+            params.visit_with(self);
+        }
+    }
+
+    fn visit_ts_type_query(&mut self, node: &TsTypeQuery) {
+        match &node.expr_name {
+            TsTypeQueryExpr::TsEntityName(name) => {
+                let c = entity_chain(name);
+                self.chain_refs(c, Role::Read, None);
+            }
+            other => other.visit_with(self),
+        }
+        if let Some(args) = &node.type_args {
+            args.visit_with(self);
+        }
+    }
+
+    fn visit_jsx_element_name(&mut self, node: &JSXElementName) {
+        match node {
+            JSXElementName::Ident(i) => {
+                // Lower-case names are intrinsic elements (`div`).
+                if i.sym.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    let binding = self.binding(&i.sym);
+                    self.push_reference(
+                        i.sym.to_string(),
+                        Receiver::Bare,
+                        Role::Instantiate,
+                        (i.span.lo, i.span.hi),
+                        binding,
+                        None,
+                    );
+                }
+            }
+            other => other.visit_children_with(self),
+        }
+    }
+
+    fn visit_module_decl(&mut self, node: &ModuleDecl) {
+        self.module_decl(node);
+    }
+
+    fn visit_module_item(&mut self, node: &ModuleItem) {
+        self.module_item(node);
+    }
+}
+
+fn head_names(head: &ForHead) -> Vec<String> {
+    let mut names = Vec::new();
+    if let ForHead::VarDecl(v) = head
+        && v.kind != VarDeclKind::Var
+    {
+        let mut typed = Vec::new();
+        for d in &v.decls {
+            pat_names(&d.name, &mut typed);
+        }
+        names.extend(typed.into_iter().map(|(n, _)| n));
+    }
+    names
+}

@@ -1,0 +1,311 @@
+//! Resolution of Rust projects given as (path, source) pairs, parsed by
+//! lang-rust, with module paths from the crate layout: each test states
+//! which definition a reference must reach (cases checked by hand).
+
+use std::collections::HashSet;
+
+use lang_rust::RustOutline;
+use outline_core::xref::Role;
+use outline_core::{Language, Outline, OutlineOptions, SymbolKind};
+use xref::{
+    Definition, FileInput, ProjectConfig, Resolved, RustCrate, Status, Via, resolve_with,
+    rust_module,
+};
+
+/// Parses and resolves a project of the given crates.
+fn project_with(files: &[(&str, &str)], crates: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
+    let crates: Vec<RustCrate> = crates
+        .iter()
+        .map(|(name, dir)| RustCrate {
+            name: (*name).to_owned(),
+            dir: (*dir).to_owned(),
+        })
+        .collect();
+    let paths: HashSet<&str> = files.iter().map(|(p, _)| *p).collect();
+    let inputs: Vec<FileInput> = files
+        .iter()
+        .map(|(path, source)| {
+            let (outline, facts) = RustOutline.outline_with_facts(
+                path,
+                Language::Rust,
+                source,
+                &OutlineOptions::default(),
+            );
+            assert!(facts.supported, "{path}");
+            let mut definitions = Vec::new();
+            outline.walk(|s| {
+                if s.kind != SymbolKind::Block {
+                    definitions.push(Definition {
+                        id: s.id.clone(),
+                        name: s.name.clone(),
+                        qualname: s.qualname.clone(),
+                        kind: s.kind,
+                        start_line: s.start_line,
+                    });
+                }
+            });
+            FileInput {
+                path: (*path).to_owned(),
+                module: rust_module(path, &crates, &paths),
+                is_package: true,
+                definitions,
+                facts,
+            }
+        })
+        .collect();
+    let resolved = resolve_with(
+        &inputs,
+        &ProjectConfig {
+            rust_crates: crates,
+            ..ProjectConfig::default()
+        },
+    );
+    (inputs, resolved)
+}
+
+fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
+    project_with(files, &[("app", "")])
+}
+
+/// (status, target or candidates joined, role, via) of the reference to
+/// `name` at `path:line` (the first on that line).
+fn at(
+    (files, resolved): &(Vec<FileInput>, Resolved),
+    path: &str,
+    line: u32,
+    name: &str,
+) -> (Status, String, Role, Via) {
+    let found = resolved.references.iter().find(|r| {
+        let file = &files[r.file];
+        let reference = &file.facts.references[r.reference];
+        file.path == path && reference.line == line && reference.name == name
+    });
+    let Some(r) = found else {
+        panic!("no reference to {name} at {path}:{line}");
+    };
+    let target = r.target.clone().unwrap_or_else(|| r.candidates.join(" "));
+    (r.status, target, r.role, r.via)
+}
+
+fn target(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> String {
+    let (status, target, _, _) = at(p, path, line, name);
+    assert_eq!(
+        status,
+        Status::Resolved,
+        "{name} at {path}:{line}: {target}"
+    );
+    target
+}
+
+fn reported(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> bool {
+    p.1.references.iter().any(|r| {
+        let file = &p.0[r.file];
+        let reference = &file.facts.references[r.reference];
+        file.path == path && reference.line == line && reference.name == name
+    })
+}
+
+#[test]
+fn two_users_in_two_modules_each_resolve_to_their_own() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "pub mod accounts;\npub mod billing;\nmod signup;\nmod invoice;\n",
+        ),
+        (
+            "src/accounts.rs",
+            "pub struct User;\n\nimpl User {\n    pub fn save(&self) {}\n}\n",
+        ),
+        (
+            "src/billing/mod.rs",
+            "pub struct User;\n\nimpl User {\n    pub fn save(&self) {}\n}\n",
+        ),
+        (
+            "src/signup.rs",
+            "use crate::accounts::User;\n\npub fn signup() -> User {\n    let u = User;\n    u.save();\n    u\n}\n",
+        ),
+        (
+            "src/invoice.rs",
+            "use super::billing::{self, User as Customer};\n\npub fn charge(user: &Customer) {\n    user.save();\n    let b = billing::User;\n    b.save();\n}\n",
+        ),
+    ]);
+    let accounts = "src/accounts.rs:1:User";
+    let billing = "src/billing/mod.rs:1:User";
+    assert_eq!(target(&p, "src/signup.rs", 1, "User"), accounts);
+    assert_eq!(target(&p, "src/signup.rs", 3, "User"), accounts);
+    assert_eq!(at(&p, "src/signup.rs", 3, "User").2, Role::TypeUse);
+    assert_eq!(
+        target(&p, "src/signup.rs", 5, "save"),
+        "src/accounts.rs:4:impl User.save"
+    );
+    assert_eq!(target(&p, "src/invoice.rs", 1, "User"), billing);
+    assert_eq!(target(&p, "src/invoice.rs", 3, "Customer"), billing);
+    assert_eq!(
+        target(&p, "src/invoice.rs", 4, "save"),
+        "src/billing/mod.rs:4:impl User.save"
+    );
+    assert_eq!(target(&p, "src/invoice.rs", 5, "User"), billing);
+    assert_eq!(
+        target(&p, "src/invoice.rs", 6, "save"),
+        "src/billing/mod.rs:4:impl User.save"
+    );
+    assert!(!reported(&p, "src/signup.rs", 5, "u"));
+}
+
+#[test]
+fn use_globs_renames_super_and_the_mod_tree() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "pub mod util;\npub mod deep;\n\npub fn root() {}\n",
+        ),
+        (
+            "src/util.rs",
+            "pub fn helper() {}\npub const LIMIT: u32 = 3;\n",
+        ),
+        ("src/deep/mod.rs", "pub mod inner;\n"),
+        (
+            "src/deep/inner.rs",
+            "use super::super::util::*;\nuse crate::root as top;\n\nfn run() -> u32 {\n    helper();\n    top();\n    crate::util::helper();\n    super::super::root();\n    self::local();\n    LIMIT\n}\n\nfn local() {}\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "src/deep/inner.rs", 5, "helper"),
+        "src/util.rs:1:helper"
+    );
+    assert_eq!(
+        target(&p, "src/deep/inner.rs", 6, "top"),
+        "src/lib.rs:4:root"
+    );
+    assert_eq!(
+        target(&p, "src/deep/inner.rs", 2, "root"),
+        "src/lib.rs:4:root"
+    );
+    assert_eq!(
+        target(&p, "src/deep/inner.rs", 7, "helper"),
+        "src/util.rs:1:helper"
+    );
+    assert_eq!(
+        target(&p, "src/deep/inner.rs", 8, "root"),
+        "src/lib.rs:4:root"
+    );
+    assert_eq!(
+        target(&p, "src/deep/inner.rs", 9, "local"),
+        "src/deep/inner.rs:13:local"
+    );
+    assert_eq!(
+        target(&p, "src/deep/inner.rs", 10, "LIMIT"),
+        "src/util.rs:2:LIMIT"
+    );
+}
+
+#[test]
+fn impl_trait_for_type_self_and_supertraits() {
+    let source = "\
+pub trait Named {
+    fn name(&self) -> String;
+    fn greet(&self) -> String {
+        self.name()
+    }
+}
+pub trait Loud: Named {}
+pub struct User {
+    id: u32,
+}
+impl User {
+    pub fn new() -> Self {
+        Self::with_id(1)
+    }
+    fn with_id(id: u32) -> Self {
+        User { id }
+    }
+    fn run(&self) {
+        self.greet();
+        let other = User::new();
+        other.run();
+    }
+}
+impl Named for User {
+    fn name(&self) -> String {
+        String::new()
+    }
+}
+";
+    let p = project(&[("src/lib.rs", source)]);
+    assert_eq!(
+        target(&p, "src/lib.rs", 13, "with_id"),
+        "src/lib.rs:15:impl User.with_id"
+    );
+    assert_eq!(target(&p, "src/lib.rs", 16, "User"), "src/lib.rs:8:User");
+    assert_eq!(at(&p, "src/lib.rs", 16, "User").2, Role::Instantiate);
+    assert_eq!(
+        target(&p, "src/lib.rs", 19, "greet"),
+        "src/lib.rs:3:Named.greet"
+    );
+    assert_eq!(
+        target(&p, "src/lib.rs", 20, "new"),
+        "src/lib.rs:12:impl User.new"
+    );
+    assert_eq!(
+        target(&p, "src/lib.rs", 21, "run"),
+        "src/lib.rs:18:impl User.run"
+    );
+    assert_eq!(target(&p, "src/lib.rs", 24, "Named"), "src/lib.rs:1:Named");
+    assert_eq!(at(&p, "src/lib.rs", 24, "Named").2, Role::Inherit);
+    let mut relations: Vec<(&str, &str, &str)> =
+        p.1.relations
+            .iter()
+            .map(|r| (r.subtype.as_str(), r.supertype.as_str(), r.kind.as_str()))
+            .collect();
+    relations.sort();
+    assert_eq!(
+        relations,
+        [
+            ("src/lib.rs:7:Loud", "src/lib.rs:1:Named", "inherits"),
+            ("src/lib.rs:8:User", "src/lib.rs:1:Named", "implements"),
+        ]
+    );
+    // `id` is a parameter: local.
+    assert!(!reported(&p, "src/lib.rs", 16, "id"));
+}
+
+#[test]
+fn workspace_crates_by_name_and_shadowing_lets() {
+    let p = project_with(
+        &[
+            ("core/src/lib.rs", "pub mod config;\n"),
+            ("core/src/config.rs", "pub fn load() -> u32 {\n    1\n}\n"),
+            (
+                "cli/src/main.rs",
+                "use my_core::config;\n\nfn main() {\n    let config = config::load();\n    println!(\"{}\", config);\n    std::process::exit(0);\n}\n",
+            ),
+        ],
+        &[("my-core", "core"), ("cli", "cli")],
+    );
+    assert_eq!(
+        target(&p, "cli/src/main.rs", 4, "load"),
+        "core/src/config.rs:1:load"
+    );
+    let (status, module, _, _) = at(&p, "cli/src/main.rs", 1, "config");
+    assert_eq!(
+        (status, module.as_str()),
+        (Status::Module, "core/src/config.rs")
+    );
+    // The `let` binding shadows the module from its statement on.
+    assert!(!reported(&p, "cli/src/main.rs", 5, "config"));
+    assert_eq!(at(&p, "cli/src/main.rs", 6, "exit").0, Status::External);
+}
+
+#[test]
+fn a_file_with_syntax_errors_still_gives_facts() {
+    let p = project(&[
+        ("src/lib.rs", "mod ok;\nmod bad;\n"),
+        ("src/ok.rs", "pub fn good() {}\n"),
+        (
+            "src/bad.rs",
+            "use crate::ok::good;\n\nfn broken( {\n    good();\n}\n\nfn fine() {\n    good();\n}\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "src/bad.rs", 1, "good"), "src/ok.rs:1:good");
+    assert_eq!(target(&p, "src/bad.rs", 8, "good"), "src/ok.rs:1:good");
+}

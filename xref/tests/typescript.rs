@@ -1,0 +1,384 @@
+//! Resolution of TypeScript/JavaScript projects given as (path, source)
+//! pairs, parsed by lang-ts: each test states which definition a reference
+//! must reach.
+
+use lang_ts::TypeScriptOutline;
+use outline_core::xref::Role;
+use outline_core::{Language, Outline, OutlineOptions, SymbolKind};
+use xref::{Definition, FileInput, ProjectConfig, Resolved, Status, TsConfig, Via, resolve_with};
+
+fn language(path: &str) -> Language {
+    if path.ends_with(".tsx") {
+        Language::Tsx
+    } else if path.ends_with(".ts") {
+        Language::Typescript
+    } else if path.ends_with(".jsx") {
+        Language::Jsx
+    } else {
+        Language::Javascript
+    }
+}
+
+/// Parses and resolves a project with the given tsconfigs.
+fn project_with(files: &[(&str, &str)], configs: Vec<TsConfig>) -> (Vec<FileInput>, Resolved) {
+    let inputs: Vec<FileInput> = files
+        .iter()
+        .map(|(path, source)| {
+            let (outline, facts) = TypeScriptOutline.outline_with_facts(
+                path,
+                language(path),
+                source,
+                &OutlineOptions::default(),
+            );
+            assert!(facts.supported, "{path}");
+            let mut definitions = Vec::new();
+            outline.walk(|s| {
+                if s.kind != SymbolKind::Block {
+                    definitions.push(Definition {
+                        id: s.id.clone(),
+                        name: s.name.clone(),
+                        qualname: s.qualname.clone(),
+                        kind: s.kind,
+                        start_line: s.start_line,
+                    });
+                }
+            });
+            FileInput {
+                path: (*path).to_owned(),
+                module: None,
+                is_package: false,
+                definitions,
+                facts,
+            }
+        })
+        .collect();
+    let resolved = resolve_with(
+        &inputs,
+        &ProjectConfig {
+            ts_configs: configs,
+            ..ProjectConfig::default()
+        },
+    );
+    (inputs, resolved)
+}
+
+fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
+    project_with(files, Vec::new())
+}
+
+/// (status, target or candidates joined, role, via) of the reference to
+/// `name` at `path:line` (the first on that line).
+fn at(
+    (files, resolved): &(Vec<FileInput>, Resolved),
+    path: &str,
+    line: u32,
+    name: &str,
+) -> (Status, String, Role, Via) {
+    let found = resolved.references.iter().find(|r| {
+        let file = &files[r.file];
+        let reference = &file.facts.references[r.reference];
+        file.path == path && reference.line == line && reference.name == name
+    });
+    let Some(r) = found else {
+        panic!("no reference to {name} at {path}:{line}");
+    };
+    let target = r.target.clone().unwrap_or_else(|| r.candidates.join(" "));
+    (r.status, target, r.role, r.via)
+}
+
+fn target(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> String {
+    let (status, target, _, _) = at(p, path, line, name);
+    assert_eq!(
+        status,
+        Status::Resolved,
+        "{name} at {path}:{line}: {target}"
+    );
+    target
+}
+
+/// Whether any reported (non-local) reference to `name` sits on `line`.
+fn reported(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> bool {
+    p.1.references.iter().any(|r| {
+        let file = &p.0[r.file];
+        let reference = &file.facts.references[r.reference];
+        file.path == path && reference.line == line && reference.name == name
+    })
+}
+
+#[test]
+fn two_users_in_two_modules_each_resolve_to_their_own() {
+    let p = project(&[
+        (
+            "src/accounts/user.ts",
+            "export class User {\n  save(): void {}\n}\n",
+        ),
+        (
+            "src/billing/user.ts",
+            "export class User {\n  save(): void {}\n}\n",
+        ),
+        (
+            "src/signup.ts",
+            "import { User } from './accounts/user';\n\nexport function signup(): User {\n  const u = new User();\n  u.save();\n  return u;\n}\n",
+        ),
+        (
+            "src/invoice.ts",
+            "import { User } from './billing/user.js';\n\nexport function charge(user: User) {\n  user.save();\n  return new User();\n}\n",
+        ),
+        (
+            "src/both.js",
+            "import * as accounts from './accounts/user';\nconst billing = require('./billing/user');\n\nconst x = new accounts.User();\nconst y = new billing.User();\n",
+        ),
+    ]);
+    let accounts = "src/accounts/user.ts:1:User";
+    let billing = "src/billing/user.ts:1:User";
+    assert_eq!(target(&p, "src/signup.ts", 1, "User"), accounts);
+    assert_eq!(target(&p, "src/signup.ts", 3, "User"), accounts);
+    assert_eq!(at(&p, "src/signup.ts", 3, "User").2, Role::TypeUse);
+    assert_eq!(at(&p, "src/signup.ts", 4, "User").2, Role::Instantiate);
+    assert_eq!(target(&p, "src/signup.ts", 4, "User"), accounts);
+    assert_eq!(
+        target(&p, "src/signup.ts", 5, "save"),
+        "src/accounts/user.ts:2:User.save"
+    );
+    assert_eq!(target(&p, "src/invoice.ts", 1, "User"), billing);
+    assert_eq!(target(&p, "src/invoice.ts", 3, "User"), billing);
+    assert_eq!(
+        target(&p, "src/invoice.ts", 4, "save"),
+        "src/billing/user.ts:2:User.save"
+    );
+    assert_eq!(target(&p, "src/invoice.ts", 5, "User"), billing);
+    assert_eq!(target(&p, "src/both.js", 4, "User"), accounts);
+    assert_eq!(target(&p, "src/both.js", 5, "User"), billing);
+    // Every reference to a name `User` found one of the two, the right one.
+    let mut seen = 0;
+    for r in &p.1.references {
+        let file = &p.0[r.file];
+        if file.facts.references[r.reference].name != "User" {
+            continue;
+        }
+        seen += 1;
+        let expected = if file.path.contains("signup") || file.path.contains("accounts") {
+            accounts
+        } else if file.path.contains("invoice") {
+            billing
+        } else {
+            continue;
+        };
+        assert_eq!(r.target.as_deref(), Some(expected), "in {}", file.path);
+    }
+    assert_eq!(seen, 8);
+    // Locals (`u`, `user`) are not reported.
+    assert!(!reported(&p, "src/signup.ts", 5, "u"));
+    assert!(!reported(&p, "src/invoice.ts", 4, "user"));
+}
+
+#[test]
+fn reexports_export_star_defaults_and_index_lookup() {
+    let p = project(&[
+        (
+            "lib/model.ts",
+            "export class Model {}\nexport function make() {}\n",
+        ),
+        ("lib/helpers.ts", "export function help() {}\n"),
+        ("lib/widget.tsx", "export default class Widget {}\n"),
+        (
+            "lib/config.ts",
+            "const config = {};\nexport default config;\n",
+        ),
+        (
+            "lib/index.ts",
+            "export { Model as BaseModel } from './model';\nexport * from './helpers';\nexport * as models from './model';\nexport { default as Widget } from './widget';\n",
+        ),
+        (
+            "app.ts",
+            "import { BaseModel, help, models, Widget } from './lib';\nimport config from './lib/config';\nimport W from './lib/widget';\n\nnew BaseModel();\nhelp();\nmodels.make();\nnew Widget();\nnew W();\nconsole.log(config);\n",
+        ),
+    ]);
+    let model = "lib/model.ts:1:Model";
+    assert_eq!(target(&p, "lib/index.ts", 1, "Model"), model);
+    assert_eq!(target(&p, "app.ts", 1, "BaseModel"), model);
+    assert_eq!(target(&p, "app.ts", 5, "BaseModel"), model);
+    assert_eq!(at(&p, "app.ts", 5, "BaseModel").3, Via::Import);
+    assert_eq!(target(&p, "app.ts", 6, "help"), "lib/helpers.ts:1:help");
+    assert_eq!(target(&p, "app.ts", 7, "make"), "lib/model.ts:2:make");
+    assert_eq!(target(&p, "app.ts", 8, "Widget"), "lib/widget.tsx:1:Widget");
+    assert_eq!(target(&p, "app.ts", 9, "W"), "lib/widget.tsx:1:Widget");
+    assert_eq!(target(&p, "app.ts", 3, "W"), "lib/widget.tsx:1:Widget");
+    assert_eq!(target(&p, "app.ts", 10, "config"), "lib/config.ts:1:config");
+    let (status, module, _, _) = at(&p, "app.ts", 7, "models");
+    assert_eq!((status, module.as_str()), (Status::Module, "lib/model.ts"));
+}
+
+#[test]
+fn tsconfig_paths_and_packages() {
+    let p = project_with(
+        &[
+            ("web/src/app/user.ts", "export class User {}\n"),
+            (
+                "web/src/main.ts",
+                "import { User } from '@app/user';\nimport { useState } from 'react';\n\nnew User();\nuseState();\n",
+            ),
+        ],
+        vec![TsConfig {
+            dir: "web".into(),
+            base_url: Some("web".into()),
+            paths: vec![("@app/*".into(), vec!["src/app/*".into()])],
+        }],
+    );
+    assert_eq!(
+        target(&p, "web/src/main.ts", 4, "User"),
+        "web/src/app/user.ts:1:User"
+    );
+    assert_eq!(at(&p, "web/src/main.ts", 5, "useState").0, Status::External);
+}
+
+#[test]
+fn this_through_extends_and_implements_relations() {
+    let source = "\
+export interface Named {
+  name(): string;
+}
+export interface Labelled extends Named {}
+export class Base {
+  save(): void {}
+}
+export class User extends Base implements Labelled {
+  name(): string {
+    return 'u';
+  }
+  run(): void {
+    this.save();
+    const later = () => this.name();
+    function plain(this: unknown) {
+      return this;
+    }
+  }
+}
+";
+    let p = project(&[("m.ts", source)]);
+    assert_eq!(target(&p, "m.ts", 13, "save"), "m.ts:6:Base.save");
+    assert_eq!(target(&p, "m.ts", 14, "name"), "m.ts:9:User.name");
+    assert_eq!(at(&p, "m.ts", 8, "Base").2, Role::Inherit);
+    let mut relations: Vec<(&str, &str, &str)> =
+        p.1.relations
+            .iter()
+            .map(|r| (r.subtype.as_str(), r.supertype.as_str(), r.kind.as_str()))
+            .collect();
+    relations.sort();
+    assert_eq!(
+        relations,
+        [
+            ("m.ts:4:Labelled", "m.ts:1:Named", "inherits"),
+            ("m.ts:8:User", "m.ts:4:Labelled", "implements"),
+            ("m.ts:8:User", "m.ts:5:Base", "inherits"),
+        ]
+    );
+}
+
+#[test]
+fn block_scopes_hoisting_and_parameters_shadow_module_names() {
+    let source = "\
+function helper() {}
+function outer(helper: number) {
+  helper;
+}
+function other() {
+  if (true) {
+    const helper = 1;
+    helper;
+  }
+  helper();
+  for (const helper of []) {
+    helper;
+  }
+  try {} catch (helper) { helper; }
+  var late;
+  late;
+  { var late = 2; }
+}
+{
+  let shadow = 3;
+  shadow;
+}
+helper();
+";
+    let p = project(&[("s.ts", source)]);
+    for line in [3, 8, 12, 14] {
+        assert!(!reported(&p, "s.ts", line, "helper"), "line {line}");
+    }
+    // A `let` in a module-level block is a local of the block.
+    assert!(!reported(&p, "s.ts", 21, "shadow"));
+    assert!(!reported(&p, "s.ts", 16, "late"));
+    assert_eq!(target(&p, "s.ts", 10, "helper"), "s.ts:1:helper");
+    assert_eq!(target(&p, "s.ts", 23, "helper"), "s.ts:1:helper");
+    // The caller of the call on line 10 is `other`.
+    let r = p.1.references.iter().find(|r| {
+        let reference = &p.0[r.file].facts.references[r.reference];
+        reference.line == 10
+    });
+    let caller = r
+        .and_then(|r| p.0[r.file].facts.references[r.reference].scope.as_ref())
+        .map(|s| s.id("s.ts"));
+    assert_eq!(caller.as_deref(), Some("s.ts:5:other"));
+}
+
+#[test]
+fn unknown_receivers_give_name_only_candidates() {
+    let p = project(&[
+        ("a.ts", "export class A {\n  close() {}\n}\n"),
+        ("b.ts", "export class B {\n  close() {}\n}\n"),
+        (
+            "c.ts",
+            "export function f(thing: any) {\n  thing.close();\n  get().close();\n}\n",
+        ),
+    ]);
+    let (status, candidates, role, via) = at(&p, "c.ts", 2, "close");
+    assert_eq!(status, Status::Candidate);
+    assert_eq!(candidates, "a.ts:2:A.close b.ts:2:B.close");
+    assert_eq!((role, via), (Role::Call, Via::NameOnly));
+    assert_eq!(at(&p, "c.ts", 3, "close").0, Status::Candidate);
+}
+
+#[test]
+fn commonjs_and_import_equals() {
+    let p = project(&[
+        ("lib.js", "function run() {}\nmodule.exports = { run };\n"),
+        ("util.ts", "export function util() {}\n"),
+        (
+            "main.ts",
+            "import u = require('./util');\nconst { run } = require('./lib');\nconst lib = require('./lib');\n\nu.util();\nrun();\nlib.run();\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "main.ts", 5, "util"), "util.ts:1:util");
+    assert_eq!(target(&p, "main.ts", 6, "run"), "lib.js:1:run");
+    assert_eq!(target(&p, "main.ts", 7, "run"), "lib.js:1:run");
+}
+
+#[test]
+fn jsx_components_resolve() {
+    let p = project(&[
+        (
+            "button.jsx",
+            "export function Button() {\n  return <b />;\n}\n",
+        ),
+        (
+            "page.jsx",
+            "import { Button } from './button';\n\nexport const Page = () => <div><Button /></div>;\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "page.jsx", 3, "Button"), "button.jsx:1:Button");
+}
+
+#[test]
+fn a_file_with_syntax_errors_still_gives_facts() {
+    let p = project(&[
+        ("ok.ts", "export function good() {}\n"),
+        (
+            "bad.ts",
+            "import { good } from './ok';\n\nfunction broken() {\n  good(;\n}\n\ngood();\nexport class K {\n  m() {\n    good();\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "bad.ts", 1, "good"), "ok.ts:1:good");
+    // (The statement on line 7 goes with the broken function's recovery.)
+    assert_eq!(target(&p, "bad.ts", 10, "good"), "ok.ts:1:good");
+}
