@@ -66,6 +66,26 @@ pub struct Definition {
     pub start_line: u32,
 }
 
+impl Definition {
+    /// The definitions of `outline` in source order: every symbol but the
+    /// control-flow blocks, nested ones included.
+    pub fn all_of(outline: &outline_core::FileOutline) -> Vec<Definition> {
+        let mut definitions = Vec::new();
+        outline.walk(|s| {
+            if s.kind != SymbolKind::Block {
+                definitions.push(Definition {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    qualname: s.qualname.clone(),
+                    kind: s.kind,
+                    start_line: s.start_line,
+                });
+            }
+        });
+        definitions
+    }
+}
+
 /// One file given to [`resolve`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileInput {

@@ -5,10 +5,13 @@ use std::collections::HashSet;
 
 use lang_python::PythonOutline;
 use outline_core::xref::Role;
-use outline_core::{Language, Outline, OutlineOptions, SymbolKind};
+use outline_core::{Language, Outline, OutlineOptions};
 use xref::{Definition, FileInput, Resolved, Status, Via, python_module, resolve};
 
 /// Parses and resolves a project.
+mod common;
+use common::{at, target};
+
 fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
     let paths: HashSet<&str> = files.iter().map(|(p, _)| *p).collect();
     let inputs: Vec<FileInput> = files
@@ -20,18 +23,7 @@ fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
                 source,
                 &OutlineOptions::default(),
             );
-            let mut definitions = Vec::new();
-            outline.walk(|s| {
-                if s.kind != SymbolKind::Block {
-                    definitions.push(Definition {
-                        id: s.id.clone(),
-                        name: s.name.clone(),
-                        qualname: s.qualname.clone(),
-                        kind: s.kind,
-                        start_line: s.start_line,
-                    });
-                }
-            });
+            let definitions = Definition::all_of(&outline);
             let (module, is_package) = python_module(path, &paths).unzip();
             FileInput {
                 path: (*path).to_owned(),
@@ -44,36 +36,6 @@ fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
         .collect();
     let resolved = resolve(&inputs);
     (inputs, resolved)
-}
-
-/// (status, target or candidates joined, role, via) of the reference to
-/// `name` at `path:line` (the first on that line).
-fn at(
-    (files, resolved): &(Vec<FileInput>, Resolved),
-    path: &str,
-    line: u32,
-    name: &str,
-) -> (Status, String, Role, Via) {
-    let found = resolved.references.iter().find(|r| {
-        let file = &files[r.file];
-        let reference = &file.facts.references[r.reference];
-        file.path == path && reference.line == line && reference.name == name
-    });
-    let Some(r) = found else {
-        panic!("no reference to {name} at {path}:{line}");
-    };
-    let target = r.target.clone().unwrap_or_else(|| r.candidates.join(" "));
-    (r.status, target, r.role, r.via)
-}
-
-fn target(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> String {
-    let (status, target, _, _) = at(p, path, line, name);
-    assert_eq!(
-        status,
-        Status::Resolved,
-        "{name} at {path}:{line}: {target}"
-    );
-    target
 }
 
 #[test]

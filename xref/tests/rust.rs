@@ -6,13 +6,15 @@ use std::collections::HashSet;
 
 use lang_rust::RustOutline;
 use outline_core::xref::Role;
-use outline_core::{Language, Outline, OutlineOptions, SymbolKind};
+use outline_core::{Language, Outline, OutlineOptions};
 use xref::{
-    Definition, FileInput, ProjectConfig, Resolved, RustCrate, Status, Via, resolve_with,
-    rust_module,
+    Definition, FileInput, ProjectConfig, Resolved, RustCrate, Status, resolve_with, rust_module,
 };
 
 /// Parses and resolves a project of the given crates.
+mod common;
+use common::{at, reported, target};
+
 fn project_with(files: &[(&str, &str)], crates: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
     let crates: Vec<RustCrate> = crates
         .iter()
@@ -32,18 +34,7 @@ fn project_with(files: &[(&str, &str)], crates: &[(&str, &str)]) -> (Vec<FileInp
                 &OutlineOptions::default(),
             );
             assert!(facts.supported, "{path}");
-            let mut definitions = Vec::new();
-            outline.walk(|s| {
-                if s.kind != SymbolKind::Block {
-                    definitions.push(Definition {
-                        id: s.id.clone(),
-                        name: s.name.clone(),
-                        qualname: s.qualname.clone(),
-                        kind: s.kind,
-                        start_line: s.start_line,
-                    });
-                }
-            });
+            let definitions = Definition::all_of(&outline);
             FileInput {
                 path: (*path).to_owned(),
                 module: rust_module(path, &crates, &paths),
@@ -65,44 +56,6 @@ fn project_with(files: &[(&str, &str)], crates: &[(&str, &str)]) -> (Vec<FileInp
 
 fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
     project_with(files, &[("app", "")])
-}
-
-/// (status, target or candidates joined, role, via) of the reference to
-/// `name` at `path:line` (the first on that line).
-fn at(
-    (files, resolved): &(Vec<FileInput>, Resolved),
-    path: &str,
-    line: u32,
-    name: &str,
-) -> (Status, String, Role, Via) {
-    let found = resolved.references.iter().find(|r| {
-        let file = &files[r.file];
-        let reference = &file.facts.references[r.reference];
-        file.path == path && reference.line == line && reference.name == name
-    });
-    let Some(r) = found else {
-        panic!("no reference to {name} at {path}:{line}");
-    };
-    let target = r.target.clone().unwrap_or_else(|| r.candidates.join(" "));
-    (r.status, target, r.role, r.via)
-}
-
-fn target(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> String {
-    let (status, target, _, _) = at(p, path, line, name);
-    assert_eq!(
-        status,
-        Status::Resolved,
-        "{name} at {path}:{line}: {target}"
-    );
-    target
-}
-
-fn reported(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> bool {
-    p.1.references.iter().any(|r| {
-        let file = &p.0[r.file];
-        let reference = &file.facts.references[r.reference];
-        file.path == path && reference.line == line && reference.name == name
-    })
 }
 
 #[test]

@@ -4,8 +4,11 @@
 
 use lang_ts::TypeScriptOutline;
 use outline_core::xref::Role;
-use outline_core::{Language, Outline, OutlineOptions, SymbolKind};
+use outline_core::{Language, Outline, OutlineOptions};
 use xref::{Definition, FileInput, ProjectConfig, Resolved, Status, TsConfig, Via, resolve_with};
+
+mod common;
+use common::{at, reported, target};
 
 fn language(path: &str) -> Language {
     if path.ends_with(".tsx") {
@@ -31,18 +34,7 @@ fn project_with(files: &[(&str, &str)], configs: Vec<TsConfig>) -> (Vec<FileInpu
                 &OutlineOptions::default(),
             );
             assert!(facts.supported, "{path}");
-            let mut definitions = Vec::new();
-            outline.walk(|s| {
-                if s.kind != SymbolKind::Block {
-                    definitions.push(Definition {
-                        id: s.id.clone(),
-                        name: s.name.clone(),
-                        qualname: s.qualname.clone(),
-                        kind: s.kind,
-                        start_line: s.start_line,
-                    });
-                }
-            });
+            let definitions = Definition::all_of(&outline);
             FileInput {
                 path: (*path).to_owned(),
                 module: None,
@@ -64,45 +56,6 @@ fn project_with(files: &[(&str, &str)], configs: Vec<TsConfig>) -> (Vec<FileInpu
 
 fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
     project_with(files, Vec::new())
-}
-
-/// (status, target or candidates joined, role, via) of the reference to
-/// `name` at `path:line` (the first on that line).
-fn at(
-    (files, resolved): &(Vec<FileInput>, Resolved),
-    path: &str,
-    line: u32,
-    name: &str,
-) -> (Status, String, Role, Via) {
-    let found = resolved.references.iter().find(|r| {
-        let file = &files[r.file];
-        let reference = &file.facts.references[r.reference];
-        file.path == path && reference.line == line && reference.name == name
-    });
-    let Some(r) = found else {
-        panic!("no reference to {name} at {path}:{line}");
-    };
-    let target = r.target.clone().unwrap_or_else(|| r.candidates.join(" "));
-    (r.status, target, r.role, r.via)
-}
-
-fn target(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> String {
-    let (status, target, _, _) = at(p, path, line, name);
-    assert_eq!(
-        status,
-        Status::Resolved,
-        "{name} at {path}:{line}: {target}"
-    );
-    target
-}
-
-/// Whether any reported (non-local) reference to `name` sits on `line`.
-fn reported(p: &(Vec<FileInput>, Resolved), path: &str, line: u32, name: &str) -> bool {
-    p.1.references.iter().any(|r| {
-        let file = &p.0[r.file];
-        let reference = &file.facts.references[r.reference];
-        file.path == path && reference.line == line && reference.name == name
-    })
 }
 
 #[test]
