@@ -949,6 +949,18 @@ impl Facts_<'_, '_> {
         }
     }
 
+    /// `for (left in right) body` and `for (left of right) body`: the
+    /// right side in the scope around the loop, the head's bindings in the
+    /// loop's own frame (ECMAScript: a `let`/`const` head is per loop).
+    fn for_each_loop(&mut self, lo: BytePos, left: &ForHead, right: &Expr, body: &Stmt) {
+        right.visit_with(self);
+        let key = self.block_key(lo);
+        self.push_frame(key, head_names(left));
+        left.visit_with(self);
+        body.visit_with(self);
+        self.pop_frame();
+    }
+
     /// A block's own frame: at module level a synthetic key, in a function
     /// the function's.
     fn block_key(&self, pos: BytePos) -> Option<ScopeKey> {
@@ -1246,21 +1258,11 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_for_in_stmt(&mut self, node: &ForInStmt) {
-        node.right.visit_with(self);
-        let key = self.block_key(node.span.lo);
-        self.push_frame(key, head_names(&node.left));
-        node.left.visit_with(self);
-        node.body.visit_with(self);
-        self.pop_frame();
+        self.for_each_loop(node.span.lo, &node.left, &node.right, &node.body);
     }
 
     fn visit_for_of_stmt(&mut self, node: &ForOfStmt) {
-        node.right.visit_with(self);
-        let key = self.block_key(node.span.lo);
-        self.push_frame(key, head_names(&node.left));
-        node.left.visit_with(self);
-        node.body.visit_with(self);
-        self.pop_frame();
+        self.for_each_loop(node.span.lo, &node.left, &node.right, &node.body);
     }
 
     fn visit_catch_clause(&mut self, node: &CatchClause) {
