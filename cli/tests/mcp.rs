@@ -175,7 +175,7 @@ fn ids(outline: &str) -> Vec<String> {
 }
 
 #[test]
-fn initialize_and_list_the_four_tools_with_schemas_that_teach_the_workflow() {
+fn initialize_and_list_the_eight_tools_with_schemas_that_teach_the_workflow() {
     let (_dir, root) = tree();
     let mut server = Server::start(&root);
     assert_eq!(server.initialized["serverInfo"]["name"], "ast-outline");
@@ -191,8 +191,12 @@ fn initialize_and_list_the_four_tools_with_schemas_that_teach_the_workflow() {
     assert_eq!(
         names,
         [
+            "find_references",
             "find_symbol",
+            "get_callers",
+            "get_context",
             "get_file_outline",
+            "get_type_hierarchy",
             "read_lines",
             "read_symbol"
         ]
@@ -548,7 +552,11 @@ fn tools_prints_the_definitions_the_server_lists_in_three_formats() {
             "get_file_outline",
             "read_symbol",
             "find_symbol",
-            "read_lines"
+            "read_lines",
+            "find_references",
+            "get_callers",
+            "get_type_hierarchy",
+            "get_context"
         ]
     );
 
@@ -747,7 +755,7 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
     assert_eq!(reply["id"], 41, "{reply}");
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
     let listed = server.request("tools/list", json!({}));
-    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(4));
+    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(8));
 }
 
 #[test]
@@ -1051,4 +1059,197 @@ fn a_cut_outline_fills_the_budget_with_whole_members_of_the_next_level_in_source
     // The larger the budget, the more classes' members; some budgets fill.
     assert!(fills.windows(2).all(|w| w[0] <= w[1]), "{fills:?}");
     assert!(fills.iter().any(|n| *n >= 2), "{fills:?}");
+}
+
+/// A small project for the cross-file tools: a base class, a subclass that
+/// calls the base's method through `self`, and a module that uses both.
+fn project_with_calls() -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("project");
+    write(&root.join("app/__init__.py"), "");
+    write(
+        &root.join("app/models.py"),
+        "class Base:\n    def save(self):\n        return 1\n\n\nclass User(Base):\n    def greet(self):\n        return self.save()\n",
+    );
+    write(
+        &root.join("app/signup.py"),
+        "from app.models import User\n\n\ndef signup():\n    u = User()\n    u.greet()\n    return u.save()\n",
+    );
+    (dir, root)
+}
+
+/// The `L<line>:<col> <role> <name> in <caller>` parts of a result's
+/// reference lines, with the file they are listed under.
+fn reference_lines(text: &str) -> Vec<String> {
+    let mut file = String::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if let Some(reference) = line.strip_prefix("  L") {
+            let head = reference.split(" [").next().unwrap_or_default();
+            out.push(format!("{file}:{head}"));
+        } else if !line.starts_with(' ') && !line.contains(' ') {
+            file = line.to_owned();
+        }
+    }
+    out
+}
+
+#[test]
+fn cross_file_tools_answer_from_an_index_that_follows_edits() {
+    let (_dir, root) = project_with_calls();
+    let mut server = Server::start(&root);
+
+    let refs = server.ok(
+        "find_references",
+        json!({"target": "app/models.py:Base.save"}),
+    );
+    assert!(
+        refs.starts_with("refs to app/models.py:2:Base.save (method Base.save, L2-3"),
+        "{refs}"
+    );
+    assert_eq!(
+        reference_lines(&refs),
+        [
+            "app/models.py:8:21 call self.save in User.greet",
+            "app/signup.py:7:14 call u.save in signup"
+        ]
+    );
+    assert!(root.join(".ast-outline/index.sqlite").is_file());
+
+    let callers = server.ok(
+        "get_callers",
+        json!({"target": "app/models.py:2:Base.save", "depth": 2}),
+    );
+    assert_eq!(
+        reference_lines(&callers),
+        [
+            "app/models.py:8:21 call self.save in User.greet",
+            "app/signup.py:7:14 call u.save in signup",
+            "app/signup.py:6:7 call u.greet in signup"
+        ]
+    );
+    assert!(callers.contains("depth 2:\n"), "{callers}");
+
+    let callees = server.ok(
+        "get_callers",
+        json!({"target": "app/signup.py:signup", "direction": "outgoing"}),
+    );
+    for expected in [
+        "L5:9 instantiate User in signup [resolved via import] -> app/models.py:6:User",
+        "L6:7 call u.greet in signup [resolved via receiver] -> app/models.py:7:User.greet",
+        "L7:14 call u.save in signup [resolved via receiver] -> app/models.py:2:Base.save",
+    ] {
+        assert!(callees.contains(expected), "{expected}\n{callees}");
+    }
+
+    let hierarchy = server.ok(
+        "get_type_hierarchy",
+        json!({"target": "app/models.py:Base"}),
+    );
+    assert!(
+        hierarchy.contains("subtypes: 1\n  app/models.py:6:User (class User, L6-8"),
+        "{hierarchy}"
+    );
+
+    // The position of `greet` in `u.greet()`: its definition and its caller's code.
+    let context = server.ok(
+        "get_context",
+        json!({"target": "app/signup.py:6:7", "kind": "callers"}),
+    );
+    assert!(
+        context.starts_with("context of app/models.py:7:User.greet (method User.greet), callers"),
+        "{context}"
+    );
+    assert!(
+        context.contains("[caller] signup app/signup.py:4-7 (calls at L6:7)\ndef signup():\n"),
+        "{context}"
+    );
+
+    // An edit adds a caller in a new file: the next answer lists it.
+    write(
+        &root.join("app/admin.py"),
+        "from app.models import Base\n\n\ndef reset(b: Base):\n    b.save()\n",
+    );
+    let refs = server.ok(
+        "find_references",
+        json!({"target": "app/models.py:Base.save"}),
+    );
+    assert_eq!(
+        reference_lines(&refs),
+        [
+            "app/admin.py:5:7 call b.save in reset",
+            "app/models.py:8:21 call self.save in User.greet",
+            "app/signup.py:7:14 call u.save in signup"
+        ]
+    );
+    // …and a deleted caller goes away.
+    std::fs::remove_file(root.join("app/signup.py")).expect("remove");
+    let refs = server.ok(
+        "find_references",
+        json!({"target": "app/models.py:Base.save"}),
+    );
+    assert_eq!(
+        reference_lines(&refs),
+        [
+            "app/admin.py:5:7 call b.save in reset",
+            "app/models.py:8:21 call self.save in User.greet"
+        ]
+    );
+}
+
+#[test]
+fn cross_file_tools_refuse_bad_arguments_and_cut_to_max_tokens() {
+    let (_dir, root) = project_with_calls();
+    let mut server = Server::start(&root);
+    let missing = server.refused("find_references", json!({"target": "nope.py:X"}));
+    assert!(
+        missing.contains("no indexed file") && missing.contains("relative to the root"),
+        "{missing}"
+    );
+    let unknown = server.refused("find_references", json!({"target": "app/models.py:Nope"}));
+    assert!(unknown.contains("no definition found"), "{unknown}");
+    let zero = server.refused(
+        "get_callers",
+        json!({"target": "app/models.py:Base.save", "depth": 0}),
+    );
+    assert!(zero.contains("depth must be at least 1"), "{zero}");
+    let deep = server.refused(
+        "get_callers",
+        json!({"target": "app/models.py:Base.save", "depth": 11}),
+    );
+    assert!(deep.contains("at most 10"), "{deep}");
+    let mixed = server.refused(
+        "get_callers",
+        json!({"target": "app/models.py:Base.save", "direction": "outgoing", "depth": 2}),
+    );
+    assert!(mixed.contains("incoming calls only"), "{mixed}");
+    let direction = server.refused(
+        "get_callers",
+        json!({"target": "app/models.py:Base.save", "direction": "up"}),
+    );
+    assert!(direction.contains("direction"), "{direction}");
+    let tiny = server.refused(
+        "get_context",
+        json!({"target": "app/models.py:Base.save", "max_tokens": 5}),
+    );
+    assert!(
+        tiny.starts_with("max_tokens=5 tokens is too small"),
+        "{tiny}"
+    );
+
+    // A budget smaller than the list cuts it after whole lines and says so.
+    let full = server.ok(
+        "find_references",
+        json!({"target": "app/models.py:Base.save"}),
+    );
+    let budget = stated_tokens(&full) - 10;
+    let cut = server.ok(
+        "find_references",
+        json!({"target": "app/models.py:Base.save", "max_tokens": budget}),
+    );
+    assert!(stated_tokens(&cut) <= budget, "{cut}");
+    assert!(
+        cut.contains(&format!("lines to fit max_tokens={budget}")),
+        "{cut}"
+    );
 }

@@ -5,7 +5,9 @@ Usage: client_test.py PATH_TO_AST_OUTLINE
 In a temporary project it: initializes, lists the tools, outlines a real
 file, reads a symbol by the id the outline returned, edits the file so the
 symbol moves, reads the same id again (it must say it moved and print the
-symbol's real lines), and asks for a path outside the root (refused).
+symbol's real lines), asks for a path outside the root (refused), then
+asks who calls the symbol (find_references), adds a call in another file and
+asks again: the new call is listed at its real line.
 Exits non-zero with a message on the first check that fails.
 """
 
@@ -38,6 +40,15 @@ class Inventory:
 
     def remove(self, sku: str) -> None:
         self.counts.pop(sku, None)
+'''
+
+ORDERS = '''\
+from stock.inventory import Inventory
+
+
+def order(inventory: Inventory, sku: str) -> int:
+    """Restock one item."""
+    return inventory.restock(sku, 1)
 '''
 
 HEADER = re.compile(r"^==> (?P<path>\S+):(?P<start>\d+)-(?P<end>\d+) (?P<label>.*) <==$")
@@ -90,7 +101,17 @@ async def run(binary):
                 listed = await session.list_tools()
                 names = sorted(tool.name for tool in listed.tools)
                 check(
-                    names == ["find_symbol", "get_file_outline", "read_lines", "read_symbol"],
+                    names
+                    == [
+                        "find_references",
+                        "find_symbol",
+                        "get_callers",
+                        "get_context",
+                        "get_file_outline",
+                        "get_type_hierarchy",
+                        "read_lines",
+                        "read_symbol",
+                    ],
                     f"tools: {names}",
                 )
                 print("tools:", ", ".join(names))
@@ -128,6 +149,23 @@ async def run(binary):
                     check("refused" in message and "outside the root" in message, message)
                     check("secret" not in message, "nothing of the file leaks")
                     print("refused:", message)
+
+                # Cross-file: who calls restock? Then a new caller appears.
+                orders = root / "stock" / "orders.py"
+                orders.write_text(ORDERS)
+                refs = await session.call_tool("find_references", {"target": symbol_id})
+                check(not refs.is_error, f"find_references failed: {refs}")
+                lines = re.findall(r"^  L(\d+):\d+ call (\S+) in (\S+) \[resolved", text_of(refs), re.M)
+                check(lines == [("6", "inventory.restock", "order")], f"refs: {text_of(refs)}")
+                print(text_of(refs))
+                orders.write_text(ORDERS + "\n\ndef refill(inventory: Inventory) -> None:\n    inventory.restock('b', 2)\n")
+                refs = await session.call_tool("find_references", {"target": symbol_id})
+                lines = re.findall(r"^  L(\d+):\d+ call (\S+) in (\S+) \[resolved", text_of(refs), re.M)
+                check(
+                    lines == [("6", "inventory.restock", "order"), ("10", "inventory.restock", "refill")],
+                    f"refs after the edit: {text_of(refs)}",
+                )
+                print(text_of(refs))
     print("OK: the MCP Python SDK drove ast-outline mcp")
 
 

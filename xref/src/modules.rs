@@ -4,8 +4,10 @@
 //! packages (hold an `__init__.py` or `__init__.pyi`), nearest first; the
 //! first directory that is not a package is an import root (Python reference,
 //! "The import system", regular packages). `pkg/__init__.py` is the module
-//! `pkg` itself. Namespace packages (PEP 420, no `__init__.py`) are not
-//! followed: their files are modules named from the nearest regular package.
+//! `pkg` itself. Namespace packages (PEP 420, no `__init__.py`): a file's
+//! module is named from the nearest regular package, and
+//! [`namespace_module`] gives the name it also has when the project root is
+//! an import root.
 
 use std::collections::HashSet;
 
@@ -46,6 +48,28 @@ pub fn python_module(path: &str, all_paths: &HashSet<&str>) -> Option<(String, b
     }
     module.reverse();
     Some((module.join("."), is_package))
+}
+
+/// The name the Python file `path` also has as a portion of namespace
+/// packages (PEP 420) when the project root is on the import path: its
+/// whole `/`-separated path from the root, dotted (`stock/inventory.py` is
+/// `stock.inventory`). `None` when that is its `module` already (top-level
+/// files, regular packages up to the root), for `__init__` files, and for
+/// paths whose directories are not identifiers.
+pub fn namespace_module(path: &str, module: Option<&str>) -> Option<String> {
+    let module = module?;
+    let stem = path
+        .strip_suffix(".py")
+        .or_else(|| path.strip_suffix(".pyi"))
+        .or_else(|| path.strip_suffix(".pyw"))?;
+    let dotted = stem.replace('/', ".");
+    let identifier = |part: &str| {
+        let mut chars = part.chars();
+        chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+            && chars.all(|c| c == '_' || c.is_alphanumeric())
+    };
+    let is_init = stem == "__init__" || stem.ends_with("/__init__");
+    (dotted != module && !is_init && dotted.split('.').all(identifier)).then_some(dotted)
 }
 
 /// The absolute module a relative import names: `level` leading dots taken
@@ -103,6 +127,23 @@ mod tests {
         );
         assert_eq!(module("scripts/run.py"), Some(("run".into(), false)));
         assert_eq!(module("README.md"), None);
+    }
+
+    #[test]
+    fn namespace_portions_are_named_by_their_path_from_the_root() {
+        assert_eq!(
+            namespace_module("stock/inventory.py", Some("inventory")),
+            Some("stock.inventory".into())
+        );
+        assert_eq!(
+            namespace_module("tools/app/models.py", Some("app.models")),
+            Some("tools.app.models".into())
+        );
+        assert_eq!(namespace_module("run.py", Some("run")), None);
+        assert_eq!(namespace_module("app/models.py", Some("app.models")), None);
+        assert_eq!(namespace_module("ns/__init__.py", Some("ns")), None);
+        assert_eq!(namespace_module("my-tools/x.py", Some("x")), None);
+        assert_eq!(namespace_module("a/b.ts", None), None);
     }
 
     #[test]

@@ -35,7 +35,7 @@ enum Entity {
 /// The resolution tables of one project.
 struct Project<'a> {
     files: &'a [FileInput],
-    by_module: HashMap<&'a str, usize>,
+    by_module: HashMap<std::borrow::Cow<'a, str>, usize>,
     /// Per file: qualname → definition index (the last definition wins, as
     /// the later binding does at run time).
     qualnames: Vec<HashMap<&'a str, usize>>,
@@ -255,8 +255,13 @@ impl<'a> Project<'a> {
         let mut members_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         let mut types = Vec::with_capacity(files.len());
         for (f, file) in files.iter().enumerate() {
-            if let Some(module) = &file.module {
-                by_module.entry(module.as_str()).or_insert(f);
+            // Files in namespace directories come after the others (below).
+            if let Some(module) = &file.module
+                && crate::modules::namespace_module(&file.path, Some(module)).is_none()
+            {
+                by_module
+                    .entry(std::borrow::Cow::Borrowed(module.as_str()))
+                    .or_insert(f);
             }
             let mut map = HashMap::new();
             for (d, definition) in file.definitions.iter().enumerate() {
@@ -331,6 +336,20 @@ impl<'a> Project<'a> {
                 map
             })
             .collect();
+        // PEP 420 namespace packages: a module whose directories up to the
+        // project root are not all regular packages is importable by its
+        // whole path from the root (`stock/inventory.py` as
+        // `stock.inventory`), and by its short name only when no file whose
+        // path is its module name (a top-level `inventory.py`) has it.
+        for (f, file) in files.iter().enumerate() {
+            let Some(module) = &file.module else { continue };
+            if let Some(alias) = crate::modules::namespace_module(&file.path, Some(module)) {
+                by_module.entry(std::borrow::Cow::Owned(alias)).or_insert(f);
+                by_module
+                    .entry(std::borrow::Cow::Borrowed(module.as_str()))
+                    .or_insert(f);
+            }
+        }
         Project {
             files,
             by_module,

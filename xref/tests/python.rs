@@ -266,3 +266,41 @@ fn a_file_with_syntax_errors_still_gives_facts() {
     assert_eq!(target(&p, "bad.py", 6, "good"), "ok.py:1:good");
     assert_eq!(target(&p, "bad.py", 1, "good"), "ok.py:1:good");
 }
+
+/// PEP 420: `stock/` has no `__init__.py`, yet `from stock.inventory import
+/// Inventory` imports it when the project root is on the import path (found
+/// by the MCP client test, where the reference was missing).
+#[test]
+fn a_namespace_package_portion_is_imported_by_its_path_from_the_root() {
+    let p = project(&[
+        (
+            "stock/inventory.py",
+            "class Inventory:\n    def restock(self, sku):\n        return sku\n",
+        ),
+        (
+            "stock/orders.py",
+            "from stock.inventory import Inventory\n\n\ndef order(inventory: Inventory):\n    return inventory.restock(1)\n",
+        ),
+        (
+            "inventory.py",
+            "class Inventory:\n    def restock(self, sku):\n        return 0\n",
+        ),
+        (
+            "main.py",
+            "from inventory import Inventory\n\nInventory().restock(2)\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "stock/orders.py", 5, "restock"),
+        "stock/inventory.py:2:Inventory.restock"
+    );
+    assert_eq!(
+        target(&p, "stock/orders.py", 1, "Inventory"),
+        "stock/inventory.py:1:Inventory"
+    );
+    // The top-level module named `inventory` keeps its name.
+    assert_eq!(
+        target(&p, "main.py", 1, "Inventory"),
+        "inventory.py:1:Inventory"
+    );
+}

@@ -266,21 +266,46 @@ fn render_json(
 
 /// `ast-outline context TARGET`.
 pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
-    let index = match open_for_query(&args.location) {
-        Ok(index) => index,
+    let answer = open_for_query(&args.location).and_then(|index| {
+        context_answer(
+            &index,
+            &args.location.root,
+            &args.target,
+            args.kind,
+            args.max_tokens,
+            args.location.format,
+        )
+    });
+    match answer {
+        Ok(text) => {
+            print_or_exit(&text);
+            ExitCode::SUCCESS
+        }
         Err(message) => {
             report(message);
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
+    }
+}
+
+/// The context of the definition `target` names (see [`index::query::find_target`]):
+/// its definition, then the blocks `kind` asks for, ranked and cut to `budget`
+/// `o200k_base` tokens (the whole output, in `format`, never exceeds it).
+/// Code is read from the files under `root`.
+///
+/// # Errors
+/// A message when the target names no single definition, a query fails, or
+/// not even the header fits in `budget`.
+pub(crate) fn context_answer(
+    index: &index::Index,
+    root: &Path,
+    target: &str,
+    kind: ContextKind,
+    budget: usize,
+    format: Format,
+) -> Result<String, String> {
     let conn = index.connection();
-    let symbol = match query::find_target(conn, &args.target) {
-        Ok(symbol) => symbol,
-        Err(error) => {
-            report(error.to_string());
-            return ExitCode::FAILURE;
-        }
-    };
+    let symbol = query::find_target(conn, target).map_err(|e| e.to_string())?;
     let mut specs_list = vec![Spec {
         relation: "definition",
         qualname: symbol.qualname.clone(),
@@ -289,29 +314,17 @@ pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
         end_line: symbol.end_line,
         note: String::new(),
     }];
-    match specs(&index, &symbol, args.kind) {
-        Ok(more) => specs_list.extend(more),
-        Err(error) => {
-            report(error.to_string());
-            return ExitCode::FAILURE;
-        }
-    }
-    let budget = args.max_tokens;
-    let render = |blocks: &[Block], cut: Cut| match args.location.format {
-        Format::Text => render_text(&symbol, args.kind, blocks, cut),
-        Format::Json => render_json(&symbol, args.kind, blocks, cut, budget),
+    specs_list.extend(specs(index, &symbol, kind).map_err(|e| e.to_string())?);
+    let render = |blocks: &[Block], cut: Cut| match format {
+        Format::Text => render_text(&symbol, kind, blocks, cut),
+        Format::Json => render_json(&symbol, kind, blocks, cut, budget),
     };
     let mut files = Files::default();
     let mut kept: Vec<Block> = Vec::new();
     let mut cut = Cut::default();
     let total = specs_list.len();
     for (i, spec) in specs_list.into_iter().enumerate() {
-        let code = files.lines(
-            &args.location.root,
-            &spec.path,
-            spec.start_line,
-            spec.end_line,
-        );
+        let code = files.lines(root, &spec.path, spec.start_line, spec.end_line);
         let block = Block {
             relation: spec.relation.to_owned(),
             qualname: spec.qualname,
@@ -371,16 +384,14 @@ pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
     let mut text = render(&kept, cut);
     while !tokens::fits(&text, budget) {
         if kept.pop().is_none() {
-            report(format!(
-                "--max-tokens {budget}: not even the header fits ({} tokens)",
+            return Err(format!(
+                "{budget} tokens is too small: not even the header fits (it takes {})",
                 tokens::count(&text).unwrap_or(0)
             ));
-            return ExitCode::FAILURE;
         }
         cut.omitted += 1;
         cut.truncated = false;
         text = render(&kept, cut);
     }
-    print_or_exit(&text);
-    ExitCode::SUCCESS
+    Ok(text)
 }

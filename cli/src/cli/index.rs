@@ -73,8 +73,13 @@ fn db_path(root: &Path, db: Option<&PathBuf>) -> PathBuf {
     db.cloned().unwrap_or_else(|| root.join(index::DEFAULT_DB))
 }
 
-/// Opens the index of `root` and refreshes it.
-fn open_and_refresh(
+/// Opens the index of `root` (at `db`, default `ROOT/.ast-outline/index.sqlite`)
+/// and refreshes it.
+///
+/// # Errors
+/// A message when `root` is not a directory, the default directory is a link
+/// or cannot be made, or the database cannot be opened or written.
+pub(crate) fn open_and_refresh(
     root: &Path,
     db: Option<&PathBuf>,
 ) -> Result<(Index, RefreshStats, Vec<String>), String> {
@@ -91,11 +96,25 @@ fn open_and_refresh(
     }
     let db = db_path(root, db);
     let mut index = Index::open(&db).map_err(|e| format!("{}: {e}", db.display()))?;
+    let (stats, notes) = refresh(&mut index, root)?;
+    Ok((index, stats, notes))
+}
+
+/// Brings the open `index` of `root` up to date with the files under it:
+/// the refresh's statistics and the walk's notes (unreadable directories…).
+///
+/// # Errors
+/// A message naming the database when the refresh fails (the index is left
+/// as it was: a refresh is one transaction).
+pub(crate) fn refresh(
+    index: &mut Index,
+    root: &Path,
+) -> Result<(RefreshStats, Vec<String>), String> {
     let (entries, notes) = entries(root);
     let stats = index
         .refresh(&entries, &parse)
-        .map_err(|e| format!("{}: {e}", db.display()))?;
-    Ok((index, stats, notes))
+        .map_err(|e| format!("{}: {e}", index.path().display()))?;
+    Ok((stats, notes))
 }
 
 /// `ast-outline index [ROOT]`.
@@ -253,86 +272,132 @@ fn grouped(rows: &[RefRow], out: &mut String) {
     }
 }
 
+/// A query's answer: the text for people and agents, and the same as JSON.
+pub(crate) type Answer = (String, serde_json::Value);
+
+/// The references to `symbol` (with `candidates`, also unresolved ones that
+/// list it), grouped by file.
+///
+/// # Errors
+/// [`index::Error::Sqlite`] from the query.
+pub(crate) fn refs_answer(
+    index: &Index,
+    symbol: &SymbolRow,
+    candidates: bool,
+) -> Result<Answer, index::Error> {
+    let rows = query::refs(index.connection(), &symbol.id, candidates)?;
+    let files = rows
+        .iter()
+        .map(|r| &r.path)
+        .collect::<std::collections::HashSet<_>>();
+    let mut text = format!(
+        "refs to {}: {} in {} files\n",
+        header(symbol),
+        rows.len(),
+        files.len()
+    );
+    grouped(&rows, &mut text);
+    Ok((text, json!({ "target": symbol, "refs": rows })))
+}
+
+/// The calls of `symbol`, and with `depth` > 1 the calls of its callers,
+/// grouped by depth, then by file.
+///
+/// # Errors
+/// [`index::Error::Sqlite`] from the query.
+pub(crate) fn callers_answer(
+    index: &Index,
+    symbol: &SymbolRow,
+    depth: u32,
+) -> Result<Answer, index::Error> {
+    let rows: Vec<CallerRow> = query::callers(index.connection(), &symbol.id, depth)?;
+    let mut text = format!("callers of {}: {} calls\n", header(symbol), rows.len());
+    let mut depth = 0;
+    let mut level: Vec<RefRow> = Vec::new();
+    let flush = |depth: u32, level: &mut Vec<RefRow>, text: &mut String| {
+        if !level.is_empty() {
+            let _ = writeln!(text, "depth {depth}:");
+            grouped(level, text);
+            level.clear();
+        }
+    };
+    for row in &rows {
+        if row.depth != depth {
+            flush(depth, &mut level, &mut text);
+            depth = row.depth;
+        }
+        level.push(row.call.clone());
+    }
+    flush(depth, &mut level, &mut text);
+    Ok((text, json!({ "target": symbol, "callers": rows })))
+}
+
+/// The calls made inside `symbol`, each with what it resolved to (or its
+/// candidates).
+///
+/// # Errors
+/// [`index::Error::Sqlite`] from the query.
+pub(crate) fn callees_answer(index: &Index, symbol: &SymbolRow) -> Result<Answer, index::Error> {
+    let rows = query::callees(index.connection(), &symbol.id)?;
+    let mut text = format!("callees of {}: {} calls\n", header(symbol), rows.len());
+    for row in &rows {
+        let target = row
+            .target
+            .clone()
+            .unwrap_or_else(|| row.candidates.join(" "));
+        let _ = writeln!(text, "{} -> {target}", ref_line(row));
+    }
+    Ok((text, json!({ "target": symbol, "callees": rows })))
+}
+
+/// The supertypes and subtypes of `symbol`, transitive, nearest first.
+///
+/// # Errors
+/// [`index::Error::Sqlite`] from the query.
+pub(crate) fn hierarchy_answer(index: &Index, symbol: &SymbolRow) -> Result<Answer, index::Error> {
+    let hierarchy = query::hierarchy(index.connection(), &symbol.id)?;
+    let mut text = format!("hierarchy of {}\n", header(symbol));
+    for (title, list) in [
+        ("supertypes", &hierarchy.supertypes),
+        ("subtypes", &hierarchy.subtypes),
+    ] {
+        let _ = writeln!(text, "{title}: {}", list.len());
+        for (depth, s) in list {
+            let _ = writeln!(text, "  {}{}", "  ".repeat(*depth as usize - 1), header(s));
+        }
+    }
+    Ok((text, json!({ "target": symbol, "hierarchy": hierarchy })))
+}
+
+fn no_target() -> index::Error {
+    index::Error::Target("no target".into())
+}
+
 /// `ast-outline refs TARGET`.
 pub(super) fn run_refs(args: &RefsArgs) -> ExitCode {
     query(&args.location, Some(&args.target), |index, symbol| {
-        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
-        let rows = query::refs(index.connection(), &symbol.id, args.candidates)?;
-        let files = rows
-            .iter()
-            .map(|r| &r.path)
-            .collect::<std::collections::HashSet<_>>();
-        let mut text = format!(
-            "refs to {}: {} in {} files\n",
-            header(symbol),
-            rows.len(),
-            files.len()
-        );
-        grouped(&rows, &mut text);
-        Ok((text, json!({ "target": symbol, "refs": rows })))
+        refs_answer(index, symbol.ok_or_else(no_target)?, args.candidates)
     })
 }
 
 /// `ast-outline callers TARGET`.
 pub(super) fn run_callers(args: &CallersArgs) -> ExitCode {
     query(&args.location, Some(&args.target), |index, symbol| {
-        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
-        let rows: Vec<CallerRow> = query::callers(index.connection(), &symbol.id, args.depth)?;
-        let mut text = format!("callers of {}: {} calls\n", header(symbol), rows.len());
-        let mut depth = 0;
-        let mut level: Vec<RefRow> = Vec::new();
-        let flush = |depth: u32, level: &mut Vec<RefRow>, text: &mut String| {
-            if !level.is_empty() {
-                let _ = writeln!(text, "depth {depth}:");
-                grouped(level, text);
-                level.clear();
-            }
-        };
-        for row in &rows {
-            if row.depth != depth {
-                flush(depth, &mut level, &mut text);
-                depth = row.depth;
-            }
-            level.push(row.call.clone());
-        }
-        flush(depth, &mut level, &mut text);
-        Ok((text, json!({ "target": symbol, "callers": rows })))
+        callers_answer(index, symbol.ok_or_else(no_target)?, args.depth)
     })
 }
 
 /// `ast-outline callees TARGET`.
 pub(super) fn run_callees(args: &QueryArgs) -> ExitCode {
     query(&args.location, Some(&args.target), |index, symbol| {
-        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
-        let rows = query::callees(index.connection(), &symbol.id)?;
-        let mut text = format!("callees of {}: {} calls\n", header(symbol), rows.len());
-        for row in &rows {
-            let target = row
-                .target
-                .clone()
-                .unwrap_or_else(|| row.candidates.join(" "));
-            let _ = writeln!(text, "{} -> {target}", ref_line(row));
-        }
-        Ok((text, json!({ "target": symbol, "callees": rows })))
+        callees_answer(index, symbol.ok_or_else(no_target)?)
     })
 }
 
 /// `ast-outline hierarchy TARGET`.
 pub(super) fn run_hierarchy(args: &QueryArgs) -> ExitCode {
     query(&args.location, Some(&args.target), |index, symbol| {
-        let symbol = symbol.ok_or_else(|| index::Error::Target("no target".into()))?;
-        let hierarchy = query::hierarchy(index.connection(), &symbol.id)?;
-        let mut text = format!("hierarchy of {}\n", header(symbol));
-        for (title, list) in [
-            ("supertypes", &hierarchy.supertypes),
-            ("subtypes", &hierarchy.subtypes),
-        ] {
-            let _ = writeln!(text, "{title}: {}", list.len());
-            for (depth, s) in list {
-                let _ = writeln!(text, "  {}{}", "  ".repeat(*depth as usize - 1), header(s));
-            }
-        }
-        Ok((text, json!({ "target": symbol, "hierarchy": hierarchy })))
+        hierarchy_answer(index, symbol.ok_or_else(no_target)?)
     })
 }
 

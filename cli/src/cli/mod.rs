@@ -1,8 +1,8 @@
 //! The command-line interface: flags in [`args`], one module per command.
 
 pub mod args;
-mod context;
-mod index;
+pub(crate) mod context;
+pub(crate) mod index;
 mod mcp;
 mod outline;
 mod prompt;

@@ -1,9 +1,11 @@
 //! `ast-outline mcp`: an MCP (Model Context Protocol) server on stdio, built on
 //! the official Rust SDK (`rmcp`), that lets an agent outline files, read one
-//! symbol by id (also after edits), read capped line ranges and find symbols.
+//! symbol by id (also after edits), read capped line ranges, find symbols, and
+//! follow references, calls and type hierarchies across files.
 //!
 //! - [`jail`]: every path is resolved against the root; paths leaving it are refused.
 //! - [`tools`]: what each tool does, as plain functions returning text.
+//! - [`index_tools`]: the cross-file tools, answered from the index of the root.
 //! - [`server`]: the rmcp tool router and server handler around them.
 //! - [`schemas`]: the same tool definitions for OpenAI / Anthropic function calling.
 //! - `cache`: parsed files kept in memory, keyed by path, modification time and size.
@@ -11,6 +13,7 @@
 //! - `tokens`: result sizes in `o200k_base` tokens.
 
 mod cache;
+pub mod index_tools;
 pub mod jail;
 pub mod schemas;
 pub mod server;

@@ -1,6 +1,7 @@
-//! The MCP server: the four tools of [`super::tools`] behind rmcp's tool
-//! router, each with a description that teaches the workflow (outline first,
-//! then read only what is needed, by id).
+//! The MCP server: the tools of [`super::tools`] (outline, read, find) and
+//! [`super::index_tools`] (references, calls, type hierarchy, context) behind
+//! rmcp's tool router, each with a description that teaches the workflow
+//! (outline first, then read only what is needed, by id).
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use rmcp::model::{
 };
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
+use super::index_tools::{FindReferencesArgs, GetCallersArgs, GetContextArgs, TypeHierarchyArgs};
 use super::tokens;
 use super::tools::{
     Checked, FileOutlineArgs, FindSymbolArgs, ReadLinesArgs, ReadSymbolArgs, Workspace,
@@ -23,8 +25,11 @@ Read code by symbol, not by file. 1) Call get_file_outline on a file or director
 one line per class/function/method with its 1-based lines, signature, first doc line and id. \
 2) Read only the symbols you need with read_symbol(symbol_id); ids (PATH:START_LINE:QUALNAME) \
 stay valid after edits (the symbol is found again by name). 3) Use find_symbol to locate a \
-name across the tree, and read_lines only for lines outside any symbol. Paths are relative \
-to the server's root; every result ends with its token count.";
+name across the tree, and read_lines only for lines outside any symbol. 4) Before changing \
+a symbol, see who uses it: find_references, get_callers (incoming or outgoing calls), \
+get_type_hierarchy, or get_context (the definition plus the code of its references, callers \
+or related types, within a token budget). Paths are relative to the server's root; every \
+result ends with its token count.";
 
 const OUTLINE: &str = "\
 Start here. The outline of a source file (or of every source file under a directory): \
@@ -53,12 +58,56 @@ Find symbols by name across the tree (or under a path) and get their ids, to rea
 read_symbol. The pattern is case-insensitive: a substring of the qualified name (`total`, \
 `Cart.`) or a glob with * and ? matching the whole name or qualified name (`get_*`, `Cart.*`).";
 
+/// What the cross-file tools' descriptions end with.
+macro_rules! cross_file {
+    () => {
+        " Answered from the cross-file index of the root \
+(ROOT/.ast-outline/index.sqlite), refreshed before every answer so it matches the files on \
+disk; the first call builds it (seconds on a small project, a minute or more on a very large \
+one). Each result line says whether the reference is resolved or only a candidate."
+    };
+}
+
+const FIND_REFERENCES: &str = concat!(
+    "Find every reference to a definition across the tree (calls, type uses, inheritance, imports, \
+attribute accesses, instantiations), grouped by file with line:column, role, the enclosing \
+definition, and how it was resolved. target: a symbol id from get_file_outline or \
+find_symbol, PATH:QUALNAME, or PATH:LINE:COL of a use. Python, TypeScript/JavaScript, Rust.",
+    cross_file!()
+);
+
+const GET_CALLERS: &str = concat!(
+    "The call hierarchy of a function or method: with direction=incoming (default), the calls to it \
+and, with depth N, the callers of those callers; with direction=outgoing, the calls it makes \
+and what each resolves to. Use before changing a signature.",
+    cross_file!()
+);
+
+const GET_TYPE_HIERARCHY: &str = concat!(
+    "The supertypes and subtypes of a class, interface, struct, enum or trait, transitively, nearest \
+first (Python bases, TypeScript extends/implements, Rust impl Trait for Type and supertraits).",
+    cross_file!()
+);
+
+const GET_CONTEXT: &str = concat!(
+    "The code an assistant needs about the symbol at a position, ranked and cut to max_tokens: its \
+definition, then (kind) the lines around its references, its callers' code, or its supertypes' \
+and subtypes' code. Each block names the qualname, path, lines and relation; the result says \
+what was left out. target: PATH:LINE:COL of a use or definition, PATH:LINE, an id, or \
+PATH:QUALNAME.",
+    cross_file!()
+);
+
 /// The tools' names, in the order they are listed.
-const TOOL_ORDER: [&str; 4] = [
+const TOOL_ORDER: [&str; 8] = [
     "get_file_outline",
     "read_symbol",
     "find_symbol",
     "read_lines",
+    "find_references",
+    "get_callers",
+    "get_type_hierarchy",
+    "get_context",
 ];
 
 /// The MCP server of one root directory.
@@ -137,6 +186,38 @@ impl OutlineServer {
         Parameters(Checked(args)): Parameters<Checked<FindSymbolArgs>>,
     ) -> CallToolResult {
         answer(|| self.workspace.find_symbol(&args))
+    }
+
+    #[tool(description = FIND_REFERENCES, annotations(read_only_hint = true, open_world_hint = false))]
+    fn find_references(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<FindReferencesArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.find_references(&args))
+    }
+
+    #[tool(description = GET_CALLERS, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_callers(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<GetCallersArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.get_callers(&args))
+    }
+
+    #[tool(description = GET_TYPE_HIERARCHY, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_type_hierarchy(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<TypeHierarchyArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.get_type_hierarchy(&args))
+    }
+
+    #[tool(description = GET_CONTEXT, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_context(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<GetContextArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.get_context(&args))
     }
 }
 

@@ -165,13 +165,28 @@ pub const MAX_PATTERN_CHARS: usize = 1_000;
 pub struct Workspace {
     jail: Jail,
     cache: OutlineCache,
+    index: super::index_tools::LiveIndex,
 }
 
 impl Workspace {
     /// A workspace rooted at `jail`'s root.
     pub fn new(jail: Jail) -> Workspace {
         let cache = OutlineCache::with_disk(jail.root().join(crate::disk_cache::DIR_NAME));
-        Workspace { jail, cache }
+        Workspace {
+            jail,
+            cache,
+            index: super::index_tools::LiveIndex::default(),
+        }
+    }
+
+    /// The root directory every path is relative to.
+    pub fn root(&self) -> &std::path::Path {
+        self.jail.root()
+    }
+
+    /// The cross-file index of the root, opened on first use.
+    pub(super) fn live_index(&self) -> &super::index_tools::LiveIndex {
+        &self.index
     }
 
     /// The cache (to see what was parsed).
