@@ -1,7 +1,9 @@
-//! `ast-outline export --format json` checked against the JSON Schema that
+//! `ast-outline export`: `--format json` checked against the JSON Schema that
 //! documents it (`docs/export.schema.json`), on a project in all three
-//! languages whose export holds every kind of row: resolved, candidate,
-//! external and module references, and both relation kinds.
+//! languages whose export holds every kind of row (resolved, candidate,
+//! external and module references, both relation kinds); `--format scip`
+//! decoded back with the `scip` crate and checked against the sources and the
+//! JSON export of the same index.
 
 use std::path::Path;
 use std::process::Command;
@@ -20,8 +22,8 @@ fn schema() -> Value {
     serde_json::from_str(&text).expect("the schema is JSON")
 }
 
-#[test]
-fn an_export_of_all_three_languages_matches_the_published_schema() {
+/// A project in all three languages.
+fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
     write(root, "app/__init__.py", "");
@@ -55,8 +57,13 @@ fn an_export_of_all_three_languages_matches_the_published_schema() {
         "src/lib.rs",
         "pub trait Area { fn area(&self) -> u32; }\npub struct Tile;\nimpl Area for Tile {\n    fn area(&self) -> u32 { 1 }\n}\npub fn total(t: &Tile) -> u32 { t.area() }\n",
     );
+    dir
+}
+
+/// `ast-outline export --format FORMAT --root ROOT`'s standard output.
+fn export(root: &Path, format: &str) -> Vec<u8> {
     let output = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
-        .args(["export", "--format", "json", "--root"])
+        .args(["export", "--format", format, "--root"])
         .arg(root)
         .output()
         .expect("the binary runs");
@@ -65,7 +72,14 @@ fn an_export_of_all_three_languages_matches_the_published_schema() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let export: Value = serde_json::from_slice(&output.stdout).expect("the export is JSON");
+    output.stdout
+}
+
+#[test]
+fn an_export_of_all_three_languages_matches_the_published_schema() {
+    let dir = project();
+    let export: Value =
+        serde_json::from_slice(&export(dir.path(), "json")).expect("the export is JSON");
 
     let validator = jsonschema::validator_for(&schema()).expect("a valid JSON Schema");
     let errors: Vec<String> = validator
@@ -103,4 +117,127 @@ fn an_export_of_all_three_languages_matches_the_published_schema() {
     let mut changed = export;
     changed["symbols"][0]["new_field"] = Value::from(1);
     assert!(!validator.is_valid(&changed));
+}
+
+#[test]
+fn a_scip_export_decodes_and_agrees_with_the_sources_and_the_json_export() {
+    use protobuf::Message as _;
+    use scip::types::{Index, SymbolRole};
+
+    let dir = project();
+    let root = dir.path();
+    let json: Value = serde_json::from_slice(&export(root, "json")).expect("JSON");
+    let index = Index::parse_from_bytes(&export(root, "scip")).expect("a SCIP index");
+
+    let metadata = index.metadata.as_ref().expect("metadata");
+    assert_eq!(metadata.tool_info.name, "ast-outline");
+    let canonical = std::fs::canonicalize(root).expect("root");
+    assert_eq!(
+        metadata.project_root,
+        format!("file://{}", canonical.display())
+    );
+    let mut paths: Vec<&str> = index
+        .documents
+        .iter()
+        .map(|d| d.relative_path.as_str())
+        .collect();
+    paths.sort_unstable();
+    let mut files: Vec<&str> = json["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    files.sort_unstable();
+    assert_eq!(paths, files);
+
+    // Every definition occurrence spells its symbol's name in the source,
+    // and every symbol is well formed and defined once.
+    let mut defined: std::collections::HashMap<String, String> = Default::default();
+    let mut definitions = 0;
+    for document in &index.documents {
+        let text = std::fs::read_to_string(root.join(&document.relative_path)).expect("source");
+        let lines: Vec<&str> = text.lines().collect();
+        let spelled = |range: &[i32]| -> String {
+            let line = lines[usize::try_from(range[0]).expect("line")];
+            let (start, end) = (range[1] as usize, range[range.len() - 1] as usize);
+            line.chars().skip(start).take(end - start).collect()
+        };
+        for information in &document.symbols {
+            scip::symbol::parse_symbol(&information.symbol).expect("a valid SCIP symbol");
+            let previous =
+                defined.insert(information.symbol.clone(), information.display_name.clone());
+            assert!(previous.is_none(), "defined twice: {}", information.symbol);
+        }
+        for occurrence in &document.occurrences {
+            if occurrence.symbol_roles & SymbolRole::Definition as i32 != 0 {
+                definitions += 1;
+                let information = document
+                    .symbols
+                    .iter()
+                    .find(|s| s.symbol == occurrence.symbol)
+                    .expect("a definition has its SymbolInformation in its document");
+                assert_eq!(spelled(&occurrence.range), information.display_name);
+                assert_eq!(occurrence.enclosing_range.len(), 4);
+            }
+        }
+    }
+    assert_eq!(
+        definitions,
+        json["symbols"].as_array().expect("symbols").len()
+    );
+
+    // Each resolved reference of the JSON export is an occurrence of its
+    // target's symbol at the same position.
+    let symbol_of = |path: &str, line: i32, column: i32| -> Option<&str> {
+        index
+            .documents
+            .iter()
+            .find(|d| d.relative_path == path)?
+            .occurrences
+            .iter()
+            .find(|o| o.range[0] == line && o.range[1] == column)
+            .map(|o| o.symbol.as_str())
+    };
+    let mut resolved = 0;
+    for reference in json["references"].as_array().expect("references") {
+        if reference["status"] != "resolved" {
+            continue;
+        }
+        resolved += 1;
+        let target = reference["target"].as_str().expect("target");
+        let symbol = symbol_of(
+            reference["path"].as_str().expect("path"),
+            reference["line"].as_i64().expect("line") as i32 - 1,
+            reference["column"].as_i64().expect("column") as i32 - 1,
+        )
+        .unwrap_or_else(|| panic!("no occurrence for {reference}"));
+        let name = target.rsplit(['.', ':']).next().expect("a name");
+        assert_eq!(
+            defined.get(symbol).map(String::as_str),
+            Some(name),
+            "{reference}"
+        );
+    }
+    assert!(resolved >= 8, "{resolved}");
+
+    // Relations are `is_implementation` relationships of the subtype.
+    let information = |display: &str| {
+        index
+            .documents
+            .iter()
+            .flat_map(|d| &d.symbols)
+            .find(|s| s.display_name == display && !s.relationships.is_empty())
+            .unwrap_or_else(|| panic!("{display} has relationships"))
+    };
+    for (subtype, supertype) in [
+        ("User", "Base"),
+        ("Square", "Shape"),
+        ("Big", "Square"),
+        ("Tile", "Area"),
+    ] {
+        let relationship = &information(subtype).relationships[0];
+        assert!(relationship.is_implementation);
+        assert_eq!(defined[&relationship.symbol], supertype);
+    }
 }

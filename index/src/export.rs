@@ -233,3 +233,30 @@ pub fn write_json(conn: &Connection, out: &mut dyn Write) -> Result<ExportCounts
     out.flush().map_err(io)?;
     Ok(counts)
 }
+
+/// The whole index as one [`Export`] value, in memory (what [`write_json`]
+/// streams, read back).
+///
+/// # Errors
+/// As [`write_json`].
+pub fn read(conn: &Connection) -> Result<Export, Error> {
+    let mut bytes = Vec::new();
+    write_json(conn, &mut bytes)?;
+    serde_json::from_slice(&bytes).map_err(json)
+}
+
+/// Writes the whole index in `conn` to `out` as a SCIP index (protobuf
+/// bytes; see [`crate::scip`]); `project_root` is the root as a `file://`
+/// URI. The index is built in memory, then written.
+///
+/// # Errors
+/// As [`write_json`]; [`Error::Io`] when writing fails.
+pub fn write_scip(conn: &Connection, project_root: &str, out: &mut dyn Write) -> Result<(), Error> {
+    use protobuf::Message as _;
+    let index = crate::scip::to_scip(&read(conn)?, project_root);
+    let bytes = index
+        .write_to_bytes()
+        .map_err(|e| Error::Json(format!("SCIP encoding: {e}")))?;
+    out.write_all(&bytes).map_err(io)?;
+    out.flush().map_err(io)
+}

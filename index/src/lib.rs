@@ -38,6 +38,8 @@ pub mod export;
 mod project_config;
 pub mod query;
 mod refresh;
+/// The index as a SCIP index (Sourcegraph's code-intelligence protobuf).
+pub mod scip;
 pub mod store;
 
 use std::fmt;

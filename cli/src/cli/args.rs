@@ -374,7 +374,8 @@ pub struct ExportArgs {
     /// The database (default ROOT/.ast-outline/index.sqlite).
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
-    /// The export format (JSON, docs/export-schema.md).
+    /// The export format: `json` (docs/export-schema.md) or `scip` (a SCIP
+    /// index, protobuf, for code-intelligence servers).
     #[arg(long, value_enum, default_value_t = ExportFormat::Json)]
     pub format: ExportFormat,
     /// Export the index as it is, without refreshing it first.
@@ -387,4 +388,7 @@ pub struct ExportArgs {
 pub enum ExportFormat {
     /// One JSON document (`docs/export-schema.md`).
     Json,
+    /// A SCIP index (Sourcegraph's protobuf format, `scip.proto`): binary,
+    /// redirect it to a file such as `index.scip`.
+    Scip,
 }

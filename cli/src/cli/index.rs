@@ -14,7 +14,8 @@ use outline_core::{Language, OutlineOptions};
 use serde_json::json;
 
 use super::args::{
-    CallersArgs, DefsArgs, ExportArgs, Format, IndexArgs, IndexLocation, QueryArgs, RefsArgs,
+    CallersArgs, DefsArgs, ExportArgs, ExportFormat, Format, IndexArgs, IndexLocation, QueryArgs,
+    RefsArgs,
 };
 use super::{print_or_exit, report};
 use crate::walk::{WalkOptions, collect_files};
@@ -429,9 +430,23 @@ pub(super) fn run_export(args: &ExportArgs) -> ExitCode {
         }
     };
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    match index::export::write_json(index.connection(), &mut out) {
-        Ok(_) => ExitCode::SUCCESS,
+    let written = match args.format {
+        ExportFormat::Json => {
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            index::export::write_json(index.connection(), &mut out).map(|_| ())
+        }
+        ExportFormat::Scip => {
+            if std::io::IsTerminal::is_terminal(&stdout) {
+                report("a SCIP index is binary: redirect it to a file (`> index.scip`)".to_owned());
+                return ExitCode::FAILURE;
+            }
+            let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
+            let uri = format!("file://{}", root.display());
+            index::export::write_scip(index.connection(), &uri, &mut stdout.lock())
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
         Err(index::Error::Io(_, error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
