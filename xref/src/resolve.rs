@@ -558,17 +558,7 @@ impl<'a> Project<'a> {
             }
             (Some(d), None) => self.variable(f, d, hops),
             (None, Some(binding)) => self.follow_import(f, binding, hops + 1),
-            (None, None) => {
-                for star in &self.stars[f] {
-                    if let Some(m) = self.import_target(f, star)
-                        && let entity @ (Entity::Def(..) | Entity::Module(_)) =
-                            self.module_member(m, name, hops + 1)
-                    {
-                        return entity;
-                    }
-                }
-                Entity::Unknown
-            }
+            (None, None) => self.star_member(f, name, hops, &mut HashSet::from([f])),
         }
     }
 
@@ -670,10 +660,14 @@ impl<'a> Project<'a> {
     }
 
     /// The file an import binding's module is, or `None` outside the project.
-    fn import_target(&self, f: usize, binding: &ImportBinding) -> Option<usize> {
+    /// `hops` bounds the recursion (a Rust glob's module is found through
+    /// paths whose members may go through globs again).
+    fn import_target(&self, f: usize, binding: &ImportBinding, hops: u32) -> Option<usize> {
         let file = &self.files[f];
         if is_rust(&file.path) {
-            return match self.rust_import(f, binding, false, 0) {
+            // A glob's module is a plain path: a few hops are enough, and
+            // a bound keeps globs of globs from multiplying.
+            return match self.rust_import(f, binding, false, (hops + 1).max(MAX_HOPS - 8)) {
                 Entity::Module(m) => Some(m),
                 _ => None,
             };
@@ -704,7 +698,7 @@ impl<'a> Project<'a> {
         if is_rust(&self.files[f].path) {
             return self.rust_import(f, binding, true, hops + 1);
         }
-        let Some(m) = self.import_target(f, binding) else {
+        let Some(m) = self.import_target(f, binding, hops + 1) else {
             // `from . import sub` where `.` is a namespace: try the submodule.
             if let Some(name) = &binding.name
                 && !is_script(&self.files[f].path)
@@ -739,6 +733,15 @@ impl<'a> Project<'a> {
     /// `name` looked up in module file `m`: a top-level definition, a
     /// re-exported import, a submodule, a star import.
     fn module_member(&self, m: usize, name: &str, hops: u32) -> Entity {
+        match self.own_member(m, name, hops) {
+            Entity::Unknown => self.star_member(m, name, hops, &mut HashSet::from([m])),
+            found => found,
+        }
+    }
+
+    /// `name` in module `m` without its star imports: a definition, an
+    /// import (followed), a submodule.
+    fn own_member(&self, m: usize, name: &str, hops: u32) -> Entity {
         if hops > MAX_HOPS {
             return Entity::Unknown;
         }
@@ -769,11 +772,33 @@ impl<'a> Project<'a> {
                 return Entity::Module(s);
             }
         }
-        for star in &self.stars[m] {
-            if let Some(target) = self.import_target(m, star)
-                && target != m
-                && let entity @ (Entity::Def(..) | Entity::Module(_)) =
-                    self.module_member(target, name, hops + 1)
+        Entity::Unknown
+    }
+
+    /// `name` as one of the names star imports (`from m import *`, Rust
+    /// `use m::*`) of module `f` bring in, searched breadth of each glob
+    /// first then through the globs of the globbed modules; each module is
+    /// searched once (`visited`), so chains and cycles of globs cost one
+    /// visit per module.
+    fn star_member(&self, f: usize, name: &str, hops: u32, visited: &mut HashSet<usize>) -> Entity {
+        if hops > MAX_HOPS {
+            return Entity::Unknown;
+        }
+        let targets: Vec<usize> = self.stars[f]
+            .iter()
+            .filter_map(|star| self.import_target(f, star, hops + 1))
+            .filter(|target| visited.insert(*target))
+            .collect();
+        for &target in &targets {
+            if let entity @ (Entity::Def(..) | Entity::Module(_)) =
+                self.own_member(target, name, hops + 1)
+            {
+                return entity;
+            }
+        }
+        for &target in &targets {
+            if let entity @ (Entity::Def(..) | Entity::Module(_)) =
+                self.star_member(target, name, hops + 1, visited)
             {
                 return entity;
             }
@@ -852,6 +877,9 @@ impl<'a> Project<'a> {
     /// `crate`/`self`/`super`) is an extern or workspace crate, or (Rust
     /// 2018) a module of the importing file's module.
     fn rust_import(&self, f: usize, binding: &ImportBinding, with_name: bool, hops: u32) -> Entity {
+        if hops > MAX_HOPS {
+            return Entity::Unknown;
+        }
         let Some(mut segments) = self.rust_base(f, binding) else {
             return Entity::External;
         };

@@ -262,3 +262,31 @@ fn a_file_with_syntax_errors_still_gives_facts() {
     assert_eq!(target(&p, "src/bad.rs", 1, "good"), "src/ok.rs:1:good");
     assert_eq!(target(&p, "src/bad.rs", 8, "good"), "src/ok.rs:1:good");
 }
+
+/// A glob of an extern crate (`use std::io::*`) with a name it does not
+/// resolve made resolution recurse forever (a stack overflow on 14 of 40
+/// registry crates and on this repository, found by the new-user trial);
+/// cycles of globs between modules (each `use super::*`-ing the other)
+/// multiplied the work. Both end, and a name the globs do bring in still
+/// resolves through them.
+#[test]
+fn globs_of_extern_crates_and_cycles_of_globs_end() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "use std::io::*;\npub mod a;\npub mod b;\nfn f() { g(); }\n",
+        ),
+        (
+            "src/a.rs",
+            "use crate::b::*;\nuse std::fmt::*;\npub fn from_a() {}\nfn user() { from_b(); missing(); }\n",
+        ),
+        (
+            "src/b.rs",
+            "use crate::a::*;\npub use std::collections::*;\npub fn from_b() {}\nfn user() { from_a(); missing(); }\n",
+        ),
+    ]);
+    assert_eq!(at(&p, "src/lib.rs", 4, "g").0, Status::Candidate);
+    assert_eq!(target(&p, "src/a.rs", 4, "from_b"), "src/b.rs:3:from_b");
+    assert_eq!(target(&p, "src/b.rs", 4, "from_a"), "src/a.rs:3:from_a");
+    assert_ne!(at(&p, "src/a.rs", 4, "missing").0, Status::Resolved);
+}
