@@ -80,6 +80,28 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl Error {
+    /// Whether SQLite said another connection holds the lock (another
+    /// `ast-outline` is refreshing the same database).
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self,
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        )
+    }
+
+    /// Whether the file is damaged or not a database at all (SQLite's
+    /// `SQLITE_CORRUPT` and `SQLITE_NOTADB`).
+    pub fn is_damaged(&self) -> bool {
+        matches!(
+            self,
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+        )
+    }
+}
+
 impl From<rusqlite::Error> for Error {
     fn from(error: rusqlite::Error) -> Self {
         Error::Sqlite(error)
@@ -107,6 +129,85 @@ impl Index {
             path: db.to_owned(),
             created,
         })
+    }
+
+    /// Opens the index at `db` as it is, for reading only what a completed
+    /// refresh left: never creates or rebuilds it.
+    ///
+    /// # Errors
+    /// [`Error::Target`] with what to do when there is no database, when it
+    /// is of another schema or facts version (or lost a table), or when no
+    /// refresh of it ever completed (a first build was interrupted or is
+    /// still running); [`Error::Sqlite`] when SQLite fails.
+    pub fn open_existing(db: &Path) -> Result<Index, Error> {
+        let advice = "run `ast-outline index`, or drop --no-refresh";
+        if !db.is_file() {
+            return Err(Error::Target(format!(
+                "{}: no index ({advice})",
+                db.display()
+            )));
+        }
+        let conn = Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let expected = (store::SCHEMA_VERSION, outline_core::xref::FACTS_VERSION);
+        match store::versions(&conn)? {
+            Some(versions) if versions == expected => {}
+            Some((schema, facts)) => {
+                return Err(Error::Target(format!(
+                    "{}: an index of another version (schema {schema}, facts {facts}; this \
+                     build reads schema {}, facts {}): {advice}",
+                    db.display(),
+                    expected.0,
+                    expected.1
+                )));
+            }
+            None => {
+                return Err(Error::Target(format!(
+                    "{}: not a complete index of this version: {advice}",
+                    db.display()
+                )));
+            }
+        }
+        let index = Index {
+            conn,
+            path: db.to_owned(),
+            created: false,
+        };
+        if !index.is_built()? {
+            return Err(Error::Target(format!(
+                "{}: no refresh of this index has completed (a first build was interrupted \
+                 or is still running): {advice}",
+                db.display()
+            )));
+        }
+        Ok(index)
+    }
+
+    /// Whether a refresh of this index has completed (its counts are
+    /// stored in `meta` by every refresh's transaction).
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn is_built(&self) -> Result<bool, Error> {
+        use rusqlite::OptionalExtension as _;
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM meta WHERE key = 'references'",
+                [],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// How long a write waits for another process's lock before failing
+    /// with a busy error ([`Error::is_busy`]); 10 s after [`Index::open`].
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn set_busy_timeout(&self, wait: std::time::Duration) -> Result<(), Error> {
+        Ok(self.conn.busy_timeout(wait)?)
     }
 
     /// Where the database is.

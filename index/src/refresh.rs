@@ -155,7 +155,11 @@ pub fn refresh(
     if first_build {
         conn.pragma_update(None, "journal_mode", "DELETE")?;
     }
-    let tx = conn.transaction()?;
+    // The write lock is taken before the stored state is read, so a refresh
+    // running at the same time in another process cannot have changed it
+    // in between (two concurrent first builds failed on `files.path`).
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let stored = stored_files(&tx)?;
     let mut old = Old::default();
     let mut changed = false;
     // Whether a file of a language other than Python was added, changed or

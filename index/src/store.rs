@@ -218,10 +218,31 @@ pub fn versions(conn: &Connection) -> Result<Option<(u32, u32)>, Error> {
             .optional()?;
         Ok(value.and_then(|v| v.parse().ok()))
     };
+    if !has_every_table(conn)? {
+        return Ok(None);
+    }
     Ok(match (get("schema_version")?, get("facts_version")?) {
         (Some(schema), Some(facts)) => Some((schema, facts)),
         _ => None,
     })
+}
+
+/// Whether every table of [`SCHEMA`] exists (a damaged or hand-edited
+/// database may have lost one: it is then rebuilt like another version).
+fn has_every_table(conn: &Connection) -> Result<bool, Error> {
+    let mut statement =
+        conn.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1")?;
+    for name in SCHEMA
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("CREATE TABLE "))
+        .filter_map(|rest| rest.split(['(', ' ']).next())
+    {
+        let count: i64 = statement.query_row([name], |row| row.get(0))?;
+        if count == 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Drops every table and view and creates this version's schema, in one

@@ -75,17 +75,38 @@ fn db_path(root: &Path, db: Option<&PathBuf>) -> PathBuf {
 }
 
 /// Opens the index of `root` (at `db`, default `ROOT/.ast-outline/index.sqlite`)
-/// and refreshes it.
+/// and refreshes it. A damaged database at the default place is a cache:
+/// it is deleted and built again (the notes say so).
 ///
 /// # Errors
 /// A message when `root` is not a directory, the default directory is a link
-/// or cannot be made, or the database cannot be opened or written.
+/// or cannot be made, the database cannot be opened or written, or another
+/// process holds its lock (check with [`index::Error::is_busy`] through
+/// [`Refused::busy`]).
 pub(crate) fn open_and_refresh(
     root: &Path,
     db: Option<&PathBuf>,
-) -> Result<(Index, RefreshStats, Vec<String>), String> {
+) -> Result<(Index, RefreshStats, Vec<String>), Refused> {
+    open_and_refresh_waiting(root, db, None)
+}
+
+/// [`open_and_refresh`], waiting at most `wait` (default 10 s) for another
+/// process's lock.
+fn open_and_refresh_waiting(
+    root: &Path,
+    db: Option<&PathBuf>,
+    wait: Option<std::time::Duration>,
+) -> Result<(Index, RefreshStats, Vec<String>), Refused> {
     if !root.is_dir() {
-        return Err(format!("{}: not a directory", root.display()));
+        return Err(Refused::from(format!(
+            "{}: {}",
+            root.display(),
+            if root.exists() {
+                "not a directory"
+            } else {
+                "no such directory"
+            }
+        )));
     }
     if db.is_none() {
         // The default place, `ROOT/.ast-outline/`: never through a link (it
@@ -93,12 +114,78 @@ pub(crate) fn open_and_refresh(
         let dir = root.join(crate::disk_cache::DIR_NAME);
         crate::disk_cache::refuse_link(&dir)
             .and_then(|()| crate::disk_cache::prepare_dir(&dir))
-            .map_err(|e| format!("{}: {e} (use --db FILE)", dir.display()))?;
+            .map_err(|e| Refused::from(format!("{}: {e} (use --db FILE)", dir.display())))?;
     }
-    let db = db_path(root, db);
-    let mut index = Index::open(&db).map_err(|e| format!("{}: {e}", db.display()))?;
+    let path = db_path(root, db);
+    let mut index = match Index::open(&path) {
+        Err(error) if error.is_damaged() && db.is_none() => {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut file = path.clone().into_os_string();
+                file.push(suffix);
+                let _ = std::fs::remove_file(file);
+            }
+            report(format!(
+                "note: {}: the index was damaged ({error}); building it again",
+                path.display()
+            ));
+            Index::open(&path).map_err(|e| Refused::new(&path, &e))?
+        }
+        Err(error) if error.is_damaged() => {
+            return Err(Refused::from(format!(
+                "{}: not an ast-outline index, or damaged ({error}); delete it or choose \
+                 another --db",
+                path.display()
+            )));
+        }
+        opened => opened.map_err(|e| Refused::new(&path, &e))?,
+    };
+    if let Some(wait) = wait {
+        index
+            .set_busy_timeout(wait)
+            .map_err(|e| Refused::new(&path, &e))?;
+    }
     let (stats, notes) = refresh(&mut index, root)?;
     Ok((index, stats, notes))
+}
+
+/// Why an index could not be opened or refreshed.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    /// What to tell the user.
+    pub message: String,
+    /// Whether another process holds the database's lock.
+    pub busy: bool,
+}
+
+impl Refused {
+    fn new(path: &Path, error: &index::Error) -> Refused {
+        if error.is_busy() {
+            return Refused {
+                message: format!(
+                    "{}: another ast-outline is refreshing this index (its lock is held); \
+                     try again when it finishes",
+                    path.display()
+                ),
+                busy: true,
+            };
+        }
+        Refused::from(format!("{}: {error}", path.display()))
+    }
+}
+
+impl From<String> for Refused {
+    fn from(message: String) -> Refused {
+        Refused {
+            message,
+            busy: false,
+        }
+    }
+}
+
+impl From<Refused> for String {
+    fn from(refused: Refused) -> String {
+        refused.message
+    }
 }
 
 /// Brings the open `index` of `root` up to date with the files under it:
@@ -110,11 +197,11 @@ pub(crate) fn open_and_refresh(
 pub(crate) fn refresh(
     index: &mut Index,
     root: &Path,
-) -> Result<(RefreshStats, Vec<String>), String> {
+) -> Result<(RefreshStats, Vec<String>), Refused> {
     let (entries, notes) = entries(root);
     let stats = index
         .refresh(&entries, &parse)
-        .map_err(|e| format!("{}: {e}", index.path().display()))?;
+        .map_err(|e| Refused::new(index.path(), &e))?;
     Ok((stats, notes))
 }
 
@@ -124,7 +211,7 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
     let (index, stats, notes) = match open_and_refresh(&args.root, args.db.as_ref()) {
         Ok(done) => done,
         Err(message) => {
-            report(message);
+            report(message.message);
             return ExitCode::FAILURE;
         }
     };
@@ -169,23 +256,50 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Opens the index for a query (refreshing it unless `--no-refresh`).
+/// Opens the index for a query, refreshed first unless `--no-refresh`.
+/// While another process holds the lock (a refresh is running), the query
+/// is answered from the last completed refresh, with a note saying so.
+/// Files that could not be indexed are summed up in one note.
 pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> {
+    let db = db_path(&location.root, location.db.as_ref());
     if location.no_refresh {
-        let db = db_path(&location.root, location.db.as_ref());
-        if !db.is_file() {
-            return Err(format!(
-                "{}: no index (run `ast-outline index` first, or drop --no-refresh)",
-                db.display()
-            ));
+        return Index::open_existing(&db).map_err(|e| e.to_string());
+    }
+    // A refresh running elsewhere is waited for a moment, then the last
+    // completed one answers.
+    let wait = Some(std::time::Duration::from_secs(2));
+    match open_and_refresh_waiting(&location.root, location.db.as_ref(), wait) {
+        Ok((index, stats, _)) => {
+            if !stats.problems.is_empty() {
+                report(format!(
+                    "note: {} not indexed (`ast-outline index` lists why)",
+                    plural(stats.problems.len(), "file")
+                ));
+            }
+            Ok(index)
         }
-        return Index::open(&db).map_err(|e| format!("{}: {e}", db.display()));
+        Err(refused) if refused.busy => match Index::open_existing(&db) {
+            Ok(index) => {
+                report(format!(
+                    "note: another ast-outline is refreshing {}; answering from its last \
+                     completed refresh",
+                    db.display()
+                ));
+                Ok(index)
+            }
+            Err(_) => Err(refused.message),
+        },
+        Err(refused) => Err(refused.message),
     }
-    let (index, stats, _) = open_and_refresh(&location.root, location.db.as_ref())?;
-    for problem in &stats.problems {
-        report(format!("not indexed: {problem}"));
+}
+
+/// `count noun` with an `s` unless `count` is 1.
+pub(crate) fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
-    Ok(index)
 }
 
 /// Runs a query: opens the index, finds the target, prints what `answer`

@@ -151,10 +151,11 @@ impl Workspace {
         let root = self.root();
         match held.as_mut() {
             Some(index) => {
-                queries::refresh(index, root)?;
+                queries::refresh(index, root).map_err(|refused| refused.message)?;
             }
             None => {
-                let (index, _, _) = queries::open_and_refresh(root, None)?;
+                let (index, _, _) =
+                    queries::open_and_refresh(root, None).map_err(|refused| refused.message)?;
                 *held = Some(index);
             }
         }

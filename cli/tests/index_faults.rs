@@ -1,0 +1,176 @@
+//! The index when something went wrong: no index, an index of another
+//! version, one whose first build never completed, a damaged or junk
+//! database, a lost table. Each case found by the new-user trial, where
+//! queries answered "0 definitions" with exit 0 or failed forever.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .args(args)
+        .current_dir(root)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A project with one class, indexed.
+fn indexed() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("models.py"),
+        "class User:\n    def save(self):\n        pass\n",
+    )
+    .expect("written");
+    let built = run(dir.path(), &["index", "."]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    dir
+}
+
+fn db(root: &Path) -> std::path::PathBuf {
+    root.join(".ast-outline/index.sqlite")
+}
+
+const FOUND: &str =
+    "definitions of User: 1\n  models.py:1:User (class User, L1-3, module models)\n";
+
+#[test]
+fn no_refresh_refuses_what_is_not_a_complete_index_of_this_version() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let none = run(dir.path(), &["defs", "User", "--no-refresh"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        stderr(&none).contains("no index (run `ast-outline index`"),
+        "{}",
+        stderr(&none)
+    );
+
+    let dir = indexed();
+    let root = dir.path();
+    let ok = run(root, &["defs", "User", "--no-refresh"]);
+    assert_eq!(stdout(&ok), FOUND);
+
+    // A first build that never completed leaves no counts in `meta`.
+    let conn = rusqlite::Connection::open(db(root)).expect("open");
+    conn.execute("DELETE FROM meta WHERE key = 'references'", [])
+        .expect("delete");
+    let partial = run(root, &["defs", "User", "--no-refresh"]);
+    assert_eq!(partial.status.code(), Some(1), "{}", stdout(&partial));
+    assert!(
+        stderr(&partial).contains("no refresh of this index has completed"),
+        "{}",
+        stderr(&partial)
+    );
+
+    conn.execute(
+        "UPDATE meta SET value = '2' WHERE key = 'schema_version'",
+        [],
+    )
+    .expect("update");
+    drop(conn);
+    let other = run(root, &["defs", "User", "--no-refresh"]);
+    assert_eq!(other.status.code(), Some(1));
+    assert!(
+        stderr(&other).contains("an index of another version (schema 2"),
+        "{}",
+        stderr(&other)
+    );
+    // Without --no-refresh it is rebuilt.
+    assert_eq!(stdout(&run(root, &["defs", "User"])), FOUND);
+}
+
+#[test]
+fn a_damaged_default_index_is_rebuilt_and_a_foreign_db_file_is_refused() {
+    let dir = indexed();
+    let root = dir.path();
+    std::fs::write(db(root), b"this is not a database, just junk bytes....").expect("junk");
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(root.join(format!(".ast-outline/index.sqlite{suffix}")));
+    }
+    let rebuilt = run(root, &["defs", "User"]);
+    assert_eq!(stdout(&rebuilt), FOUND, "{}", stderr(&rebuilt));
+    assert!(
+        stderr(&rebuilt).contains("the index was damaged"),
+        "{}",
+        stderr(&rebuilt)
+    );
+
+    // A file given with --db is never deleted.
+    let foreign = root.join("notes.txt");
+    std::fs::write(&foreign, b"my notes, not a database at all.......").expect("notes");
+    let refused = run(root, &["defs", "User", "--db", "notes.txt"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("not an ast-outline index, or damaged"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(
+        std::fs::read(&foreign).expect("still there"),
+        b"my notes, not a database at all......."
+    );
+}
+
+#[test]
+fn an_index_that_lost_a_table_is_rebuilt_not_queried() {
+    let dir = indexed();
+    let root = dir.path();
+    let conn = rusqlite::Connection::open(db(root)).expect("open");
+    conn.execute_batch("DROP TABLE refs").expect("drop");
+    drop(conn);
+    let refs = run(root, &["refs", "models.py:User.save"]);
+    assert!(refs.status.success(), "{}", stderr(&refs));
+    assert!(
+        stdout(&refs).starts_with("refs to models.py:2:User.save"),
+        "{}",
+        stdout(&refs)
+    );
+}
+
+/// While another process holds the write lock (a refresh running), a query
+/// answers from the last completed refresh and says so; `index` says who
+/// holds the lock. (Before, both failed with "database is locked".)
+#[test]
+fn while_another_refresh_holds_the_lock_queries_answer_from_the_last_one() {
+    let dir = indexed();
+    let root = dir.path();
+    std::fs::write(
+        root.join("models.py"),
+        "class User:\n    def save(self):\n        pass\n\n\nclass Admin(User):\n    pass\n",
+    )
+    .expect("edit");
+    let conn = rusqlite::Connection::open(db(root)).expect("open");
+    conn.execute_batch("BEGIN IMMEDIATE").expect("lock");
+    let query = run(root, &["defs", "User"]);
+    assert_eq!(stdout(&query), FOUND, "{}", stderr(&query));
+    assert!(
+        stderr(&query).contains("another ast-outline is refreshing")
+            && stderr(&query).contains("answering from its last completed refresh"),
+        "{}",
+        stderr(&query)
+    );
+    let index = run(root, &["index", "."]);
+    assert_eq!(index.status.code(), Some(1));
+    assert!(
+        stderr(&index).contains("another ast-outline is refreshing this index"),
+        "{}",
+        stderr(&index)
+    );
+    conn.execute_batch("ROLLBACK").expect("unlock");
+    drop(conn);
+    // The lock released, the edit is seen.
+    let after = run(root, &["hierarchy", "models.py:User"]);
+    assert!(
+        stdout(&after).contains("models.py:6:Admin"),
+        "{}",
+        stdout(&after)
+    );
+}
