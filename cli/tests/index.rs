@@ -72,7 +72,7 @@ fn index_then_refs_of_each_user() {
     let text = stdout(&run(&["refs", "--root", root, "app/accounts.py:User"]));
     assert_eq!(
         text,
-        "refs to app/accounts.py:1:User (class User, L1-3, module app.accounts): 3 in 1 files\n\
+        "refs to app/accounts.py:1:User (class User, L1-3, module app.accounts): 3 in 1 file\n\
          app/signup.py\n  \
          L1:26 import User in <module> [resolved via import]\n  \
          L3:17 type_use User in <module> [resolved via import]\n  \
@@ -297,7 +297,7 @@ fn context_gives_the_definition_then_the_relations_within_the_budget() {
         "type_hierarchy",
     ]));
     assert!(
-        text.contains("[supertype] User app/billing.py:1-3 (depth 1)"),
+        text.contains("[supertype] User app/billing.py:1-3 (depth 1, supertype of Admin)"),
         "{text}"
     );
 

@@ -85,10 +85,23 @@ pub struct CallerRow {
 /// Supertypes and subtypes of a class, transitively.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Hierarchy {
-    /// Bases, their bases, … (breadth first), each with its depth.
-    pub supertypes: Vec<(u32, SymbolRow)>,
-    /// Subclasses, theirs, … (breadth first), each with its depth.
-    pub subtypes: Vec<(u32, SymbolRow)>,
+    /// Bases, their bases, … (breadth first).
+    pub supertypes: Vec<Related>,
+    /// Subclasses, theirs, … (breadth first).
+    pub subtypes: Vec<Related>,
+}
+
+/// A type in a [`Hierarchy`], with the way it was reached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    /// 1 for a direct supertype or subtype, 2 for one of theirs, …
+    pub depth: u32,
+    /// Id of the type at `depth - 1` it is a supertype or subtype of (the
+    /// target itself at depth 1); a type reachable by several paths is
+    /// listed once, under the first found breadth first.
+    pub via: String,
+    /// The type.
+    pub symbol: SymbolRow,
 }
 
 const SYMBOL_COLUMNS: &str = "f.path || ':' || s.start_line || ':' || s.qualname, f.path, \
@@ -274,6 +287,11 @@ fn references(
 /// [`Error::Target`] when nothing or more than one definition matches (the
 /// message lists up to ten), or the path is not in the index.
 pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> {
+    // `./app/models.py:User` names the same file as `app/models.py:User`.
+    let mut target = target;
+    while let Some(rest) = target.strip_prefix("./") {
+        target = rest;
+    }
     let is_file = |path: &str| {
         conn.query_row("SELECT 1 FROM files WHERE path = ?1", [path], |_| Ok(()))
             .optional()
@@ -283,19 +301,40 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
     };
     let (path, selector) = split_target(target, is_file).map_err(|e| {
         Error::Target(match e {
+            TargetError::NoFile if is_file(target) => format!(
+                "{target}: a file; say which definition in it: PATH:QUALNAME, PATH:LINE, \
+                 PATH:LINE:COL or an id PATH:LINE:QUALNAME"
+            ),
             TargetError::NoFile => format!(
                 "{target}: no indexed file is named before a `:` \
-                 (give an id, PATH:QUALNAME, PATH:LINE or PATH:LINE:COL)"
+                 (give an id, PATH:QUALNAME, PATH:LINE or PATH:LINE:COL, with PATH relative \
+                 to the root; a file that does not parse as a supported language, is ignored, \
+                 or was deleted is not indexed)"
             ),
-            TargetError::Selector { path, error } => format!("{target}: after {path}: {error:?}"),
+            TargetError::Selector { path, error } => format!("{target}: after {path}: {error}"),
         })
     })?;
     let found = match selector {
         Selector::Id { line, qualname } if qualname.bytes().all(|b| b.is_ascii_digit()) => {
             let column: u32 = qualname
                 .parse()
-                .map_err(|_| Error::Target(format!("{target}: bad column")))?;
-            at_position(conn, path, line, column)?
+                .map_err(|_| Error::Target(format!("{target}: column {qualname} is too large")))?;
+            if column == 0 {
+                return Err(Error::Target(format!(
+                    "{target}: column 0: columns are 1-based (characters)"
+                )));
+            }
+            at_position(conn, target, path, line, column)?
+        }
+        Selector::Id { qualname, .. }
+            if qualname.contains(':')
+                && qualname
+                    .split(':')
+                    .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            return Err(Error::Target(format!(
+                "{target}: malformed: after PATH give QUALNAME, LINE, LINE:COL or LINE:QUALNAME"
+            )));
         }
         Selector::Id { line, qualname } => {
             let exact = symbols(
@@ -320,12 +359,15 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
                 params![path, qualname],
             )?;
             if exact.is_empty() {
-                let suffix = format!("%.{qualname}");
-                symbols(
+                // LIKE narrows (ignoring case); the suffix must match exactly.
+                let suffix = format!(".{qualname}");
+                let mut found = symbols(
                     conn,
                     "f.path = ?1 AND s.qualname LIKE ?2",
-                    params![path, suffix],
-                )?
+                    params![path, format!("%{suffix}")],
+                )?;
+                found.retain(|s| s.qualname.ends_with(&suffix));
+                found
             } else {
                 exact
             }
@@ -335,7 +377,7 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
     };
     match found.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(Error::Target(format!("{target}: no definition found"))),
+        [] => Err(Error::Target(nothing_found(conn, target, path)?)),
         many => Err(Error::Target(format!(
             "{target}: {} definitions match: {}",
             many.len(),
@@ -346,6 +388,30 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
                 .join(", ")
         ))),
     }
+}
+
+/// Why `target` (in the indexed file `path`) names no definition.
+fn nothing_found(conn: &Connection, target: &str, path: &str) -> Result<String, Error> {
+    let span: Option<(u32, u32)> = conn
+        .query_row(
+            "SELECT min(s.start_line), max(s.end_line) FROM symbols s \
+             JOIN files f ON f.id = s.file_id WHERE f.path = ?1",
+            [path],
+            |row| {
+                Ok(row
+                    .get::<_, Option<u32>>(0)?
+                    .zip(row.get::<_, Option<u32>>(1)?))
+            },
+        )
+        .optional()?
+        .flatten();
+    Ok(match span {
+        Some((first, last)) => format!(
+            "{target}: no definition found ({path}'s definitions are on lines {first}-{last}; \
+             `ast-outline outline {path}` lists them)"
+        ),
+        None => format!("{target}: no definition found ({path} defines nothing)"),
+    })
 }
 
 fn innermost(conn: &Connection, path: &str, line: u32) -> Result<Vec<SymbolRow>, Error> {
@@ -360,6 +426,7 @@ fn innermost(conn: &Connection, path: &str, line: u32) -> Result<Vec<SymbolRow>,
 
 fn at_position(
     conn: &Connection,
+    target: &str,
     path: &str,
     line: u32,
     column: u32,
@@ -383,6 +450,32 @@ fn at_position(
          AND s.name_column + length(s.name) > ?3",
         params![path, line, column],
     )?;
+    if named.is_empty()
+        && let Some(reference) = hits.first()
+    {
+        // A reference is there, but it names no definition of the project.
+        let name = if reference.receiver.is_empty() {
+            reference.name.clone()
+        } else {
+            format!("{}.{}", reference.receiver, reference.name)
+        };
+        if reference.status == "module" {
+            return Err(Error::Target(format!(
+                "{target}: `{name}` there names the module {}, not a definition",
+                reference.target.as_deref().unwrap_or("?")
+            )));
+        }
+        let candidates = if reference.candidates.is_empty() {
+            String::new()
+        } else {
+            format!("; candidates: {}", reference.candidates.join(", "))
+        };
+        return Err(Error::Target(format!(
+            "{target}: `{name}` there is not resolved to a definition of the project \
+             ({} via {}{candidates})",
+            reference.status, reference.via
+        )));
+    }
     Ok(named)
 }
 
@@ -499,26 +592,30 @@ pub fn hierarchy(conn: &Connection, id: &str) -> Result<Hierarchy, Error> {
             subtypes: Vec::new(),
         });
     };
-    let walk = |from: &str, to: &str| -> Result<Vec<(u32, SymbolRow)>, Error> {
+    let walk = |from: &str, to: &str| -> Result<Vec<Related>, Error> {
         let sql = format!("SELECT {to} FROM relations WHERE {from} = ?1 ORDER BY rowid");
         let mut statement = conn.prepare(&sql)?;
         let mut out = Vec::new();
         let mut seen = HashSet::from([start]);
-        let mut frontier = vec![start];
+        let mut frontier = vec![(start, id.to_owned())];
         let mut depth = 0;
         while !frontier.is_empty() && depth < 100 {
             depth += 1;
             let mut next = Vec::new();
-            for current in &frontier {
+            for (current, current_id) in &frontier {
                 let found: Vec<i64> = statement
                     .query_map([current], |row| row.get(0))?
                     .collect::<Result<_, _>>()?;
                 for other in found {
                     if seen.insert(other) {
                         for symbol in symbols(conn, "s.key = ?1", [other])? {
-                            out.push((depth, symbol));
+                            next.push((other, symbol.id.clone()));
+                            out.push(Related {
+                                depth,
+                                via: current_id.clone(),
+                                symbol,
+                            });
                         }
-                        next.push(other);
                     }
                 }
             }

@@ -226,9 +226,11 @@ pub enum ToolsFormat {
 /// Output formats of `outline`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// Compact text, one line per symbol.
+    /// Compact text (`outline`: one line per symbol; index queries: grouped
+    /// by file).
     Text,
-    /// JSON Lines: one object per file.
+    /// JSON (`outline`: JSON Lines, one object per file; index queries and
+    /// `index`: one object).
     Json,
 }
 
@@ -301,6 +303,7 @@ pub struct CallersArgs {
     #[arg(value_name = "TARGET")]
     pub target: String,
     /// Levels of callers: 1 = direct callers, 2 = also their callers, …
+    /// (at most 100).
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: u32,

@@ -186,13 +186,17 @@ fn specs(
                 ("supertype", hierarchy.supertypes),
                 ("subtype", hierarchy.subtypes),
             ] {
-                out.extend(list.into_iter().map(|(depth, row)| Spec {
+                out.extend(list.into_iter().map(|related| Spec {
                     relation,
-                    qualname: row.qualname,
-                    path: row.path,
-                    start_line: row.start_line,
-                    end_line: row.end_line,
-                    note: format!("depth {depth}"),
+                    qualname: related.symbol.qualname,
+                    path: related.symbol.path,
+                    start_line: related.symbol.start_line,
+                    end_line: related.symbol.end_line,
+                    note: format!(
+                        "depth {}, {relation} of {}",
+                        related.depth,
+                        related.via.rsplit(':').next().unwrap_or_default()
+                    ),
                 }));
             }
         }
@@ -237,8 +241,8 @@ fn render_text(symbol: &SymbolRow, kind: ContextKind, blocks: &[Block], cut: Cut
     if cut.omitted > 0 {
         let _ = writeln!(
             out,
-            "\n[cut: {} more blocks left out to stay within the token budget]",
-            cut.omitted
+            "\n[cut: {} more left out to stay within the token budget]",
+            super::index::plural(cut.omitted, "block")
         );
     }
     out
@@ -266,14 +270,16 @@ fn render_json(
 
 /// `ast-outline context TARGET`.
 pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
-    let answer = open_for_query(&args.location).and_then(|index| {
+    let (location, target) = super::index::discover(&args.location, Some(&args.target));
+    let target = super::index::within_root(&location.root, &target.unwrap_or_default());
+    let answer = open_for_query(&location).and_then(|index| {
         context_answer(
             &index,
-            &args.location.root,
-            &args.target,
+            &location.root,
+            &target,
             args.kind,
             args.max_tokens,
-            args.location.format,
+            location.format,
         )
     });
     match answer {

@@ -139,6 +139,12 @@ fn open_and_refresh_waiting(
         }
         opened => opened.map_err(|e| Refused::new(&path, &e))?,
     };
+    if wait.is_some() && index.created {
+        report(format!(
+            "note: no index of {} yet: building it (later queries only refresh it)",
+            root.display()
+        ));
+    }
     if let Some(wait) = wait {
         index
             .set_busy_timeout(wait)
@@ -293,6 +299,94 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
     }
 }
 
+/// The index location and target a query uses. With the default root
+/// (`.`), no `--db`, and no index in the current directory, the nearest
+/// directory above holding `.ast-outline/index.sqlite` is the root (as git
+/// finds its repository), and a target's path, written relative to the
+/// current directory, is made relative to that root.
+pub(super) fn discover(
+    location: &IndexLocation,
+    target: Option<&str>,
+) -> (IndexLocation, Option<String>) {
+    let same = || {
+        (
+            IndexLocation {
+                root: location.root.clone(),
+                db: location.db.clone(),
+                format: location.format,
+                no_refresh: location.no_refresh,
+            },
+            target.map(str::to_owned),
+        )
+    };
+    if location.root != Path::new(".")
+        || location.db.is_some()
+        || Path::new(index::DEFAULT_DB).is_file()
+    {
+        return same();
+    }
+    let Ok(here) = std::env::current_dir() else {
+        return same();
+    };
+    let Some(root) = here
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.join(index::DEFAULT_DB).is_file())
+    else {
+        return same();
+    };
+    let prefix: Vec<String> = here
+        .strip_prefix(root)
+        .map(|p| {
+            p.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let target = target.map(|t| {
+        if t.starts_with('/') {
+            t.to_owned()
+        } else {
+            format!("{}/{t}", prefix.join("/"))
+        }
+    });
+    let mut found = same();
+    found.0.root = root.to_owned();
+    found.1 = target;
+    found
+}
+
+/// `target` with an absolute path inside `root` made relative to it
+/// (paths in the index are relative to the root).
+pub(super) fn within_root(root: &Path, target: &str) -> String {
+    if !target.starts_with('/') {
+        return target.to_owned();
+    }
+    let Ok(root) = std::fs::canonicalize(root) else {
+        return target.to_owned();
+    };
+    let root = format!("{}/", root.display());
+    target
+        .strip_prefix(&root)
+        .map_or_else(|| target.to_owned(), str::to_owned)
+}
+
+/// A note when `target` is an id `PATH:LINE:QUALNAME` whose line is no
+/// longer the definition's (it was found again by qualname), as `read` says.
+pub(crate) fn moved_note(target: &str, symbol: &SymbolRow) -> Option<String> {
+    let mut parts = target.rsplitn(3, ':');
+    let qualname = parts.next()?;
+    let line: u32 = parts.next()?.parse().ok()?;
+    parts.next()?;
+    if qualname.bytes().all(|b| b.is_ascii_digit()) || line == symbol.start_line {
+        return None;
+    }
+    Some(format!(
+        "note: found by qualname: the id said line {line}, {} now starts at line {}",
+        symbol.qualname, symbol.start_line
+    ))
+}
+
 /// `count noun` with an `s` unless `count` is 1.
 pub(crate) fn plural(count: usize, noun: &str) -> String {
     if count == 1 {
@@ -309,6 +403,8 @@ fn query(
     target: Option<&str>,
     answer: impl FnOnce(&Index, Option<&SymbolRow>) -> Result<(String, serde_json::Value), index::Error>,
 ) -> ExitCode {
+    let (location, target) = discover(location, target);
+    let location = &location;
     let index = match open_for_query(location) {
         Ok(index) => index,
         Err(message) => {
@@ -316,9 +412,17 @@ fn query(
             return ExitCode::FAILURE;
         }
     };
-    let symbol = match target.map(|t| query::find_target(index.connection(), t)) {
+    let symbol = match target
+        .as_deref()
+        .map(|t| query::find_target(index.connection(), &within_root(&location.root, t)))
+    {
         None => None,
-        Some(Ok(symbol)) => Some(symbol),
+        Some(Ok(symbol)) => {
+            if let Some(note) = target.as_deref().and_then(|t| moved_note(t, &symbol)) {
+                report(note);
+            }
+            Some(symbol)
+        }
         Some(Err(error)) => {
             report(error.to_string());
             return ExitCode::FAILURE;
@@ -365,7 +469,7 @@ fn ref_line(r: &RefRow) -> String {
         .unwrap_or_else(|| "<module>".to_owned());
     let mut status = format!("{} via {}", r.status, r.via);
     if r.status != "resolved" && !r.candidates.is_empty() {
-        let _ = write!(status, ", {} candidates", r.candidates.len());
+        let _ = write!(status, ", {}", plural(r.candidates.len(), "candidate"));
     }
     format!(
         "  L{}:{} {} {name} in {caller} [{status}]",
@@ -405,11 +509,20 @@ pub(crate) fn refs_answer(
         .iter()
         .map(|r| &r.path)
         .collect::<std::collections::HashSet<_>>();
+    let resolved = rows.iter().filter(|r| r.status == "resolved").count();
+    let split = if resolved == rows.len() {
+        String::new()
+    } else {
+        format!(
+            " ({resolved} resolved, {} candidates)",
+            rows.len() - resolved
+        )
+    };
     let mut text = format!(
-        "refs to {}: {} in {} files\n",
+        "refs to {}: {}{split} in {}\n",
         header(symbol),
         rows.len(),
-        files.len()
+        plural(files.len(), "file")
     );
     grouped(&rows, &mut text);
     Ok((text, json!({ "target": symbol, "refs": rows })))
@@ -426,7 +539,11 @@ pub(crate) fn callers_answer(
     depth: u32,
 ) -> Result<Answer, index::Error> {
     let rows: Vec<CallerRow> = query::callers(index.connection(), &symbol.id, depth)?;
-    let mut text = format!("callers of {}: {} calls\n", header(symbol), rows.len());
+    let mut text = format!(
+        "callers of {}: {}\n",
+        header(symbol),
+        plural(rows.len(), "call")
+    );
     let mut depth = 0;
     let mut level: Vec<RefRow> = Vec::new();
     let flush = |depth: u32, level: &mut Vec<RefRow>, text: &mut String| {
@@ -454,7 +571,11 @@ pub(crate) fn callers_answer(
 /// [`index::Error::Sqlite`] from the query.
 pub(crate) fn callees_answer(index: &Index, symbol: &SymbolRow) -> Result<Answer, index::Error> {
     let rows = query::callees(index.connection(), &symbol.id)?;
-    let mut text = format!("callees of {}: {} calls\n", header(symbol), rows.len());
+    let mut text = format!(
+        "callees of {}: {}\n",
+        header(symbol),
+        plural(rows.len(), "call")
+    );
     for row in &rows {
         let target = row
             .target
@@ -472,16 +593,54 @@ pub(crate) fn callees_answer(index: &Index, symbol: &SymbolRow) -> Result<Answer
 pub(crate) fn hierarchy_answer(index: &Index, symbol: &SymbolRow) -> Result<Answer, index::Error> {
     let hierarchy = query::hierarchy(index.connection(), &symbol.id)?;
     let mut text = format!("hierarchy of {}\n", header(symbol));
+    if hierarchy.supertypes.is_empty()
+        && hierarchy.subtypes.is_empty()
+        && !is_type_kind(&symbol.kind)
+    {
+        let _ = writeln!(
+            text,
+            "(a {} has no type hierarchy: give a class, interface, struct, enum, union or trait)",
+            symbol.kind.replace('_', " ")
+        );
+    }
     for (title, list) in [
         ("supertypes", &hierarchy.supertypes),
         ("subtypes", &hierarchy.subtypes),
     ] {
         let _ = writeln!(text, "{title}: {}", list.len());
-        for (depth, s) in list {
-            let _ = writeln!(text, "  {}{}", "  ".repeat(*depth as usize - 1), header(s));
+        // A tree: each type under the one it was reached through.
+        let mut stack: Vec<(&str, usize)> = vec![(symbol.id.as_str(), 0)];
+        let mut shown = vec![false; list.len()];
+        while let Some((parent, level)) = stack.pop() {
+            if level > 0 {
+                let _ = writeln!(
+                    text,
+                    "  {}{}",
+                    "  ".repeat(level - 1),
+                    list.iter()
+                        .find(|r| r.symbol.id == parent)
+                        .map(|r| header(&r.symbol))
+                        .unwrap_or_default()
+                );
+            }
+            for (i, related) in list.iter().enumerate().rev() {
+                if !shown[i] && related.via == parent {
+                    shown[i] = true;
+                    stack.push((related.symbol.id.as_str(), level + 1));
+                }
+            }
         }
     }
     Ok((text, json!({ "target": symbol, "hierarchy": hierarchy })))
+}
+
+/// Whether symbols of `kind` (an LSP SymbolKind word) have supertypes or
+/// subtypes.
+fn is_type_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "class" | "interface" | "struct" | "enum" | "union" | "trait" | "impl" | "type_alias"
+    )
 }
 
 fn no_target() -> index::Error {

@@ -192,7 +192,7 @@ impl Workspace {
             let (text, _) =
                 queries::refs_answer(index, &symbol, args.include_candidates.unwrap_or(false))
                     .map_err(|e| e.to_string())?;
-            cut(&text, budget)
+            cut(&with_moved_note(&args.target, &symbol, text), budget)
         })
     }
 
@@ -225,7 +225,7 @@ impl Workspace {
                 CallDirection::Outgoing => queries::callees_answer(index, &symbol),
             }
             .map_err(|e| e.to_string())?;
-            cut(&text, budget)
+            cut(&with_moved_note(&args.target, &symbol, text), budget)
         })
     }
 
@@ -260,6 +260,14 @@ impl Workspace {
                     }
                 })
         })
+    }
+}
+
+/// `text` after a note when `target` was an id whose line moved.
+fn with_moved_note(target: &str, symbol: &SymbolRow, text: String) -> String {
+    match queries::moved_note(target, symbol) {
+        Some(note) => format!("({})\n{text}", note.trim_start_matches("note: ")),
+        None => text,
     }
 }
 

@@ -1,0 +1,137 @@
+//! What the queries say when the target is unusual, and how the type
+//! hierarchy is drawn: cases from the new-user trial of the index (errors
+//! printed as Rust debug values, "no definition found" for everything, a
+//! subtype drawn under the wrong parent, a second index built in a
+//! subdirectory, stale ids re-targeted silently).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+fn out(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn err(output: &Output) -> String {
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir_all(&pkg).expect("pkg");
+    std::fs::write(pkg.join("__init__.py"), "").expect("init");
+    std::fs::write(
+        pkg.join("shapes.py"),
+        "class A:\n    pass\nclass B(A):\n    pass\nclass C(A):\n    pass\nclass D(B):\n    pass\nclass E(C):\n    pass\n\n\ndef area(x):\n    return unknown(x)\n",
+    )
+    .expect("shapes");
+    let built = run(dir.path(), &["index", "."]);
+    assert!(built.status.success(), "{built:?}");
+    dir
+}
+
+#[test]
+fn the_hierarchy_is_a_tree_each_type_under_the_one_it_derives_from() {
+    let dir = project();
+    assert_eq!(
+        out(&run(dir.path(), &["hierarchy", "pkg/shapes.py:A"])),
+        "hierarchy of pkg/shapes.py:1:A (class A, L1-2, module pkg.shapes)\n\
+         supertypes: 0\n\
+         subtypes: 4\n  \
+         pkg/shapes.py:3:B (class B, L3-4, module pkg.shapes)\n    \
+         pkg/shapes.py:7:D (class D, L7-8, module pkg.shapes)\n  \
+         pkg/shapes.py:5:C (class C, L5-6, module pkg.shapes)\n    \
+         pkg/shapes.py:9:E (class E, L9-10, module pkg.shapes)\n"
+    );
+    let json: serde_json::Value = serde_json::from_str(&out(&run(
+        dir.path(),
+        &["hierarchy", "pkg/shapes.py:A", "--format", "json"],
+    )))
+    .expect("JSON");
+    let e = &json["hierarchy"]["subtypes"][3];
+    assert_eq!(e["symbol"]["id"], "pkg/shapes.py:9:E");
+    assert_eq!(e["depth"], 2);
+    assert_eq!(e["via"], "pkg/shapes.py:5:C");
+    let function = out(&run(dir.path(), &["hierarchy", "pkg/shapes.py:area"]));
+    assert!(
+        function.contains("(a function has no type hierarchy"),
+        "{function}"
+    );
+}
+
+#[test]
+fn bad_targets_say_what_is_wrong() {
+    let dir = project();
+    let cases = [
+        ("pkg/shapes.py:0", "line 0: lines are 1-based"),
+        ("pkg/shapes.py:-1", "`-1` is not a line or a range"),
+        ("pkg/shapes.py", "a file; say which definition in it"),
+        (
+            "pkg/shapes.py:999",
+            "no definition found (pkg/shapes.py's definitions are on lines 1-14",
+        ),
+        ("pkg/shapes.py:3:0", "column 0: columns are 1-based"),
+        ("pkg/shapes.py:3:7:9", "malformed"),
+        // Case matters: `a` is not `A`.
+        ("pkg/shapes.py:a", "no definition found"),
+        (
+            "pkg/shapes.py:14:12",
+            "`unknown` there is not resolved to a definition of the project",
+        ),
+        ("nope.py:A", "no indexed file is named before a `:`"),
+    ];
+    for (target, expected) in cases {
+        let message = err(&run(dir.path(), &["refs", target]));
+        assert!(message.contains(expected), "{target}: {message}");
+        assert!(!message.contains("ZeroLine") && !message.contains("NotALine"));
+    }
+    // `./` and an absolute path inside the root name the same file.
+    let absolute = format!(
+        "{}/pkg/shapes.py:B",
+        std::fs::canonicalize(dir.path()).expect("root").display()
+    );
+    for target in ["./pkg/shapes.py:B", absolute.as_str()] {
+        let refs = out(&run(dir.path(), &["refs", target]));
+        assert!(
+            refs.starts_with("refs to pkg/shapes.py:3:B (class B"),
+            "{target}: {refs}"
+        );
+    }
+}
+
+#[test]
+fn a_query_in_a_subdirectory_uses_the_enclosing_index_and_a_moved_id_is_noted() {
+    let dir = project();
+    let sub = dir.path().join("pkg");
+    let refs = run(&sub, &["refs", "shapes.py:A"]);
+    assert!(
+        out(&refs).starts_with(
+            "refs to pkg/shapes.py:1:A (class A, L1-2, module pkg.shapes): 2 in 1 file\n"
+        ),
+        "{}",
+        out(&refs)
+    );
+    assert!(!sub.join(".ast-outline").exists(), "no second index");
+
+    let moved = run(dir.path(), &["refs", "pkg/shapes.py:5:B"]);
+    assert!(out(&moved).starts_with("refs to pkg/shapes.py:3:B"));
+    assert!(
+        String::from_utf8_lossy(&moved.stderr)
+            .contains("found by qualname: the id said line 5, B now starts at line 3"),
+        "{moved:?}"
+    );
+}
