@@ -152,7 +152,8 @@ fn ref_row(row: &Row<'_>) -> rusqlite::Result<(RefRow, Option<Vec<u8>>)> {
             status: row.get(8)?,
             target: row.get(9)?,
             candidates: Vec::new(),
-            confidence: row.get(11)?,
+            // Stored from an f32: 0.6 reads back as 0.6000000238….
+            confidence: (row.get::<_, f64>(11)? * 1e4).round() / 1e4,
             via: row.get(12)?,
         },
         row.get(10)?,

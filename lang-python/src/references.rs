@@ -509,16 +509,28 @@ fn qualname(parent: &str, name: &str) -> String {
     }
 }
 
-/// `a.b.c` as `["a", "b", "c"]`; `None` when any part is not a name.
+/// `a.b.c` as `["a", "b", "c"]`; `None` when any part is not a name, or
+/// when the chain has more than [`MAX_RECEIVER_PARTS`] parts (it is then
+/// an expression receiver: the walk stays linear on huge chains).
 fn dotted(expr: &Expr) -> Option<Vec<String>> {
-    match expr {
-        Expr::Name(n) => Some(vec![n.id.to_string()]),
-        Expr::Attribute(a) => {
-            let mut path = dotted(&a.value)?;
-            path.push(a.attr.id.to_string());
-            Some(path)
+    let mut parts = Vec::new();
+    let mut current = expr;
+    loop {
+        if parts.len() >= outline_core::xref::MAX_RECEIVER_PARTS {
+            return None;
         }
-        _ => None,
+        match current {
+            Expr::Name(n) => {
+                parts.push(n.id.to_string());
+                parts.reverse();
+                return Some(parts);
+            }
+            Expr::Attribute(a) => {
+                parts.push(a.attr.id.to_string());
+                current = &a.value;
+            }
+            _ => return None,
+        }
     }
 }
 

@@ -415,6 +415,8 @@ impl Walker<'_, '_, '_> {
                 };
                 let receiver = if i == 0 {
                     Receiver::Bare
+                } else if path.len() > outline_core::xref::MAX_RECEIVER_PARTS {
+                    Receiver::Expression
                 } else {
                     Receiver::Path(path.clone())
                 };

@@ -487,6 +487,8 @@ impl Facts_<'_, '_> {
             if !(i == 0 && name == "this") {
                 let receiver = if i == 0 {
                     Receiver::Bare
+                } else if path.len() > outline_core::xref::MAX_RECEIVER_PARTS {
+                    Receiver::Expression
                 } else {
                     Receiver::Path(path.clone())
                 };

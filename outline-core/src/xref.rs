@@ -80,6 +80,12 @@ impl Role {
     }
 }
 
+/// Longest receiver chain kept as a [`Receiver::Path`] (parts before the
+/// name); a longer one is a [`Receiver::Expression`]. Keeps extraction
+/// linear on generated chains of thousands of links (`a.a.a…`), which
+/// otherwise cost quadratic time and memory; real code stays far below it.
+pub const MAX_RECEIVER_PARTS: usize = 32;
+
 /// What a referenced name is reached through.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

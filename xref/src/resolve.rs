@@ -402,6 +402,15 @@ impl<'a> Project<'a> {
                 1.0,
                 via_for_hit,
             ),
+            Entity::Unknown
+                if reference.receiver == Receiver::Bare
+                    && reference.role != Role::Import
+                    && is_ambient(&self.files[f].path, &reference.name) =>
+            {
+                // A builtin, prelude or global name no scope binds: it is
+                // the language's own, never a project definition.
+                (Status::External, None, Vec::new(), 1.0, Via::Scope)
+            }
             Entity::Unknown => {
                 let bare = reference.receiver == Receiver::Bare;
                 let matches = self.same_name(reference, bare);
@@ -790,6 +799,9 @@ impl<'a> Project<'a> {
             .filter(|target| visited.insert(*target))
             .collect();
         for &target in &targets {
+            if !self.star_exports(target, name) {
+                continue;
+            }
             if let entity @ (Entity::Def(..) | Entity::Module(_)) =
                 self.own_member(target, name, hops + 1)
             {
@@ -797,6 +809,9 @@ impl<'a> Project<'a> {
             }
         }
         for &target in &targets {
+            if !self.star_exports(target, name) {
+                continue;
+            }
             if let entity @ (Entity::Def(..) | Entity::Module(_)) =
                 self.star_member(target, name, hops + 1, visited)
             {
@@ -804,6 +819,21 @@ impl<'a> Project<'a> {
             }
         }
         Entity::Unknown
+    }
+
+    /// Whether `from m import *` of the Python module `m` binds `name`
+    /// (Python reference, "The import statement": the names of `__all__`
+    /// when it is defined, else those not starting with `_`). Other
+    /// languages' globs are not filtered.
+    fn star_exports(&self, m: usize, name: &str) -> bool {
+        let file = &self.files[m];
+        if is_rust(&file.path) || is_script(&file.path) {
+            return true;
+        }
+        match &file.facts.exports {
+            Some(all) => all.iter().any(|n| n == name),
+            None => !name.starts_with('_'),
+        }
     }
 
     /// `name` as an attribute of `entity`.
@@ -1002,6 +1032,194 @@ impl<'a> Project<'a> {
         }
         Entity::Unknown
     }
+}
+
+/// Whether `name`, used bare in the file `path` where no scope binds it, is
+/// the language's own: Python's builtins, Rust's standard prelude (Rust
+/// Reference, "Preludes": the 2021 edition's `std::prelude`, primitive
+/// types and the standard library's macros), or a global of the
+/// ECMAScript/Web/Node environment.
+fn is_ambient(path: &str, name: &str) -> bool {
+    if is_rust(path) {
+        const PRELUDE: &[&str] = &[
+            "Option",
+            "Some",
+            "None",
+            "Result",
+            "Ok",
+            "Err",
+            "Vec",
+            "String",
+            "Box",
+            "ToString",
+            "ToOwned",
+            "Clone",
+            "Copy",
+            "Send",
+            "Sync",
+            "Sized",
+            "Unpin",
+            "Drop",
+            "Fn",
+            "FnMut",
+            "FnOnce",
+            "Iterator",
+            "IntoIterator",
+            "Extend",
+            "DoubleEndedIterator",
+            "ExactSizeIterator",
+            "Default",
+            "Eq",
+            "PartialEq",
+            "Ord",
+            "PartialOrd",
+            "AsRef",
+            "AsMut",
+            "Into",
+            "From",
+            "TryFrom",
+            "TryInto",
+            "FromIterator",
+            "drop",
+            "bool",
+            "char",
+            "str",
+            "u8",
+            "u16",
+            "u32",
+            "u64",
+            "u128",
+            "usize",
+            "i8",
+            "i16",
+            "i32",
+            "i64",
+            "i128",
+            "isize",
+            "f32",
+            "f64",
+            "vec",
+            "println",
+            "print",
+            "eprintln",
+            "eprint",
+            "format",
+            "format_args",
+            "write",
+            "writeln",
+            "assert",
+            "assert_eq",
+            "assert_ne",
+            "debug_assert",
+            "debug_assert_eq",
+            "debug_assert_ne",
+            "panic",
+            "matches",
+            "todo",
+            "unimplemented",
+            "unreachable",
+            "dbg",
+            "include_str",
+            "include_bytes",
+            "include",
+            "env",
+            "option_env",
+            "concat",
+            "stringify",
+            "cfg",
+            "line",
+            "column",
+            "file",
+            "module_path",
+            "compile_error",
+        ];
+        return PRELUDE.contains(&name);
+    }
+    if is_script(path) {
+        const GLOBALS: &[&str] = &[
+            "console",
+            "module",
+            "exports",
+            "require",
+            "window",
+            "document",
+            "globalThis",
+            "self",
+            "process",
+            "Buffer",
+            "__dirname",
+            "__filename",
+            "Promise",
+            "Array",
+            "Object",
+            "String",
+            "Number",
+            "Boolean",
+            "Symbol",
+            "BigInt",
+            "Map",
+            "Set",
+            "WeakMap",
+            "WeakSet",
+            "WeakRef",
+            "JSON",
+            "Math",
+            "Date",
+            "RegExp",
+            "Error",
+            "TypeError",
+            "RangeError",
+            "SyntaxError",
+            "ReferenceError",
+            "EvalError",
+            "URIError",
+            "AggregateError",
+            "Reflect",
+            "Proxy",
+            "Intl",
+            "ArrayBuffer",
+            "DataView",
+            "Uint8Array",
+            "Int8Array",
+            "Uint16Array",
+            "Int16Array",
+            "Uint32Array",
+            "Int32Array",
+            "Float32Array",
+            "Float64Array",
+            "BigInt64Array",
+            "BigUint64Array",
+            "Uint8ClampedArray",
+            "parseInt",
+            "parseFloat",
+            "isNaN",
+            "isFinite",
+            "encodeURI",
+            "decodeURI",
+            "encodeURIComponent",
+            "decodeURIComponent",
+            "setTimeout",
+            "clearTimeout",
+            "setInterval",
+            "clearInterval",
+            "setImmediate",
+            "queueMicrotask",
+            "structuredClone",
+            "fetch",
+            "URL",
+            "URLSearchParams",
+            "TextEncoder",
+            "TextDecoder",
+            "AbortController",
+            "undefined",
+            "NaN",
+            "Infinity",
+            "arguments",
+            "eval",
+        ];
+        return GLOBALS.contains(&name);
+    }
+    is_builtin(name)
 }
 
 /// Python's builtin names (`builtins` module, 3.14): a bare use of one that no
