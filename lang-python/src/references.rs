@@ -86,7 +86,11 @@ impl Collector<'_, '_> {
     fn binding_of(&self, name: &str) -> Option<ScopeKey> {
         let mut frames = self.frames.iter().rev();
         let innermost = frames.next()?;
-        if innermost.key.is_some() && innermost.bound.contains(name) {
+        // Lambdas and comprehensions are function scopes: from them a class
+        // body's names are not visible (Python reference, "Resolution of
+        // names": class scope does not extend to nested code blocks).
+        let class_hidden = innermost.is_class && !self.anonymous.is_empty();
+        if innermost.key.is_some() && !class_hidden && innermost.bound.contains(name) {
             return innermost.key.clone();
         }
         frames
@@ -404,9 +408,16 @@ impl Collector<'_, '_> {
         for generator in generators {
             store_names(&generator.target, &mut names);
         }
+        // The first iterable is evaluated in the enclosing scope (Python
+        // reference, "Displays for lists, sets and dictionaries").
+        if let Some(first) = generators.first() {
+            self.visit_expr(&first.iter);
+        }
         self.anonymous.push(names);
-        for generator in generators {
-            self.visit_expr(&generator.iter);
+        for (i, generator) in generators.iter().enumerate() {
+            if i > 0 {
+                self.visit_expr(&generator.iter);
+            }
             for condition in &generator.ifs {
                 self.visit_expr(condition);
             }

@@ -372,3 +372,19 @@ fn star_imports_bind_only_public_names_and_builtins_are_external() {
         (Status::External, "", Via::Scope)
     );
 }
+
+/// A comprehension or lambda in a class body does not see the class's
+/// names (they are function scopes), except the first iterable, which is
+/// evaluated in the class body (found by the new-user trial: `helper`
+/// resolved to `K.helper`).
+#[test]
+fn comprehensions_in_a_class_body_skip_the_class_scope() {
+    let p = project(&[(
+        "m.py",
+        "def helper():\n    return 1\n\nitems = []\n\nclass K:\n    helper = 2\n    items = [1]\n    y = [helper for _ in items]\n    f = lambda: helper\n    z = helper\n",
+    )]);
+    assert_eq!(target(&p, "m.py", 9, "helper"), "m.py:1:helper");
+    assert_eq!(target(&p, "m.py", 9, "items"), "m.py:8:K.items");
+    assert_eq!(target(&p, "m.py", 10, "helper"), "m.py:1:helper");
+    assert_eq!(target(&p, "m.py", 11, "helper"), "m.py:7:K.helper");
+}
