@@ -2,7 +2,9 @@
 //! the sources that decide what an outline holds (the model, the language
 //! adapters, this crate) and of `Cargo.lock` (the parsers' versions). Two
 //! builds from the same sources share their cache entries; a build with a
-//! changed extraction never reads another's.
+//! changed extraction never reads another's. A second id adds the
+//! resolver and the index (`xref`, `index`): an index built by other code is
+//! rebuilt.
 
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
@@ -14,8 +16,25 @@ fn main() {
     for crate_dir in ["outline-core", "lang-python", "lang-ts", "lang-rust"] {
         inputs.push(workspace.join(crate_dir).join("src"));
     }
+    println!(
+        "cargo:rustc-env=AST_OUTLINE_BUILD_ID={:016x}",
+        hash(&workspace, &inputs)
+    );
+    // The cross-file index also depends on resolution and storage.
+    for crate_dir in ["xref", "index"] {
+        inputs.push(workspace.join(crate_dir).join("src"));
+    }
+    println!(
+        "cargo:rustc-env=AST_OUTLINE_INDEX_BUILD_ID={:016x}",
+        hash(&workspace, &inputs)
+    );
+}
+
+/// A hash of the paths (relative to `workspace`) and bytes of every file
+/// under `inputs`.
+fn hash(workspace: &Path, inputs: &[PathBuf]) -> u64 {
     let mut files = Vec::new();
-    for input in &inputs {
+    for input in inputs {
         if input.exists() {
             println!("cargo:rerun-if-changed={}", input.display());
             collect(input, &mut files);
@@ -26,7 +45,7 @@ fn main() {
     for file in &files {
         if let Ok(bytes) = std::fs::read(file) {
             hasher.write(
-                file.strip_prefix(&workspace)
+                file.strip_prefix(workspace)
                     .unwrap_or(file)
                     .as_os_str()
                     .as_encoded_bytes(),
@@ -34,10 +53,7 @@ fn main() {
             hasher.write(&bytes);
         }
     }
-    println!(
-        "cargo:rustc-env=AST_OUTLINE_BUILD_ID={:016x}",
-        hasher.finish()
-    );
+    hasher.finish()
 }
 
 /// Every file under `path` (or `path` itself when it is a file).

@@ -131,6 +131,37 @@ impl Index {
         })
     }
 
+    /// [`Index::open`], then makes sure the index was built by `build` (an
+    /// identifier of the extraction and resolution code, such as a hash of
+    /// its sources): an index built by other code is emptied and rebuilt,
+    /// because its stored facts and resolutions may differ from what this
+    /// code gives (a fixed resolver must not keep serving old answers).
+    ///
+    /// # Errors
+    /// As [`Index::open`].
+    pub fn open_for_build(db: &Path, build: &str) -> Result<Index, Error> {
+        use rusqlite::OptionalExtension as _;
+        let mut index = Index::open(db)?;
+        let stored: Option<String> = index
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'build'", [], |row| {
+                row.get(0)
+            })
+            .optional()?;
+        if stored.as_deref() != Some(build) {
+            if !index.created {
+                store::recreate(&mut index.conn)?;
+                index.created = true;
+            }
+            index.conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('build', ?1) \
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [build],
+            )?;
+        }
+        Ok(index)
+    }
+
     /// Opens the index at `db` as it is, for reading only what a completed
     /// refresh left: never creates or rebuilds it.
     ///
@@ -237,4 +268,32 @@ impl Index {
 /// The [`SymbolKind`] spelled `name` (`type_alias`, …).
 pub(crate) fn kind_from_str(name: &str) -> Option<SymbolKind> {
     serde_json::from_value(serde_json::Value::String(name.to_owned())).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_built_by_other_code_is_rebuilt() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("index.sqlite");
+        let first = Index::open_for_build(&db, "build-a").expect("open");
+        assert!(first.created);
+        first
+            .conn
+            .execute(
+                "INSERT INTO meta(key, value) VALUES ('references', '7')",
+                [],
+            )
+            .expect("a completed refresh");
+        drop(first);
+        let same = Index::open_for_build(&db, "build-a").expect("open");
+        assert!(!same.created);
+        assert!(same.is_built().expect("built"));
+        drop(same);
+        let other = Index::open_for_build(&db, "build-b").expect("open");
+        assert!(other.created, "another build's index is rebuilt");
+        assert!(!other.is_built().expect("emptied"));
+    }
 }

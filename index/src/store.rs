@@ -247,7 +247,7 @@ fn has_every_table(conn: &Connection) -> Result<bool, Error> {
 
 /// Drops every table and view and creates this version's schema, in one
 /// transaction.
-fn recreate(conn: &mut Connection) -> Result<(), Error> {
+pub(crate) fn recreate(conn: &mut Connection) -> Result<(), Error> {
     let tx = conn.transaction()?;
     let names: Vec<(String, String)> = {
         let mut statement = tx.prepare(

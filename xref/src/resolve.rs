@@ -923,8 +923,11 @@ impl<'a> Project<'a> {
         if let Some(own) = &self.files[f].module {
             let mut relative: Vec<String> = own.split('.').map(str::to_owned).collect();
             relative.extend(segments);
+            // Only when that finds something: `use core::fmt` in a module
+            // that has no `core` stays external (it went to `Unknown`, then
+            // to a same-named project item).
             let local = self.rust_path(&relative, hops);
-            if local != Entity::External {
+            if matches!(local, Entity::Def(..) | Entity::Module(_)) {
                 return local;
             }
         }

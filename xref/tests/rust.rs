@@ -290,3 +290,22 @@ fn globs_of_extern_crates_and_cycles_of_globs_end() {
     assert_eq!(target(&p, "src/b.rs", 4, "from_a"), "src/a.rs:3:from_a");
     assert_ne!(at(&p, "src/a.rs", 4, "missing").0, Status::Resolved);
 }
+
+/// `use core::fmt::{self, Debug}` binds `fmt` to the external module; its
+/// uses (`fmt::Formatter`) are external, never the project's own `mod fmt`
+/// (found by the new-user trial on anyhow: 51 false references).
+#[test]
+fn an_extern_module_bound_by_use_self_is_external_not_a_same_named_module() {
+    let p = project(&[
+        ("src/lib.rs", "mod fmt;\nmod other;\n"),
+        ("src/fmt.rs", "pub struct Formatter;\n"),
+        (
+            "src/other.rs",
+            "use core::fmt::{self, Debug};\n\npub fn show(f: &mut fmt::Formatter) -> fmt::Result {\n    Ok(())\n}\n",
+        ),
+    ]);
+    assert_eq!(at(&p, "src/other.rs", 1, "fmt").0, Status::External);
+    assert_eq!(at(&p, "src/other.rs", 3, "fmt").0, Status::External);
+    assert_eq!(at(&p, "src/other.rs", 3, "Formatter").0, Status::External);
+    assert_eq!(at(&p, "src/other.rs", 4, "Ok").0, Status::External);
+}

@@ -117,7 +117,7 @@ fn open_and_refresh_waiting(
             .map_err(|e| Refused::from(format!("{}: {e} (use --db FILE)", dir.display())))?;
     }
     let path = db_path(root, db);
-    let mut index = match Index::open(&path) {
+    let mut index = match Index::open_for_build(&path, env!("AST_OUTLINE_INDEX_BUILD_ID")) {
         Err(error) if error.is_damaged() && db.is_none() => {
             for suffix in ["", "-wal", "-shm"] {
                 let mut file = path.clone().into_os_string();
@@ -128,7 +128,8 @@ fn open_and_refresh_waiting(
                 "note: {}: the index was damaged ({error}); building it again",
                 path.display()
             ));
-            Index::open(&path).map_err(|e| Refused::new(&path, &e))?
+            Index::open_for_build(&path, env!("AST_OUTLINE_INDEX_BUILD_ID"))
+                .map_err(|e| Refused::new(&path, &e))?
         }
         Err(error) if error.is_damaged() => {
             return Err(Refused::from(format!(
