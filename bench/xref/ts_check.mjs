@@ -6,7 +6,11 @@
 // `getDefinitionAtPosition` is asked where the name at that position is
 // defined (the same question `findReferences` answers from the other side).
 // A definition counts when it lands on a definition the index also has
-// (same file, same name line).
+// (same file, same name line). Two figures are given: by line (ours must be
+// the very declaration the service names) and by symbol (ours may be another
+// declaration of the same qualified name in that file: the overload
+// signatures and the implementation of one function, which `findReferences`
+// treats as one symbol).
 //
 // - precision = resolved references whose target is the service's definition
 //               / resolved references the service also resolves in the project;
@@ -47,13 +51,22 @@ function query(sql) {
 
 const quote = (s) => `'${s.replaceAll("'", "''")}'`;
 const symbols = query(
-  "SELECT s.id AS id, f.path AS path, s.name_line AS line FROM symbols s JOIN files f ON f.id = s.file_id",
+  "SELECT s.key AS id, f.path AS path, s.name_line AS line, s.qualname AS qualname " +
+    "FROM symbols s JOIN files f ON f.id = s.file_id",
 );
 const places = new Set(symbols.map((s) => `${s.path}:${s.line}`));
 const targetOf = new Map(symbols.map((s) => [s.id, `${s.path}:${s.line}`]));
+const symbolOf = new Map(symbols.map((s) => [s.id, `${s.path}:${s.qualname}`]));
+// Place → the symbols (path:qualname) declared on that line.
+const symbolsAt = new Map();
+for (const s of symbols) {
+  const place = `${s.path}:${s.line}`;
+  if (!symbolsAt.has(place)) symbolsAt.set(place, new Set());
+  symbolsAt.get(place).add(`${s.path}:${s.qualname}`);
+}
 const rows = query(
   "SELECT f.path AS path, r.line AS line, r.column AS col, r.name AS name, r.status AS status, " +
-    "r.target AS target FROM refs r JOIN files f ON f.id = r.file_id " +
+    "r.target AS target, r.receiver AS receiver, r.role AS role FROM refs r JOIN files f ON f.id = r.file_id " +
     `WHERE f.path LIKE ${quote(prefix + "%")} AND f.language IN ('typescript', 'tsx') ` +
     `AND r.status != 'module' ORDER BY f.path, r.line, r.column LIMIT ${limit}`,
 );
@@ -118,8 +131,20 @@ let asked = 0;
 let serviceFound = 0;
 let oursAndService = 0;
 let right = 0;
+let rightSymbol = 0;
 const wrong = [];
 const missed = [];
+// The receiver's shape, for the summary by category.
+const shape = (receiver) =>
+  receiver === ""
+    ? "bare"
+    : receiver === "?"
+      ? "expression"
+      : receiver.endsWith("()")
+        ? "call result"
+        : receiver === "this" || receiver.startsWith("this.")
+          ? `this${receiver === "this" ? "" : ".x"}`
+          : "path";
 for (const row of rows) {
   const abs = absolute(row.path);
   const text = read(abs);
@@ -147,10 +172,13 @@ for (const row of rows) {
   const ours = row.status === "resolved" ? targetOf.get(row.target) : undefined;
   if (ours !== undefined) {
     oursAndService++;
+    const sameSymbol = [...found].some((place) => symbolsAt.get(place)?.has(symbolOf.get(row.target)));
+    if (found.has(ours) || sameSymbol) rightSymbol++;
     if (found.has(ours)) right++;
-    else wrong.push([row.path, row.line, row.col, row.name, row.target, [...found]]);
+    else
+      wrong.push([row.path, row.line, row.col, row.name, ours, [...found], shape(row.receiver), row.role]);
   } else {
-    missed.push([row.path, row.line, row.col, row.name, row.status]);
+    missed.push([row.path, row.line, row.col, row.name, row.status, shape(row.receiver), row.role]);
   }
 }
 const precision = oursAndService ? right / oursAndService : 0;
@@ -158,5 +186,20 @@ const recall = serviceFound ? right / serviceFound : 0;
 console.log(`references asked: ${asked}; the language service resolved in project: ${serviceFound}`);
 console.log(`precision ${precision.toFixed(3)} (${right}/${oursAndService})`);
 console.log(`recall    ${recall.toFixed(3)} (${right}/${serviceFound})`);
-for (const w of wrong.slice(0, 15)) console.log("  differs:", ...w);
-for (const m of missed.slice(0, 15)) console.log("  missed:", ...m);
+const precisionSymbol = oursAndService ? rightSymbol / oursAndService : 0;
+const recallSymbol = serviceFound ? rightSymbol / serviceFound : 0;
+console.log(`by symbol: precision ${precisionSymbol.toFixed(3)} (${rightSymbol}/${oursAndService}), ` +
+  `recall ${recallSymbol.toFixed(3)} (${rightSymbol}/${serviceFound})`);
+// Categories: receiver shape and role (and status for the missed).
+const tally = (rows, key) => {
+  const counts = new Map();
+  for (const row of rows) counts.set(key(row), (counts.get(key(row)) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]);
+};
+console.log(`differs: ${wrong.length}`);
+for (const [k, n] of tally(wrong, (w) => `${w[6]} ${w[7]}`)) console.log(`  ${n}\t${k}`);
+console.log(`missed: ${missed.length}`);
+for (const [k, n] of tally(missed, (m) => `${m[4]} ${m[5]} ${m[6]}`)) console.log(`  ${n}\t${k}`);
+const shown = Number(process.env.SHOW ?? "15");
+for (const w of wrong.slice(0, shown)) console.log("  differs:", ...w);
+for (const m of missed.slice(0, shown)) console.log("  missed:", ...m);

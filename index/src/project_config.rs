@@ -4,8 +4,12 @@
 //!
 //! - each `tsconfig.json` (or `jsconfig.json`), read as JSON with comments
 //!   and trailing commas (as TypeScript reads it). Only
-//!   `compilerOptions.baseUrl` and `compilerOptions.paths` are used;
-//!   `extends` is not followed.
+//!   `compilerOptions.baseUrl` and `compilerOptions.paths` are used, with
+//!   `extends` followed (a relative path, or a package's file found in a
+//!   `node_modules` of the tsconfig's directory or a parent inside the root;
+//!   an array's later entries win; the child's options win over its bases').
+//! - each `package.json` with a `name` in those directories: a workspace
+//!   package that bare specifiers name (see [`TsPackage`]).
 //! - each `Cargo.toml` with a `[package]` (its `name`, or `[lib] name`):
 //!   the crates that give Rust files their module paths.
 //!
@@ -17,7 +21,9 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Transaction, params};
-use xref::{ProjectConfig, RustCrate, TsConfig, is_script, join_path as join, rust_module};
+use xref::{
+    ProjectConfig, RustCrate, TsConfig, TsPackage, is_script, join_path as join, rust_module,
+};
 
 use crate::{Error, SourceEntry};
 
@@ -26,11 +32,18 @@ pub fn project_config(entries: &[SourceEntry]) -> ProjectConfig {
     ProjectConfig {
         ts_configs: read_in_dirs(entries, is_script, &["tsconfig.json", "jsconfig.json"])
             .into_iter()
-            .filter_map(|(dir, text)| parse_ts_config(&dir, &text))
+            .filter_map(|(root, dir, text)| {
+                let read = |path: &str| std::fs::read_to_string(root.join(path)).ok();
+                parse_ts_config_with(&dir, &text, &read)
+            })
+            .collect(),
+        ts_packages: read_in_dirs(entries, is_script, &["package.json"])
+            .into_iter()
+            .filter_map(|(_, dir, text)| parse_package_json(&dir, &text))
             .collect(),
         rust_crates: read_in_dirs(entries, |p| p.ends_with(".rs"), &["Cargo.toml"])
             .into_iter()
-            .filter_map(|(dir, text)| parse_cargo_toml(&dir, &text))
+            .filter_map(|(_, dir, text)| parse_cargo_toml(&dir, &text))
             .collect(),
     }
 }
@@ -88,14 +101,14 @@ pub fn parse_cargo_toml(dir: &str, text: &str) -> Option<RustCrate> {
     })
 }
 
-/// (project-relative dir, text) of the first of `names` found in each
-/// directory holding a file of `entries` that `wanted` accepts, and in each
-/// parent up to the root.
+/// (root, project-relative dir, text) of the first of `names` found in
+/// each directory holding a file of `entries` that `wanted` accepts, and in
+/// each parent up to the root.
 fn read_in_dirs(
     entries: &[SourceEntry],
     wanted: impl Fn(&str) -> bool,
     names: &[&str],
-) -> Vec<(String, String)> {
+) -> Vec<(PathBuf, String, String)> {
     // Each entry's root: its path without its display path.
     let mut dirs: BTreeSet<(PathBuf, String)> = BTreeSet::new();
     for entry in entries.iter().filter(|e| wanted(&e.display)) {
@@ -123,7 +136,7 @@ fn read_in_dirs(
                 root.join(&dir).join(name)
             };
             if let Ok(text) = std::fs::read_to_string(&path) {
-                found.push((dir.clone(), text));
+                found.push((root.clone(), dir.clone(), text));
                 break;
             }
         }
@@ -142,16 +155,127 @@ fn root_of(path: &Path, display: &str) -> Option<PathBuf> {
     Some(root)
 }
 
+/// Most `extends` levels followed (TypeScript reports a cycle; a longer
+/// chain is cut here).
+const MAX_EXTENDS: u32 = 16;
+
 /// The settings of a tsconfig in directory `dir` (project-relative) with
-/// the text `text`; `None` when it is not JSON (after comments and trailing
-/// commas are removed).
-pub fn parse_ts_config(dir: &str, text: &str) -> Option<TsConfig> {
+/// the text `text`, `extends` followed: `read` gives the text of a
+/// project-relative file path (`None`: absent); a base that cannot be read
+/// or parsed is skipped. `None` when `text` is not JSON (after comments and
+/// trailing commas are removed).
+pub fn parse_ts_config_with(
+    dir: &str,
+    text: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Option<TsConfig> {
+    let own = own_options(dir, text)?;
+    let mut config = TsConfig {
+        dir: dir.to_owned(),
+        ..TsConfig::default()
+    };
+    let mut chain = vec![own];
+    // Bases, nearest first: each config's `extends`, later array entries
+    // before earlier ones (they override them).
+    let mut index = 0;
+    while let Some(current) = chain.get(index) {
+        let extends = current.extends.clone();
+        let from = current.dir.clone();
+        index += 1;
+        if index as u32 > MAX_EXTENDS {
+            break;
+        }
+        for written in extends.iter().rev() {
+            if let Some((base_dir, base_text)) = find_base(&from, written, read)
+                && let Some(base) = own_options(&base_dir, &base_text)
+            {
+                chain.push(base);
+            }
+        }
+    }
+    // The first in the chain that sets an option gives it.
+    for options in &chain {
+        if config.base_url.is_none() {
+            config.base_url = options.base_url.clone();
+        }
+        if config.paths.is_empty()
+            && let Some(paths) = &options.paths
+        {
+            config.paths = paths.clone();
+            if options.dir != dir {
+                config.paths_dir = Some(options.dir.clone());
+            }
+        }
+    }
+    Some(config)
+}
+
+/// The options a tsconfig sets itself, with the directory it is in.
+struct OwnOptions {
+    dir: String,
+    base_url: Option<String>,
+    paths: Option<Vec<(String, Vec<String>)>>,
+    extends: Vec<String>,
+}
+
+/// The (project-relative dir, text) of the tsconfig `written` in an
+/// `extends` of a tsconfig in `from`: a relative path (`.json` added when
+/// the file is not found as written), else a package file under the
+/// `node_modules` of `from` or a parent (a package name alone means its
+/// `tsconfig.json`).
+fn find_base(
+    from: &str,
+    written: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Option<(String, String)> {
+    let try_file = |path: String| -> Option<(String, String)> {
+        for candidate in [
+            path.clone(),
+            format!("{path}.json"),
+            format!("{path}/tsconfig.json"),
+        ] {
+            if let Some(text) = read(&candidate) {
+                let dir = candidate.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+                return Some((dir, text));
+            }
+        }
+        None
+    };
+    if written.starts_with("./") || written.starts_with("../") {
+        return try_file(join(from, written)?);
+    }
+    if written.starts_with('/') {
+        return None;
+    }
+    let mut dir = from.to_owned();
+    loop {
+        if let Some(found) = join(&dir, &format!("node_modules/{written}")).and_then(try_file) {
+            return Some(found);
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = dir.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+    }
+}
+
+/// What one tsconfig text sets, `extends` not followed; `None` when not
+/// JSON.
+fn own_options(dir: &str, text: &str) -> Option<OwnOptions> {
     let value: serde_json::Value = serde_json::from_str(&strip_jsonc(text)).ok()?;
     let options = value.get("compilerOptions");
     let base_url = options
         .and_then(|o| o.get("baseUrl"))
         .and_then(|b| b.as_str())
         .and_then(|b| join(dir, b));
+    let extends = match value.get("extends") {
+        Some(serde_json::Value::String(one)) => vec![one.clone()],
+        Some(serde_json::Value::Array(many)) => many
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
     let paths = options
         .and_then(|o| o.get("paths"))
         .and_then(|p| p.as_object())
@@ -170,13 +294,79 @@ pub fn parse_ts_config(dir: &str, text: &str) -> Option<TsConfig> {
                     (pattern.clone(), subs)
                 })
                 .collect()
-        })
-        .unwrap_or_default();
-    Some(TsConfig {
+        });
+    Some(OwnOptions {
         dir: dir.to_owned(),
         base_url,
         paths,
+        extends,
     })
+}
+
+/// The workspace package a `package.json` in `dir` declares: its `name`,
+/// and the files its entry points name (`exports`: the `"."` entry or the
+/// whole value, a string or conditions, `types` first, then `import`,
+/// `default`, `require`; its other subpaths; then `types`/`typings`,
+/// `module`, `main`). `None` without a `name` or when not JSON.
+pub fn parse_package_json(dir: &str, text: &str) -> Option<TsPackage> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let name = value.get("name")?.as_str()?.to_owned();
+    let mut entries = Vec::new();
+    let mut subpaths = Vec::new();
+    match value.get("exports") {
+        Some(serde_json::Value::Object(map)) if map.keys().any(|k| k.starts_with('.')) => {
+            for (key, target) in map {
+                let targets = export_targets(target);
+                if key == "." {
+                    entries.extend(targets);
+                } else if let Some(sub) = key.strip_prefix("./") {
+                    subpaths.push((sub.to_owned(), targets));
+                }
+            }
+        }
+        Some(other) => entries.extend(export_targets(other)),
+        None => {}
+    }
+    for key in ["types", "typings", "module", "main"] {
+        if let Some(target) = value.get(key).and_then(|v| v.as_str()) {
+            entries.push(target.to_owned());
+        }
+    }
+    let relative = |t: &String| join(dir, t);
+    Some(TsPackage {
+        name,
+        dir: dir.to_owned(),
+        entries: entries.iter().filter_map(relative).collect(),
+        subpaths: subpaths
+            .into_iter()
+            .map(|(sub, targets)| (sub, targets.iter().filter_map(relative).collect()))
+            .collect(),
+    })
+}
+
+/// The files an `exports` value names, in the order they are tried:
+/// a string, an array, or conditions (`types`, `import`, `default`,
+/// `require`, then the others, nested).
+fn export_targets(value: &serde_json::Value) -> Vec<String> {
+    match value {
+        serde_json::Value::String(s) => vec![s.clone()],
+        serde_json::Value::Array(items) => items.iter().flat_map(export_targets).collect(),
+        serde_json::Value::Object(map) => {
+            let mut out = Vec::new();
+            for key in ["types", "import", "default", "require"] {
+                if let Some(v) = map.get(key) {
+                    out.extend(export_targets(v));
+                }
+            }
+            for (key, v) in map {
+                if !matches!(key.as_str(), "types" | "import" | "default" | "require") {
+                    out.extend(export_targets(v));
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// `text` without `//` and `/* */` comments (outside strings) and without
@@ -270,7 +460,7 @@ mod tests {
     "paths": { "@app/*": ["app/*", "legacy/*",], "x//y": ["z"] },
   },
 }"#;
-        let config = parse_ts_config("web", text);
+        let config = parse_ts_config_with("web", text, &|_| None);
         assert_eq!(
             config,
             Some(TsConfig {
@@ -280,9 +470,88 @@ mod tests {
                     ("@app/*".into(), vec!["app/*".into(), "legacy/*".into()]),
                     ("x//y".into(), vec!["z".into()]),
                 ],
+                paths_dir: None,
             })
         );
-        assert_eq!(parse_ts_config("", "not json"), None);
+        assert_eq!(parse_ts_config_with("", "not json", &|_| None), None);
+    }
+
+    #[test]
+    fn tsconfig_extends_relative_and_package_bases() {
+        let files = [
+            (
+                "tsconfig.base.json",
+                r#"{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["libs/*"]}}}"#,
+            ),
+            (
+                "node_modules/@company/tsconfig/tsconfig.json",
+                r#"{"compilerOptions": {"paths": {"@shared/*": ["shared/*"]}}}"#,
+            ),
+        ];
+        let read = |path: &str| {
+            files
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, text)| (*text).to_owned())
+        };
+        // Relative, `.json` left out: both options come from the base.
+        let web = r#"{"extends": "../tsconfig.base", "compilerOptions": {}}"#;
+        assert_eq!(
+            parse_ts_config_with("web", web, &read),
+            Some(TsConfig {
+                dir: "web".into(),
+                base_url: Some(String::new()),
+                paths: vec![("@lib/*".into(), vec!["libs/*".into()])],
+                paths_dir: Some(String::new()),
+            })
+        );
+        // A package's tsconfig from the root's node_modules; the child's
+        // own baseUrl wins.
+        let api = r#"{"extends": ["@company/tsconfig"], "compilerOptions": {"baseUrl": "src"}}"#;
+        assert_eq!(
+            parse_ts_config_with("api", api, &read),
+            Some(TsConfig {
+                dir: "api".into(),
+                base_url: Some("api/src".into()),
+                paths: vec![("@shared/*".into(), vec!["shared/*".into()])],
+                paths_dir: Some("node_modules/@company/tsconfig".into()),
+            })
+        );
+        // A missing base is skipped.
+        let lone = r#"{"extends": "./missing.json"}"#;
+        assert_eq!(
+            parse_ts_config_with("", lone, &read),
+            Some(TsConfig::default())
+        );
+    }
+
+    #[test]
+    fn package_json_entries_and_subpaths() {
+        let text = r#"{
+  "name": "@app/core",
+  "main": "dist/index.js",
+  "exports": {
+    ".": { "types": "./dist/index.d.ts", "import": "./src/index.ts" },
+    "./utils/*": "./src/utils/*.ts"
+  }
+}"#;
+        assert_eq!(
+            parse_package_json("packages/core", text),
+            Some(TsPackage {
+                name: "@app/core".into(),
+                dir: "packages/core".into(),
+                entries: vec![
+                    "packages/core/dist/index.d.ts".into(),
+                    "packages/core/src/index.ts".into(),
+                    "packages/core/dist/index.js".into(),
+                ],
+                subpaths: vec![(
+                    "utils/*".into(),
+                    vec!["packages/core/src/utils/*.ts".into()],
+                )],
+            })
+        );
+        assert_eq!(parse_package_json("", r#"{"private": true}"#), None);
     }
 
     #[test]

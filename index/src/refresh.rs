@@ -432,6 +432,8 @@ fn scope_facts(facts: &Facts) -> Facts {
             .collect(),
         imports: facts.imports.clone(),
         types: facts.types.clone(),
+        attributes: facts.attributes.clone(),
+        returns: facts.returns.clone(),
         exports: facts.exports.clone(),
     }
 }
@@ -603,10 +605,20 @@ fn imports_or_types_touch(file: &FileInput, old: &Old) -> bool {
             }
         }
     }
+    let named = |path: &[String]| path.iter().any(|part| old.names.contains(part));
     file.facts.types.iter().any(|local| match &local.type_of {
-        TypeOf::Path(path) => path.iter().any(|part| old.names.contains(part)),
+        TypeOf::Path(path) | TypeOf::Alias(path) => named(path),
         TypeOf::Instance(_) | TypeOf::Class(_) => false,
-    })
+    }) || file
+        .facts
+        .references
+        .iter()
+        .any(|r| matches!(&r.receiver, Receiver::Call(path) if named(path)))
+        || file
+            .facts
+            .attributes
+            .iter()
+            .any(|a| a.type_of.as_deref().is_some_and(named))
 }
 
 /// The project as the resolver needs it, with each definition's key.
@@ -981,6 +993,7 @@ fn insert_ref(
         Receiver::Bare => String::new(),
         Receiver::Path(path) => path.join("."),
         Receiver::Expression => "?".to_owned(),
+        Receiver::Call(path) => format!("{}()", path.join(".")),
     };
     let caller = reference
         .scope

@@ -15,7 +15,8 @@
 use std::collections::HashSet;
 
 use outline_core::xref::{
-    Facts, ImportBinding, LocalType, Receiver, Reference, Role, ScopeKey, TypeOf,
+    Attribute, Facts, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, ScopeKey,
+    TypeOf,
 };
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Pattern, Stmt};
@@ -31,9 +32,11 @@ pub(crate) fn module_facts(source: &Source<'_>, body: &[Stmt]) -> Facts {
             key: None,
             is_class: false,
             bound: HashSet::new(),
+            receiver: None,
         }],
         anonymous: Vec::new(),
         in_annotation: false,
+        module_assigned: assigned_names(body),
         facts: Facts {
             supported: true,
             ..Facts::default()
@@ -50,6 +53,9 @@ struct Frame {
     is_class: bool,
     /// Names bound in this scope (for the module: unused).
     bound: HashSet<String>,
+    /// For a method: its first parameter (`self`) and the class it is an
+    /// instance of (`self.x = …` assigns an attribute of that class).
+    receiver: Option<(String, ScopeKey)>,
 }
 
 struct Collector<'s, 'a> {
@@ -59,6 +65,10 @@ struct Collector<'s, 'a> {
     /// comprehensions.
     anonymous: Vec<HashSet<String>>,
     in_annotation: bool,
+    /// Names the module binds other than by an import (assignments,
+    /// `def`, `class`): an import alias of one of them (`from _json import
+    /// x as c_x` beside `c_x = None`) is a reference to that definition.
+    module_assigned: HashSet<String>,
     facts: Facts,
 }
 
@@ -131,7 +141,7 @@ impl Collector<'_, '_> {
         }
         let head = match &receiver {
             Receiver::Bare => Some(name),
-            Receiver::Path(path) => path.first().map(String::as_str),
+            Receiver::Path(path) | Receiver::Call(path) => path.first().map(String::as_str),
             Receiver::Expression => None,
         };
         if head.is_some_and(|h| self.is_anonymous_local(h)) {
@@ -173,7 +183,12 @@ impl Collector<'_, '_> {
                     }
                     None => {
                         self.visit_expr(&a.value);
-                        Receiver::Expression
+                        match &*a.value {
+                            Expr::Call(call) => {
+                                dotted(&call.func).map_or(Receiver::Expression, Receiver::Call)
+                            }
+                            _ => Receiver::Expression,
+                        }
                     }
                 };
                 self.push_with(a.attr.id.as_str(), a.attr.range, receiver, role, subtype);
@@ -230,6 +245,13 @@ impl Collector<'_, '_> {
                 .iter()
                 .any(|d| last_name(&d.expression) == Some(word))
         };
+        if let Some(path) = f.returns.as_deref().and_then(annotation_path) {
+            self.facts.returns.push(ReturnType {
+                function: key.clone(),
+                type_of: path,
+            });
+        }
+        let mut receiver = None;
         if let Some(class) = enclosing_class
             && !decorated("staticmethod")
             && let Some(first) = parameters.posonlyargs.iter().chain(&parameters.args).next()
@@ -237,6 +259,7 @@ impl Collector<'_, '_> {
             let type_of = if decorated("classmethod") || f.name.id.as_str() == "__new__" {
                 TypeOf::Class(class)
             } else {
+                receiver = Some((first.parameter.name.id.to_string(), class.clone()));
                 TypeOf::Instance(class)
             };
             self.facts.types.push(LocalType {
@@ -260,6 +283,7 @@ impl Collector<'_, '_> {
             key: Some(key),
             is_class: false,
             bound,
+            receiver,
         });
         let anonymous = std::mem::take(&mut self.anonymous);
         self.visit_body(&f.body);
@@ -294,6 +318,7 @@ impl Collector<'_, '_> {
             key: Some(key),
             is_class: true,
             bound: bound_names(&c.body),
+            receiver: None,
         });
         let anonymous = std::mem::take(&mut self.anonymous);
         self.visit_body(&c.body);
@@ -332,6 +357,7 @@ impl Collector<'_, '_> {
                     } else {
                         local.clone()
                     };
+                    self.alias_reference(alias, &scope);
                     self.facts.imports.push(ImportBinding {
                         local,
                         module,
@@ -362,6 +388,7 @@ impl Collector<'_, '_> {
                         line,
                         scope: scope.clone(),
                     });
+                    self.alias_reference(alias, &scope);
                     if name != "*" {
                         let (l, column, end_column) = self.position(alias.name.range);
                         self.facts.references.push(Reference {
@@ -382,6 +409,30 @@ impl Collector<'_, '_> {
         }
     }
 
+    /// The `as` name of an import at module level when the module also
+    /// binds that name otherwise: a reference (role `import`) to the module's
+    /// definition of it, as jedi reports it.
+    fn alias_reference(&mut self, alias: &ast::Alias, scope: &Option<ScopeKey>) {
+        let Some(asname) = &alias.asname else {
+            return;
+        };
+        if scope.is_some() || !self.module_assigned.contains(asname.id.as_str()) {
+            return;
+        }
+        let (line, column, end_column) = self.position(asname.range);
+        self.facts.references.push(Reference {
+            name: asname.id.to_string(),
+            receiver: Receiver::Bare,
+            role: Role::Import,
+            line,
+            column,
+            end_column,
+            scope: None,
+            binding: None,
+            subtype: None,
+        });
+    }
+
     /// `x = User()`, `x = mod.User(…)`, `x: User = …`: the type of `x`.
     fn local_type(&mut self, target: &Expr, annotation: Option<&Expr>, value: Option<&Expr>) {
         let Expr::Name(name) = target else {
@@ -393,14 +444,87 @@ impl Collector<'_, '_> {
                 Some(Expr::Call(call)) => dotted(&call.func),
                 _ => None,
             });
-        if let Some(path) = path {
-            self.facts.types.push(LocalType {
-                scope: self.current_key(),
-                name: name.id.to_string(),
-                type_of: TypeOf::Path(path),
-                line: self.source.start_line(target),
-            });
+        // `cls = JSONEncoder`: the name stands for what the other names.
+        let type_of = match (path, value) {
+            (Some(path), _) => TypeOf::Path(path),
+            (None, Some(value @ (Expr::Name(_) | Expr::Attribute(_)))) if annotation.is_none() => {
+                match dotted(value) {
+                    Some(path) => TypeOf::Alias(path),
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        self.facts.types.push(LocalType {
+            scope: self.current_key(),
+            name: name.id.to_string(),
+            type_of,
+            line: self.source.start_line(target),
+        });
+    }
+
+    /// `self.x = …` (also in a tuple target) in a method whose first
+    /// parameter is `self`: an [`Attribute`] of the class, its type from an
+    /// annotation or a constructor call (the first assignment of a name
+    /// gives its line; a later one may give the type).
+    fn attribute(&mut self, target: &Expr, annotation: Option<&Expr>, value: Option<&Expr>) {
+        let (own, class) = match self.frames.last().and_then(|f| f.receiver.as_ref()) {
+            Some((own, class)) => (own.clone(), class.clone()),
+            None => return,
+        };
+        let attribute = match target {
+            Expr::Attribute(a) => a,
+            Expr::Tuple(t) => {
+                for element in &t.elts {
+                    self.attribute(element, None, None);
+                }
+                return;
+            }
+            Expr::List(l) => {
+                for element in &l.elts {
+                    self.attribute(element, None, None);
+                }
+                return;
+            }
+            Expr::Starred(s) => return self.attribute(&s.value, None, None),
+            _ => return,
+        };
+        if !matches!(&*attribute.value, Expr::Name(n) if n.id.as_str() == own) {
+            return;
         }
+        // An annotation, a call's callee (a class or a function with a
+        // declared return type) or a name (`self.x = x`, a parameter of
+        // known type).
+        let type_of = annotation
+            .and_then(annotation_path)
+            .or_else(|| match value {
+                Some(Expr::Call(call)) => dotted(&call.func),
+                Some(Expr::Name(n)) => Some(vec![n.id.to_string()]),
+                _ => None,
+            });
+        let name = attribute.attr.id.as_str();
+        let scope = self.current_key();
+        if let Some(known) = self
+            .facts
+            .attributes
+            .iter_mut()
+            .find(|k| k.instance && k.class == class && k.name == name)
+        {
+            if known.type_of.is_none() && type_of.is_some() {
+                known.type_of = type_of;
+                known.scope = scope;
+            }
+            return;
+        }
+        let line = self.source.start_line(&attribute.attr);
+        self.facts.attributes.push(Attribute {
+            class,
+            name: name.to_owned(),
+            line,
+            scope,
+            type_of,
+            instance: true,
+        });
     }
 
     fn comprehension(&mut self, generators: &[ast::Comprehension], elements: &[&Expr]) {
@@ -443,6 +567,9 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
                 if let [target] = &a.targets[..] {
                     self.local_type(target, None, Some(&a.value));
                 }
+                for target in &a.targets {
+                    self.attribute(target, None, Some(&a.value));
+                }
             }
             Stmt::AnnAssign(a) => {
                 self.visit_annotation(&a.annotation);
@@ -451,6 +578,7 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
                 }
                 self.visit_expr(&a.target);
                 self.local_type(&a.target, Some(&a.annotation), a.value.as_deref());
+                self.attribute(&a.target, Some(&a.annotation), a.value.as_deref());
             }
             _ => visitor::walk_stmt(self, stmt),
         }
@@ -595,6 +723,16 @@ fn store_names(target: &Expr, out: &mut HashSet<String>) {
     }
 }
 
+/// Names bound in the scope of `body` other than by an import.
+fn assigned_names(body: &[Stmt]) -> HashSet<String> {
+    let mut binder = Binder {
+        skip_imports: true,
+        ..Binder::default()
+    };
+    binder.visit_body(body);
+    binder.bound
+}
+
 /// Names bound in the scope of `body` (not inside nested functions, classes,
 /// lambdas or comprehensions), minus those declared `global` or `nonlocal`.
 fn bound_names(body: &[Stmt]) -> HashSet<String> {
@@ -610,6 +748,8 @@ fn bound_names(body: &[Stmt]) -> HashSet<String> {
 struct Binder {
     bound: HashSet<String>,
     declared: HashSet<String>,
+    /// Leave out names bound by imports.
+    skip_imports: bool,
 }
 
 impl<'a> Visitor<'a> for Binder {
@@ -621,6 +761,7 @@ impl<'a> Visitor<'a> for Binder {
             Stmt::ClassDef(c) => {
                 self.bound.insert(c.name.id.to_string());
             }
+            Stmt::Import(_) | Stmt::ImportFrom(_) if self.skip_imports => {}
             Stmt::Import(import) => {
                 for alias in &import.names {
                     let name = match &alias.asname {

@@ -26,7 +26,8 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Facts, ImportBinding, LocalType, Receiver, Reference, Role, ScopeKey, TypeOf,
+    Attribute, Facts, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, ScopeKey,
+    TypeOf,
 };
 use outline_core::{Symbol, SymbolKind};
 use swc_common::{BytePos, Spanned};
@@ -35,11 +36,13 @@ use swc_ecma_ast::{
     Constructor, Decl, DefaultDecl, ExportAll, ExportDefaultDecl, ExportDefaultExpr,
     ExportSpecifier, Expr, FnDecl, FnExpr, ForHead, ForInStmt, ForOfStmt, ForStmt, Function,
     ImportDecl, ImportSpecifier, JSXElementName, Lit, MemberExpr, MemberProp, ModuleDecl,
-    ModuleExportName, ModuleItem, NamedExport, NewExpr, ObjectPatProp, ParamOrTsParamProp, Pat,
-    Prop, PropName, Stmt, TsEntityName, TsExprWithTypeArgs, TsImportEqualsDecl, TsInterfaceDecl,
-    TsModuleDecl, TsModuleName, TsModuleRef, TsNamespaceBody, TsParamPropParam, TsType,
-    TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl, TsTypeQuery, TsTypeQueryExpr, TsTypeRef, VarDecl,
-    VarDeclKind, VarDeclOrExpr, VarDeclarator,
+    ModuleExportName, ModuleItem, NamedExport, NewExpr, ObjectPatProp, OptChainBase,
+    ParamOrTsParamProp, Pat, Prop, PropName, Stmt, TsEntityName, TsExprWithTypeArgs,
+    TsGetterSignature, TsImportEqualsDecl, TsInterfaceDecl, TsMethodSignature, TsModuleDecl,
+    TsModuleName, TsModuleRef, TsNamespaceBody, TsParamPropParam, TsPropertySignature,
+    TsSetterSignature, TsType, TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl, TsTypeQuery,
+    TsTypeQueryExpr, TsTypeRef, TsUnionOrIntersectionType, VarDecl, VarDeclKind, VarDeclOrExpr,
+    VarDeclarator,
 };
 use swc_ecma_ast::{CallExpr, Callee};
 use swc_ecma_visit::{Visit, VisitWith};
@@ -139,6 +142,21 @@ fn chain(expr: &Expr) -> Option<Chain> {
         Expr::Ident(i) => Some(vec![(i.sym.to_string(), i.span.lo, i.span.hi)]),
         Expr::This(t) => Some(vec![("this".to_owned(), t.span.lo, t.span.hi)]),
         Expr::Paren(p) => chain(&p.expr),
+        // `a!.b`: the non-null assertion changes no name.
+        Expr::TsNonNull(n) => chain(&n.expr),
+        // `a?.b`: an optional member is a member.
+        Expr::OptChain(o) => match &*o.base {
+            OptChainBase::Member(MemberExpr {
+                obj,
+                prop: MemberProp::Ident(name),
+                ..
+            }) => {
+                let mut out = chain(obj)?;
+                out.push((name.sym.to_string(), name.span.lo, name.span.hi));
+                Some(out)
+            }
+            _ => None,
+        },
         Expr::Member(MemberExpr {
             obj,
             prop: MemberProp::Ident(name),
@@ -781,6 +799,16 @@ impl Facts_<'_, '_> {
         lexical_names(stmts, out);
     }
 
+    /// The declared return type of the function whose frame is innermost.
+    fn return_type(&mut self, ty: &TsType) {
+        if let (Some(function), Some(path)) = (self.frame_key(), type_path(ty)) {
+            self.facts.returns.push(ReturnType {
+                function,
+                type_of: path,
+            });
+        }
+    }
+
     /// Local types of parameters or declarators bound in the current frame.
     fn annotated(&mut self, names: &[(String, Option<&TsTypeAnn>)], line: u32) {
         for (name, annotation) in names {
@@ -861,6 +889,14 @@ impl Facts_<'_, '_> {
             }
             ClassMember::Constructor(c) => self.constructor(c),
             ClassMember::ClassProp(p) => {
+                if let PropName::Ident(name) = &p.key {
+                    let type_of = match (&p.type_ann, &p.value) {
+                        (Some(t), _) => type_path(&t.type_ann),
+                        (None, Some(value)) => new_path(value),
+                        (None, None) => None,
+                    };
+                    self.typed_property(name.sym.to_string(), name.span.lo, type_of);
+                }
                 p.key.visit_with(self);
                 for d in &p.decorators {
                     d.visit_with(self);
@@ -899,6 +935,8 @@ impl Facts_<'_, '_> {
                 ParamOrTsParamProp::Param(p) => pat_names(&p.pat, &mut typed),
                 ParamOrTsParamProp::TsParamProp(p) => match &p.param {
                     TsParamPropParam::Ident(b) => {
+                        let type_of = b.type_ann.as_deref().and_then(|t| type_path(&t.type_ann));
+                        self.typed_property(b.id.sym.to_string(), b.id.span.lo, type_of);
                         typed.push((b.id.sym.to_string(), b.type_ann.as_deref()))
                     }
                     TsParamPropParam::Assign(a) => pat_names(&a.left, &mut typed),
@@ -937,18 +975,63 @@ impl Facts_<'_, '_> {
                     ..
                 }) => {
                     obj.visit_with(self);
+                    let (receiver, binding) = self.result_receiver(obj);
                     self.push_reference(
                         name.sym.to_string(),
-                        Receiver::Expression,
+                        receiver,
                         role,
                         (name.span.lo, name.span.hi),
-                        None,
+                        binding,
                         None,
                     );
                 }
                 other => other.visit_with(self),
             },
         }
+    }
+
+    /// The receiver of a member of `obj` that is not a dotted chain:
+    /// [`Receiver::Call`] when `obj` calls (or `new`s) a dotted chain, with
+    /// the binding of the chain's head; else [`Receiver::Expression`].
+    fn result_receiver(&mut self, obj: &Expr) -> (Receiver, Option<ScopeKey>) {
+        let callee = match unparen(obj) {
+            Expr::Call(CallExpr {
+                callee: Callee::Expr(callee),
+                ..
+            }) => callee,
+            Expr::New(NewExpr { callee, .. }) => callee,
+            _ => return (Receiver::Expression, None),
+        };
+        let Some(c) = chain(callee) else {
+            return (Receiver::Expression, None);
+        };
+        let path: Vec<String> = c.into_iter().map(|(n, _, _)| n).collect();
+        let binding = match path.first() {
+            Some(head) => self.head_binding(head),
+            None => None,
+        };
+        (Receiver::Call(path), binding)
+    }
+
+    /// A typed class property or constructor parameter property `name` of
+    /// the innermost class: an [`Attribute`] (its type resolved in the
+    /// class's scope).
+    fn typed_property(&mut self, name: String, pos: BytePos, type_of: Option<Vec<String>>) {
+        let Some(path) = type_of else {
+            return;
+        };
+        let Some(class) = self.this_class.last().cloned().flatten() else {
+            return;
+        };
+        let line = self.line(pos);
+        self.facts.attributes.push(Attribute {
+            scope: Some(class.clone()),
+            class,
+            name,
+            line,
+            type_of: Some(path),
+            instance: false,
+        });
     }
 
     /// `for (left in right) body` and `for (left of right) body`: the
@@ -991,11 +1074,16 @@ impl Facts_<'_, '_> {
             }
         }
         if let (Pat::Ident(b), Some(init)) = (&d.name, &d.init) {
+            // `x = new A()`, `x = make()`, `x = a.b`: the type (or value) the
+            // path names.
             if b.type_ann.is_none()
-                && let Expr::New(NewExpr { callee, .. }) = unparen(init)
-                && let Some(c) = chain(callee)
-                && c.first().is_some_and(|(h, _, _)| h != "this")
+                && required(self.source, init).is_none()
+                && let Some(c) = callee_chain(init).or_else(|| chain(init))
+                && c.first().is_some_and(|(h, _, _)| h.as_str() != &*b.id.sym)
             {
+                if c.first().is_some_and(|(h, _, _)| h == "this") {
+                    self.head_binding("this");
+                }
                 self.facts.types.push(LocalType {
                     scope: key.clone(),
                     name: b.id.sym.to_string(),
@@ -1012,6 +1100,38 @@ impl Facts_<'_, '_> {
                     name: None,
                     line: self.line(pos),
                     scope: key.clone(),
+                });
+            }
+        }
+        // `const { a, b: c } = this.x`: each name is the member it takes.
+        if let (Pat::Object(o), Some(init)) = (&d.name, &d.init)
+            && let Some(c) = chain(init)
+        {
+            let base: Vec<String> = c.into_iter().map(|(n, _, _)| n).collect();
+            if base.first().is_some_and(|h| h == "this") {
+                // `this` gets its type in this scope.
+                self.head_binding("this");
+            }
+            for prop in &o.props {
+                let (local, name) = match prop {
+                    ObjectPatProp::KeyValue(kv) => match (&kv.key, &*kv.value) {
+                        (PropName::Ident(k), Pat::Ident(v)) => {
+                            (v.id.sym.to_string(), k.sym.to_string())
+                        }
+                        _ => continue,
+                    },
+                    ObjectPatProp::Assign(a) => {
+                        (a.key.id.sym.to_string(), a.key.id.sym.to_string())
+                    }
+                    ObjectPatProp::Rest(_) => continue,
+                };
+                let mut path = base.clone();
+                path.push(name);
+                self.facts.types.push(LocalType {
+                    scope: key.clone(),
+                    name: local,
+                    type_of: TypeOf::Path(path),
+                    line,
                 });
             }
         }
@@ -1048,6 +1168,18 @@ impl Facts_<'_, '_> {
 /// through arrays, `Promise`-like generics are not unwrapped.
 fn type_path(ty: &TsType) -> Option<Vec<String>> {
     match ty {
+        // `Partial<T>`, `Readonly<T>`… have the members of `T`.
+        TsType::TsTypeRef(TsTypeRef {
+            type_name: TsEntityName::Ident(name),
+            type_params: Some(args),
+            ..
+        }) if matches!(
+            &*name.sym,
+            "Partial" | "Readonly" | "Required" | "NonNullable"
+        ) =>
+        {
+            type_path(args.params.first()?)
+        }
         TsType::TsTypeRef(r) => Some(
             entity_chain(&r.type_name)
                 .into_iter()
@@ -1055,6 +1187,32 @@ fn type_path(ty: &TsType) -> Option<Vec<String>> {
                 .collect(),
         ),
         TsType::TsParenthesizedType(p) => type_path(&p.type_ann),
+        // `A | null`, `A | B`: the first member naming a type.
+        TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsUnionType(u)) => {
+            u.types.iter().find_map(|t| type_path(t))
+        }
+        _ => None,
+    }
+}
+
+/// The callee of a call or `new` expression when it is a dotted chain.
+fn callee_chain(expr: &Expr) -> Option<Chain> {
+    match unparen(expr) {
+        Expr::New(NewExpr { callee, .. })
+        | Expr::Call(CallExpr {
+            callee: Callee::Expr(callee),
+            ..
+        }) => chain(callee),
+        _ => None,
+    }
+}
+
+/// The class a `new` expression instantiates (`new a.B()`), as a path.
+fn new_path(expr: &Expr) -> Option<Vec<String>> {
+    match unparen(expr) {
+        Expr::New(NewExpr { callee, .. }) => {
+            Some(chain(callee)?.into_iter().map(|(n, _, _)| n).collect())
+        }
         _ => None,
     }
 }
@@ -1096,6 +1254,7 @@ impl Visit for Facts_<'_, '_> {
                 p.visit_with(this);
             }
             if let Some(t) = &node.return_type {
+                this.return_type(&t.type_ann);
                 t.visit_with(this);
             }
             if let Some(body) = &node.body {
@@ -1124,6 +1283,7 @@ impl Visit for Facts_<'_, '_> {
                 p.visit_with(this);
             }
             if let Some(t) = &node.return_type {
+                this.return_type(&t.type_ann);
                 t.visit_with(this);
             }
             match &*node.body {
@@ -1171,10 +1331,60 @@ impl Visit for Facts_<'_, '_> {
         if let Some(key) = &key {
             self.scopes.push(key.clone());
         }
+        // Typed property signatures become attributes of the interface.
+        self.this_class.push(key.clone());
         node.body.visit_with(self);
+        self.this_class.pop();
         if key.is_some() {
             self.scopes.pop();
         }
+        self.pop_frame();
+    }
+
+    // Member signatures: the key is a declaration, not a reference (unless
+    // computed); a typed property is an attribute of the interface or type
+    // literal, a method's return type its declared return.
+    fn visit_ts_property_signature(&mut self, node: &TsPropertySignature) {
+        if node.computed {
+            node.key.visit_with(self);
+        } else if let Expr::Ident(name) = &*node.key {
+            let type_of = node.type_ann.as_ref().and_then(|t| type_path(&t.type_ann));
+            self.typed_property(name.sym.to_string(), name.span.lo, type_of);
+        }
+        node.type_ann.visit_with(self);
+    }
+
+    fn visit_ts_getter_signature(&mut self, node: &TsGetterSignature) {
+        if node.computed {
+            node.key.visit_with(self);
+        }
+        node.type_ann.visit_with(self);
+    }
+
+    fn visit_ts_setter_signature(&mut self, node: &TsSetterSignature) {
+        if node.computed {
+            node.key.visit_with(self);
+        }
+        node.param.visit_with(self);
+    }
+
+    fn visit_ts_method_signature(&mut self, node: &TsMethodSignature) {
+        if node.computed {
+            node.key.visit_with(self);
+        } else if let Some((function, _)) = self.symbol_at(node.key.span().lo)
+            && let Some(path) = node.type_ann.as_ref().and_then(|t| type_path(&t.type_ann))
+        {
+            self.facts.returns.push(ReturnType {
+                function,
+                type_of: path,
+            });
+        }
+        let mut names = Vec::new();
+        type_param_names(node.type_params.as_deref(), &mut names);
+        self.push_frame(self.frame_key(), names);
+        node.type_params.visit_with(self);
+        node.params.visit_with(self);
+        node.type_ann.visit_with(self);
         self.pop_frame();
     }
 
@@ -1375,19 +1585,55 @@ impl Visit for Facts_<'_, '_> {
                     None,
                 );
             }
+            Expr::OptChain(o) => match &*o.base {
+                // `a?.b(…)`, `a.b?.(…)`: a call of the callee.
+                OptChainBase::Call(call) => {
+                    self.call_like(&call.callee, Role::Call);
+                    if let Some(args) = &call.type_args {
+                        args.visit_with(self);
+                    }
+                    for arg in &call.args {
+                        arg.visit_with(self);
+                    }
+                }
+                OptChainBase::Member(m) => match chain(node) {
+                    Some(c) => self.chain_refs(c, Role::Attribute, None),
+                    None => {
+                        m.obj.visit_with(self);
+                        match &m.prop {
+                            MemberProp::Ident(name) => {
+                                let (receiver, binding) = self.result_receiver(&m.obj);
+                                self.push_reference(
+                                    name.sym.to_string(),
+                                    receiver,
+                                    Role::Attribute,
+                                    (name.span.lo, name.span.hi),
+                                    binding,
+                                    None,
+                                );
+                            }
+                            MemberProp::Computed(c) => c.visit_with(self),
+                            _ => {}
+                        }
+                    }
+                },
+            },
             Expr::Member(m) => match chain(node) {
                 Some(c) => self.chain_refs(c, Role::Attribute, None),
                 None => {
                     m.obj.visit_with(self);
                     match &m.prop {
-                        MemberProp::Ident(name) => self.push_reference(
-                            name.sym.to_string(),
-                            Receiver::Expression,
-                            Role::Attribute,
-                            (name.span.lo, name.span.hi),
-                            None,
-                            None,
-                        ),
+                        MemberProp::Ident(name) => {
+                            let (receiver, binding) = self.result_receiver(&m.obj);
+                            self.push_reference(
+                                name.sym.to_string(),
+                                receiver,
+                                Role::Attribute,
+                                (name.span.lo, name.span.hi),
+                                binding,
+                                None,
+                            );
+                        }
                         MemberProp::Computed(c) => c.visit_with(self),
                         _ => {}
                     }

@@ -21,8 +21,10 @@ use crate::id::symbol_id;
 /// version are re-extracted, never misread. 3: TypeScript/JavaScript and
 /// Rust facts are extracted (version 2 stored them as unsupported); a Rust
 /// `impl` self type's [`Role::TypeUse`] reference carries the impl block as
-/// its `subtype`.
-pub const FACTS_VERSION: u32 = 3;
+/// its `subtype`. 4: [`Receiver::Call`], [`Facts::attributes`] (Python
+/// `self.x = …`, TypeScript typed class properties), [`Facts::returns`],
+/// [`TypeOf::Alias`].
+pub const FACTS_VERSION: u32 = 4;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -96,8 +98,13 @@ pub enum Receiver {
     /// `a.b.c` has `["a", "b"]` for `c`.
     Path(Vec<String>),
     /// An attribute of an expression that is not a dotted name
-    /// (`f().save`, `items[0].save`): only a name-only match is possible.
+    /// (`items[0].save`, `f()()`): only a name-only match is possible.
     Expression,
+    /// An attribute of the result of calling a dotted chain of names:
+    /// `User().save` has `["User"]`, `m.make(x).run` has `["m", "make"]`
+    /// (the call's result is an instance of the class called, or of the
+    /// function's declared return type, [`Facts::returns`]).
+    Call(Vec<String>),
 }
 
 /// One use of a name.
@@ -172,6 +179,10 @@ pub enum TypeOf {
     /// The enclosing class itself: Python's `cls` (first parameter of a
     /// `@classmethod`).
     Class(ScopeKey),
+    /// Whatever the dotted name denotes, resolved in the scope of the
+    /// binding: `cls = JSONEncoder` (the class itself, not an instance),
+    /// `f = mod.func`.
+    Alias(Vec<String>),
 }
 
 /// The type of a name bound in a scope, from an annotation, a constructor
@@ -189,6 +200,43 @@ pub struct LocalType {
     pub line: u32,
 }
 
+/// An attribute of a class's instances that the class body does not declare
+/// as a symbol, or whose declared type is known: Python's `self.x = …` in a
+/// method (the first assignment of each name per class), TypeScript's typed
+/// class properties and constructor parameter properties.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attribute {
+    /// The class whose instances have it.
+    pub class: ScopeKey,
+    /// The attribute's name.
+    pub name: String,
+    /// Line of the name at its (first) assignment or declaration (1-based).
+    pub line: u32,
+    /// The scope the type is written in (the method holding `self.x = …`;
+    /// for a declared property, the class).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<ScopeKey>,
+    /// Its type when known, as a dotted name resolved in `scope`: from an
+    /// annotation, a constructor call (`self.x = User()`, `new User()`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub type_of: Option<Vec<String>>,
+    /// Whether the name is a Python instance attribute (assigned through
+    /// `self`): it then comes before a class attribute or method of the same
+    /// name when looked up on an instance, as Python's attribute lookup does.
+    #[serde(default)]
+    pub instance: bool,
+}
+
+/// The declared return type of a function or method: `def f() -> User`,
+/// `function f(): User`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReturnType {
+    /// The function or method.
+    pub function: ScopeKey,
+    /// The type as a dotted name, resolved in the scope around the function.
+    pub type_of: Vec<String>,
+}
+
 /// Everything an adapter extracted for resolution, for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Facts {
@@ -201,6 +249,13 @@ pub struct Facts {
     pub imports: Vec<ImportBinding>,
     /// Known types of local names.
     pub types: Vec<LocalType>,
+    /// Attributes of instances with a known type or assigned through `self`
+    /// (see [`Attribute`]), in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<Attribute>,
+    /// Declared return types of functions and methods, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returns: Vec<ReturnType>,
     /// Python's `__all__` when it is a literal list or tuple of strings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exports: Option<Vec<String>>,

@@ -31,7 +31,8 @@ pub use modules::{absolute_module, python_module};
 pub use resolve::{Resolver, resolve, resolve_with};
 pub use rust_modules::{RustCrate, rust_module};
 pub use ts_modules::{
-    SCRIPT_EXTENSIONS, TsConfig, is_script, join as join_path, resolve_specifier,
+    SCRIPT_EXTENSIONS, TsConfig, TsPackage, is_script, join as join_path, resolve_package,
+    resolve_specifier,
 };
 
 /// Project-wide settings that are not in the files' facts, read at the edge
@@ -41,6 +42,9 @@ pub use ts_modules::{
 pub struct ProjectConfig {
     /// Every `tsconfig.json`/`jsconfig.json` of the project.
     pub ts_configs: Vec<TsConfig>,
+    /// Every `package.json` with a name in the project's TypeScript and
+    /// JavaScript directories: the workspace packages.
+    pub ts_packages: Vec<TsPackage>,
     /// Every Rust crate of the project (from its `Cargo.toml`): what
     /// [`rust_module`] needs.
     pub rust_crates: Vec<RustCrate>,

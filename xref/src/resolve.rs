@@ -3,10 +3,12 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::SymbolKind;
-use outline_core::xref::{ImportBinding, LocalType, Receiver, Reference, Role, TypeOf};
+use outline_core::xref::{
+    Attribute, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, TypeOf,
+};
 
 use crate::modules::absolute_module;
-use crate::ts_modules::{is_script, resolve_specifier};
+use crate::ts_modules::{is_script, resolve_package, resolve_specifier};
 use crate::{
     FileInput, MAX_CANDIDATES, ProjectConfig, Relation, Resolution, Resolved, Status, Via,
 };
@@ -59,6 +61,11 @@ struct Project<'a> {
     impl_of: HashMap<(usize, usize), (usize, usize)>,
     /// Rust: type (file, definition) → its impl blocks.
     impls: HashMap<(usize, usize), Vec<(usize, usize)>>,
+    /// Per file: (class qualname, attribute name) → the attribute fact (the
+    /// first one).
+    attributes: Vec<HashMap<(&'a str, &'a str), &'a Attribute>>,
+    /// Per file: function qualname → its declared return type.
+    returns: Vec<HashMap<&'a str, &'a ReturnType>>,
 }
 
 /// Whether `path` is a Rust file.
@@ -254,6 +261,8 @@ impl<'a> Project<'a> {
         let mut top_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         let mut members_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         let mut types = Vec::with_capacity(files.len());
+        let mut attributes = Vec::with_capacity(files.len());
+        let mut returns = Vec::with_capacity(files.len());
         for (f, file) in files.iter().enumerate() {
             // Files in namespace directories come after the others (below).
             if let Some(module) = &file.module
@@ -289,6 +298,20 @@ impl<'a> Project<'a> {
             }
             types.push(file_types);
             qualnames.push(map);
+            let mut file_attributes = HashMap::new();
+            for attribute in &file.facts.attributes {
+                file_attributes
+                    .entry((attribute.class.qualname.as_str(), attribute.name.as_str()))
+                    .or_insert(attribute);
+            }
+            attributes.push(file_attributes);
+            returns.push(
+                file.facts
+                    .returns
+                    .iter()
+                    .map(|r| (r.function.qualname.as_str(), r))
+                    .collect(),
+            );
             let mut file_imports: HashMap<(&str, &str), Vec<&ImportBinding>> = HashMap::new();
             let mut file_stars = Vec::new();
             for binding in &file.facts.imports {
@@ -329,6 +352,9 @@ impl<'a> Project<'a> {
                                 &paths,
                                 &config.ts_configs,
                             )
+                            .or_else(|| {
+                                resolve_package(&binding.module, &paths, &config.ts_packages)
+                            })
                             .and_then(|p| by_path.get(p.as_str()).copied())
                         });
                     }
@@ -363,6 +389,8 @@ impl<'a> Project<'a> {
             specifiers,
             impl_of: HashMap::new(),
             impls: HashMap::new(),
+            attributes,
+            returns,
         }
     }
 
@@ -466,7 +494,7 @@ impl<'a> Project<'a> {
         }
         let head = match &reference.receiver {
             Receiver::Bare => reference.name.as_str(),
-            Receiver::Path(_) | Receiver::Expression => return Via::Receiver,
+            Receiver::Path(_) | Receiver::Call(_) | Receiver::Expression => return Via::Receiver,
         };
         let scope = reference
             .binding
@@ -503,14 +531,50 @@ impl<'a> Project<'a> {
                     && (b.name.as_deref() == Some(reference.name.as_str())
                         || (b.name.as_deref() == Some("default") && b.local == reference.name))
             });
-            return match binding {
-                Some(binding) => self.follow_import(f, binding, 0),
+            if let Some(binding) = binding {
+                return self.follow_import(f, binding, 0);
+            }
+            // An alias (`import x as y`) of a name the scope also defines:
+            // that definition.
+            let alias = self.files[f].facts.imports.iter().find(|b| {
+                b.line == reference.line
+                    && b.local == reference.name
+                    && b.name.as_deref() != Some(reference.name.as_str())
+            });
+            let Some(alias) = alias else {
+                return Entity::Unknown;
+            };
+            let qualname = match &alias.scope {
+                Some(scope) => format!("{}.{}", scope.qualname, alias.local),
+                None => alias.local.clone(),
+            };
+            return match self.qualnames[f].get(qualname.as_str()) {
+                Some(&d) => Entity::Def(f, d),
                 None => Entity::Unknown,
             };
         }
         let scope = reference.binding.as_ref().map(|s| s.qualname.as_str());
         match &reference.receiver {
-            Receiver::Bare => self.name(f, scope, &reference.name, reference.line, 0),
+            Receiver::Bare => {
+                let entity = self.name(f, scope, &reference.name, reference.line, 0);
+                // A local variable names no definition itself, even when it
+                // stands for one (`cls = JSONEncoder`).
+                match scope {
+                    Some(s)
+                        if !self.qualnames[f]
+                            .contains_key(format!("{s}.{}", reference.name).as_str())
+                            && self
+                                .latest_import(f, s, &reference.name, reference.line)
+                                .is_none() =>
+                    {
+                        match entity {
+                            Entity::Def(..) | Entity::Module(_) => Entity::Local,
+                            other => other,
+                        }
+                    }
+                    _ => entity,
+                }
+            }
             Receiver::Path(path) => {
                 let Some((head, rest)) = path.split_first() else {
                     return Entity::Unknown;
@@ -534,8 +598,108 @@ impl<'a> Project<'a> {
                 }
                 self.member(entity, &reference.name, 0)
             }
+            Receiver::Call(path) => {
+                let Some((head, rest)) = path.split_first() else {
+                    return Entity::Unknown;
+                };
+                let mut callee = self.name(f, scope, head, reference.line, 0);
+                // Python's `super().m`: `m` in the bases of the enclosing
+                // class (of the method the reference is in).
+                if head == "super" && rest.is_empty() && callee == Entity::Unknown {
+                    return self.super_member(f, reference);
+                }
+                for part in rest {
+                    callee = self.member(callee, part, 0);
+                }
+                let result = self.call_result(callee, 0);
+                self.member(result, &reference.name, 0)
+            }
             Receiver::Expression => Entity::Unknown,
         }
+    }
+
+    /// What calling `callee` gives: an instance of the class called, or of
+    /// the declared return type of the function called; unknown otherwise.
+    fn call_result(&self, callee: Entity, hops: u32) -> Entity {
+        let Entity::Def(f, d) = callee else {
+            return Entity::Unknown;
+        };
+        let kind = self.kind(f, d);
+        if is_instantiable(kind) {
+            return Entity::Instance(f, d);
+        }
+        if !matches!(
+            kind,
+            Some(SymbolKind::Function | SymbolKind::Method | SymbolKind::Getter)
+        ) {
+            return Entity::Unknown;
+        }
+        self.declared_return(f, d, hops)
+    }
+
+    /// An instance of the declared return type of function `d` of file `f`.
+    fn declared_return(&self, f: usize, d: usize, hops: u32) -> Entity {
+        let Some(definition) = self.definition(f, d) else {
+            return Entity::Unknown;
+        };
+        let Some(found) = self.returns[f].get(definition.qualname.as_str()) else {
+            return Entity::Unknown;
+        };
+        let parent = definition.qualname.rsplit_once('.').map(|(p, _)| p);
+        match self.path_in_scope(f, parent, &found.type_of, u32::MAX, hops + 1) {
+            Entity::Def(tf, td) if is_type(self.kind(tf, td)) => Entity::Instance(tf, td),
+            _ => Entity::Unknown,
+        }
+    }
+
+    /// `super().name` in a method: `name` in the bases of the innermost
+    /// class around the reference, as an instance's member.
+    fn super_member(&self, f: usize, reference: &Reference) -> Entity {
+        let mut current = reference.scope.as_ref().map(|s| s.qualname.as_str());
+        while let Some(scope) = current {
+            if let Some(&c) = self.qualnames[f].get(scope)
+                && self.kind(f, c) == Some(SymbolKind::Class)
+            {
+                let mut seen = HashSet::new();
+                seen.insert((f, c));
+                for &(bf, bd) in self
+                    .bases
+                    .get(&(f, c))
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
+                    let found = self.class_member(bf, bd, &reference.name, &mut seen, true, 0);
+                    if found != Entity::Unknown {
+                        return found;
+                    }
+                }
+                return Entity::Unknown;
+            }
+            current = scope.rsplit_once('.').map(|(parent, _)| parent);
+        }
+        Entity::Unknown
+    }
+
+    /// What an attribute fact holds: an instance of its type when known,
+    /// else a value of unknown type.
+    fn attribute_value(&self, f: usize, attribute: &Attribute, hops: u32) -> Entity {
+        let Some(path) = &attribute.type_of else {
+            return Entity::Local;
+        };
+        if hops > MAX_HOPS {
+            return Entity::Local;
+        }
+        let scope = attribute.scope.as_ref().map(|s| s.qualname.as_str());
+        // `self.x = x` with `x` a parameter or local of known type.
+        if let [only] = path.as_slice()
+            && scope.is_some()
+            && let found @ Entity::Instance(..) =
+                self.local_type(f, scope, only, attribute.line, hops + 1)
+        {
+            return found;
+        }
+        let entity = self.path_in_scope(f, scope, path, attribute.line, hops + 1);
+        self.value_entity(entity, hops + 1)
     }
 
     /// The name `name` as seen from `scope` (a function or class qualname of
@@ -604,6 +768,9 @@ impl<'a> Project<'a> {
         line: u32,
         hops: u32,
     ) -> Entity {
+        if hops > MAX_HOPS {
+            return Entity::Local;
+        }
         let found = self.types[f]
             .get(&(scope.unwrap_or(""), name))
             .and_then(|types| {
@@ -625,10 +792,57 @@ impl<'a> Project<'a> {
                 Some(&d) => Entity::Def(f, d),
                 None => Entity::Local,
             },
-            TypeOf::Path(path) => match self.path_in_scope(f, scope, path, line, hops + 1) {
-                Entity::Def(tf, td) if is_type(self.kind(tf, td)) => Entity::Instance(tf, td),
+            TypeOf::Path(path) => {
+                // A name's own binding is not its type (`x = x.copy()`).
+                let own = path.len() == 1 && path.first().is_some_and(|p| p == name);
+                if own {
+                    return Entity::Local;
+                }
+                let entity = self.path_in_scope(f, scope, path, line, hops + 1);
+                self.value_entity(entity, hops + 1)
+            }
+            TypeOf::Alias(path) => {
+                let own = path.len() == 1 && path.first().is_some_and(|p| p == name);
+                if own {
+                    return Entity::Local;
+                }
+                match self.path_in_scope(f, scope, path, line, hops + 1) {
+                    found @ (Entity::Def(..) | Entity::Instance(..) | Entity::Module(_)) => found,
+                    _ => Entity::Local,
+                }
+            }
+        }
+    }
+
+    /// The value a type path of a [`LocalType`] or [`Attribute`] stands
+    /// for: an instance of the type it names (an annotation, a constructor
+    /// call), the declared result of the function it names (`x = make()`),
+    /// the value of the variable or property it names (`const { a } =
+    /// this`), an instance it already is; a value of unknown type otherwise.
+    fn value_entity(&self, entity: Entity, hops: u32) -> Entity {
+        match entity {
+            Entity::Def(tf, td) => match self.kind(tf, td) {
+                kind if is_type(kind) => Entity::Instance(tf, td),
+                Some(SymbolKind::Function | SymbolKind::Method) => {
+                    match self.declared_return(tf, td, hops + 1) {
+                        found @ Entity::Instance(..) => found,
+                        _ => Entity::Local,
+                    }
+                }
+                Some(
+                    SymbolKind::Variable
+                    | SymbolKind::Constant
+                    | SymbolKind::Property
+                    | SymbolKind::Field
+                    | SymbolKind::Getter,
+                ) => match self.value_of(tf, td, hops + 1) {
+                    found @ Entity::Instance(..) => found,
+                    _ => Entity::Local,
+                },
                 _ => Entity::Local,
             },
+            found @ Entity::Instance(..) => found,
+            _ => Entity::Local,
         }
     }
 
@@ -655,6 +869,11 @@ impl<'a> Project<'a> {
             }
             if let Some(binding) = self.latest_import(f, s, head, line) {
                 entity = self.follow_import(f, binding, hops + 1);
+                break;
+            }
+            // A local of known type (`self`, `this`, a typed parameter).
+            if self.types[f].contains_key(&(s, head.as_str())) {
+                entity = self.local_type(f, Some(s), head, line, hops + 1);
                 break;
             }
             current = s.rsplit_once('.').map(|(parent, _)| parent);
@@ -841,33 +1060,66 @@ impl<'a> Project<'a> {
         match entity {
             Entity::Module(m) => self.module_member(m, name, hops + 1),
             Entity::Def(f, d) | Entity::Instance(f, d) => {
+                let instance = matches!(entity, Entity::Instance(..));
                 match self.kind(f, d) {
                     kind if has_members(kind) => {
                         let mut seen = HashSet::new();
-                        self.class_member(f, d, name, &mut seen)
+                        self.class_member(f, d, name, &mut seen, instance, hops + 1)
                     }
-                    Some(SymbolKind::Variable | SymbolKind::Constant) => {
-                        // A module variable of known type: `x = User()`.
-                        let Some(definition) = self.definition(f, d) else {
-                            return Entity::Unknown;
-                        };
-                        if definition.qualname.contains('.') {
-                            return Entity::Unknown;
+                    Some(
+                        SymbolKind::Variable
+                        | SymbolKind::Constant
+                        | SymbolKind::Property
+                        | SymbolKind::Field
+                        | SymbolKind::Getter
+                        | SymbolKind::Function
+                        | SymbolKind::Method,
+                    ) if !instance => match self.value_of(f, d, hops + 1) {
+                        Entity::Instance(cf, cd) => {
+                            let mut seen = HashSet::new();
+                            self.class_member(cf, cd, name, &mut seen, true, hops + 1)
                         }
-                        match self.local_type(f, None, &definition.name, u32::MAX, hops + 1) {
-                            Entity::Instance(cf, cd) => {
-                                let mut seen = HashSet::new();
-                                self.class_member(cf, cd, name, &mut seen)
-                            }
-                            _ => Entity::Unknown,
+                        // An alias of a class or module (`Alias = mod.Class`).
+                        Entity::Def(cf, cd) if has_members(self.kind(cf, cd)) => {
+                            let mut seen = HashSet::new();
+                            self.class_member(cf, cd, name, &mut seen, false, hops + 1)
                         }
-                    }
+                        Entity::Module(m) => self.module_member(m, name, hops + 1),
+                        _ => Entity::Unknown,
+                    },
                     _ => Entity::Unknown,
                 }
             }
             Entity::External => Entity::External,
             Entity::Local | Entity::Unknown => Entity::Unknown,
         }
+    }
+
+    /// The value a variable, property or getter definition holds when its
+    /// type is known: a module variable's type (`x = User()`), a class
+    /// member's declared type ([`Attribute`], a class-body `x = User()`), a
+    /// getter's return type. A function or method is not called here: its
+    /// members are not its result's.
+    fn value_of(&self, f: usize, d: usize, hops: u32) -> Entity {
+        if hops > MAX_HOPS {
+            return Entity::Unknown;
+        }
+        let Some(definition) = self.definition(f, d) else {
+            return Entity::Unknown;
+        };
+        match definition.kind {
+            SymbolKind::Getter => return self.declared_return(f, d, hops + 1),
+            SymbolKind::Function | SymbolKind::Method => return Entity::Unknown,
+            _ => {}
+        }
+        let Some((parent, _)) = definition.qualname.rsplit_once('.') else {
+            // A module variable of known type: `x = User()`.
+            return self.local_type(f, None, &definition.name, u32::MAX, hops + 1);
+        };
+        if let Some(attribute) = self.attributes[f].get(&(parent, definition.name.as_str())) {
+            return self.attribute_value(f, attribute, hops + 1);
+        }
+        self.local_type(f, Some(parent), &definition.name, u32::MAX, hops + 1)
     }
 
     /// The absolute module path (dotted segments) a Rust `use` binding's
@@ -987,13 +1239,17 @@ impl<'a> Project<'a> {
         })
     }
 
-    /// `name` in class `d` of file `f` or, depth first, in its bases.
+    /// `name` in class `d` of file `f` or, depth first, in its bases. On an
+    /// `instance`, an attribute assigned through `self` comes before a class
+    /// member of the same name (Python), giving the attribute's value.
     fn class_member(
         &self,
         f: usize,
         d: usize,
         name: &str,
         seen: &mut HashSet<(usize, usize)>,
+        instance: bool,
+        hops: u32,
     ) -> Entity {
         if !seen.insert((f, d)) || seen.len() > MAX_HOPS as usize {
             return Entity::Unknown;
@@ -1001,13 +1257,27 @@ impl<'a> Project<'a> {
         let Some(class) = self.definition(f, d) else {
             return Entity::Unknown;
         };
+        let attribute = self.attributes[f].get(&(class.qualname.as_str(), name));
+        if instance
+            && let Some(attribute) = attribute
+            && attribute.instance
+        {
+            return self.attribute_value(f, attribute, hops + 1);
+        }
         let qualname = format!("{}.{name}", class.qualname);
         if let Some(&m) = self.qualnames[f].get(qualname.as_str()) {
             return Entity::Def(f, m);
         }
+        // A declared attribute that is no symbol (a TypeScript constructor
+        // parameter property).
+        if let Some(attribute) = attribute
+            && !attribute.instance
+        {
+            return self.attribute_value(f, attribute, hops + 1);
+        }
         // Rust: an impl block's type, and a type's impl blocks.
         if let Some(&(tf, td)) = self.impl_of.get(&(f, d)) {
-            return self.class_member(tf, td, name, seen);
+            return self.class_member(tf, td, name, seen, instance, hops);
         }
         for &(bf, bd) in self
             .impls
@@ -1029,7 +1299,9 @@ impl<'a> Project<'a> {
             .map(Vec::as_slice)
             .unwrap_or_default()
         {
-            if let found @ Entity::Def(..) = self.class_member(bf, bd, name, seen) {
+            if let found @ (Entity::Def(..) | Entity::Instance(..) | Entity::Local) =
+                self.class_member(bf, bd, name, seen, instance, hops)
+            {
                 return found;
             }
         }

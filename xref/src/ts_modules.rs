@@ -4,9 +4,11 @@
 //! extension lookup and a directory's `index`, a `.js` written in TypeScript
 //! source meaning the `.ts` file, `tsconfig.json` `baseUrl` and `paths`
 //! (with one `*`). A bare specifier that no `paths` entry or `baseUrl` maps
-//! to a project file is a package: outside the project. `package.json`
-//! `exports`/`main` of packages inside the project, `rootDirs` and
-//! `extends` of a tsconfig are not read.
+//! to a project file is a package: inside the project when a
+//! `package.json` of the project declares that name ([`TsPackage`]: its
+//! `exports`, `types`, `main`; the symlink a workspace tool makes in
+//! `node_modules`), else outside it. `rootDirs` is not read; `extends` is
+//! followed where the tsconfig is read (the `index` crate).
 
 use std::collections::HashSet;
 
@@ -22,8 +24,78 @@ pub struct TsConfig {
     pub base_url: Option<String>,
     /// `compilerOptions.paths`: each pattern (`@app/*`) with its
     /// substitutions as written (`src/app/*`), which are relative to
-    /// `base_url` when set, else to `dir`.
+    /// `base_url` when set, else to `paths_dir`.
     pub paths: Vec<(String, Vec<String>)>,
+    /// The directory of the tsconfig that declares `paths` when it is an
+    /// extended one (`extends`) in another directory; `None`: `dir`.
+    pub paths_dir: Option<String>,
+}
+
+/// A package of the project, from its `package.json`: a bare specifier
+/// naming it (`@app/core`, `@app/core/sub`) is one of its files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TsPackage {
+    /// `name`.
+    pub name: String,
+    /// The directory holding the `package.json` (project-relative).
+    pub dir: String,
+    /// The files the package's own specifier may name, in the order they
+    /// are tried (project-relative: `exports` `"."`, `types`, `main`…).
+    pub entries: Vec<String>,
+    /// `exports` subpaths (`utils`, `*` patterns kept with their `*`) with
+    /// their files (project-relative).
+    pub subpaths: Vec<(String, Vec<String>)>,
+}
+
+/// The project file a bare `specifier` names through a workspace package
+/// of `packages` (see [`TsPackage`]): an entry of the package for its name,
+/// an `exports` subpath or a path inside the package directory for
+/// `name/sub`; a compiled entry (`dist/index.js`) that is not a project file
+/// falls back to the package directory's `index` and to `src/index`.
+pub fn resolve_package(
+    specifier: &str,
+    files: &HashSet<&str>,
+    packages: &[TsPackage],
+) -> Option<String> {
+    let package = packages
+        .iter()
+        .filter(|p| {
+            specifier == p.name
+                || specifier
+                    .strip_prefix(p.name.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|p| p.name.len())?;
+    let sub = specifier
+        .get(package.name.len()..)
+        .unwrap_or_default()
+        .trim_start_matches('/');
+    if sub.is_empty() {
+        for entry in &package.entries {
+            if let Some(found) = file_or_directory(entry, files) {
+                return Some(found);
+            }
+        }
+        return file_or_directory(&package.dir, files)
+            .or_else(|| file_or_directory(&join(&package.dir, "src")?, files));
+    }
+    for (pattern, targets) in &package.subpaths {
+        let captured = match pattern.split_once('*') {
+            None => (pattern == sub).then_some(""),
+            Some((prefix, suffix)) => sub
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.strip_suffix(suffix)),
+        };
+        let Some(captured) = captured else {
+            continue;
+        };
+        for target in targets {
+            if let Some(found) = file_or_directory(&target.replacen('*', captured, 1), files) {
+                return Some(found);
+            }
+        }
+    }
+    file_or_directory(&join(&package.dir, sub)?, files)
 }
 
 /// Extensions of TypeScript and JavaScript files, in the order TypeScript
@@ -63,7 +135,11 @@ pub fn resolve_specifier(
         .iter()
         .filter(|c| c.dir.is_empty() || from.starts_with(&format!("{}/", c.dir)))
         .max_by_key(|c| c.dir.len())?;
-    let root = config.base_url.as_deref().unwrap_or(&config.dir);
+    let root = config
+        .base_url
+        .as_deref()
+        .or(config.paths_dir.as_deref())
+        .unwrap_or(&config.dir);
     // The pattern with the longest prefix before its `*` wins; an exact
     // pattern beats all.
     let mut matching: Vec<(usize, &str, &Vec<String>)> = config
@@ -206,6 +282,7 @@ mod tests {
                 ("@app/*".into(), vec!["app/*".into()]),
                 ("@lib".into(), vec!["lib".into()]),
             ],
+            paths_dir: None,
         }];
         let r = |from, s| resolve_specifier(from, s, &files, &configs);
         assert_eq!(

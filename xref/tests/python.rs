@@ -10,7 +10,7 @@ use xref::{Definition, FileInput, Resolved, Status, Via, python_module, resolve}
 
 /// Parses and resolves a project.
 mod common;
-use common::{at, target};
+use common::{at, reported, target};
 
 fn project(files: &[(&str, &str)]) -> (Vec<FileInput>, Resolved) {
     let paths: HashSet<&str> = files.iter().map(|(p, _)| *p).collect();
@@ -387,4 +387,82 @@ fn comprehensions_in_a_class_body_skip_the_class_scope() {
     assert_eq!(target(&p, "m.py", 9, "items"), "m.py:8:K.items");
     assert_eq!(target(&p, "m.py", 10, "helper"), "m.py:1:helper");
     assert_eq!(target(&p, "m.py", 11, "helper"), "m.py:7:K.helper");
+}
+
+#[test]
+fn an_attribute_assigned_through_self_hides_the_class_attribute_on_instances() {
+    // jedi 0.19.2 `get_references` on `sep` (line 2) lists only itself:
+    // `self.sep` (line 8) is the instance attribute assigned in `__init__`;
+    // `Encoder.sep` (line 11) is the class attribute.
+    let p = project(&[(
+        "enc.py",
+        "class Encoder:\n    sep = ','\n\n    def __init__(self, sep=None):\n        if sep is not None:\n            self.sep = sep\n\n    def encode(self):\n        return self.sep\n\ndef f():\n    return Encoder.sep\n",
+    )]);
+    assert!(!reported(&p, "enc.py", 9, "sep"));
+    assert_eq!(target(&p, "enc.py", 12, "sep"), "enc.py:2:Encoder.sep");
+}
+
+#[test]
+fn typed_instance_attributes_resolve_their_members() {
+    let p = project(&[(
+        "car.py",
+        "class Engine:\n    def start(self):\n        pass\n\nclass Car:\n    def __init__(self, engine: Engine):\n        self.engine = engine\n        self.spare = Engine()\n\n    def go(self):\n        self.engine.start()\n        self.spare.start()\n",
+    )]);
+    assert_eq!(target(&p, "car.py", 11, "start"), "car.py:2:Engine.start");
+    assert_eq!(target(&p, "car.py", 12, "start"), "car.py:2:Engine.start");
+    // `self.engine` itself names no definition.
+    assert!(!reported(&p, "car.py", 11, "engine"));
+}
+
+#[test]
+fn a_call_result_as_receiver_instantiations_return_annotations_super_and_cls() {
+    let p = project(&[(
+        "dec.py",
+        "class Decoder:\n    def decode(self, s):\n        return s\n\ndef make() -> Decoder:\n    return Decoder()\n\ndef load(s):\n    Decoder().decode(s)\n    make().decode(s)\n\nclass Sub(Decoder):\n    def decode(self, s):\n        return super().decode(s)\n\n    @classmethod\n    def build(cls):\n        return cls().decode('')\n",
+    )]);
+    assert_eq!(target(&p, "dec.py", 9, "decode"), "dec.py:2:Decoder.decode");
+    assert_eq!(
+        target(&p, "dec.py", 10, "decode"),
+        "dec.py:2:Decoder.decode"
+    );
+    assert_eq!(
+        target(&p, "dec.py", 14, "decode"),
+        "dec.py:2:Decoder.decode"
+    );
+    assert_eq!(target(&p, "dec.py", 18, "decode"), "dec.py:13:Sub.decode");
+    let (_, _, role, via) = at(&p, "dec.py", 10, "decode");
+    assert_eq!((role, via), (Role::Call, Via::Receiver));
+}
+
+#[test]
+fn an_import_alias_of_a_name_the_module_assigns_and_a_class_alias_called() {
+    // jedi 0.19.2: `get_references` on `c_scan` (line 4) lists the alias in
+    // the import (line 2, column 37); on `Encoder.encode`, the call through
+    // `cls = Encoder` (line 10).
+    let p = project(&[(
+        "enc.py",
+        "try:\n    from _json import scanstring as c_scan\nexcept ImportError:\n    c_scan = None\n\nclass Encoder:\n    def encode(self, o):\n        return o\n\ndef dumps(o, cls=None):\n    if cls is None:\n        cls = Encoder\n    return cls(indent=1).encode(o)\n",
+    )]);
+    let (status, alias, role, _) = at(&p, "enc.py", 2, "c_scan");
+    assert_eq!(
+        (status, alias.as_str(), role),
+        (Status::Resolved, "enc.py:4:c_scan", Role::Import)
+    );
+    assert_eq!(
+        target(&p, "enc.py", 13, "encode"),
+        "enc.py:7:Encoder.encode"
+    );
+}
+
+#[test]
+fn a_local_alias_of_a_definition_is_not_a_reference_to_it() {
+    // jedi 0.19.2: `get_references` on `Encoder` (line 1) lists line 6 only
+    // (the assignment's value), not the local `cls` on line 7.
+    let p = project(&[(
+        "enc.py",
+        "class Encoder:\n    def encode(self, o):\n        return o\n\ndef dumps(o):\n    cls = Encoder\n    return cls().encode(o)\n",
+    )]);
+    assert_eq!(target(&p, "enc.py", 6, "Encoder"), "enc.py:1:Encoder");
+    assert!(!reported(&p, "enc.py", 7, "cls"));
+    assert_eq!(target(&p, "enc.py", 7, "encode"), "enc.py:2:Encoder.encode");
 }

@@ -5,7 +5,9 @@
 use lang_ts::TypeScriptOutline;
 use outline_core::xref::Role;
 use outline_core::{Language, Outline, OutlineOptions};
-use xref::{Definition, FileInput, ProjectConfig, Resolved, Status, TsConfig, Via, resolve_with};
+use xref::{
+    Definition, FileInput, ProjectConfig, Resolved, Status, TsConfig, TsPackage, Via, resolve_with,
+};
 
 mod common;
 use common::{at, reported, target};
@@ -24,6 +26,17 @@ fn language(path: &str) -> Language {
 
 /// Parses and resolves a project with the given tsconfigs.
 fn project_with(files: &[(&str, &str)], configs: Vec<TsConfig>) -> (Vec<FileInput>, Resolved) {
+    project_config(
+        files,
+        ProjectConfig {
+            ts_configs: configs,
+            ..ProjectConfig::default()
+        },
+    )
+}
+
+/// Parses and resolves a project with the given settings.
+fn project_config(files: &[(&str, &str)], config: ProjectConfig) -> (Vec<FileInput>, Resolved) {
     let inputs: Vec<FileInput> = files
         .iter()
         .map(|(path, source)| {
@@ -44,13 +57,7 @@ fn project_with(files: &[(&str, &str)], configs: Vec<TsConfig>) -> (Vec<FileInpu
             }
         })
         .collect();
-    let resolved = resolve_with(
-        &inputs,
-        &ProjectConfig {
-            ts_configs: configs,
-            ..ProjectConfig::default()
-        },
-    );
+    let resolved = resolve_with(&inputs, &config);
     (inputs, resolved)
 }
 
@@ -176,6 +183,7 @@ fn tsconfig_paths_and_packages() {
             dir: "web".into(),
             base_url: Some("web".into()),
             paths: vec![("@app/*".into(), vec!["src/app/*".into()])],
+            paths_dir: None,
         }],
     );
     assert_eq!(
@@ -334,4 +342,132 @@ fn a_file_with_syntax_errors_still_gives_facts() {
     assert_eq!(target(&p, "bad.ts", 1, "good"), "ok.ts:1:good");
     // (The statement on line 7 goes with the broken function's recovery.)
     assert_eq!(target(&p, "bad.ts", 10, "good"), "ok.ts:1:good");
+}
+
+#[test]
+fn typed_properties_parameter_properties_getters_and_call_results_as_receivers() {
+    // The TypeScript 5.9 language service's go-to-definition at each
+    // `start` (lines 14-18) gives `car.ts:2` (checked with the oracle's
+    // typescript).
+    let source = "\
+export class Engine {
+  start(): void {}
+}
+export function make(): Engine {
+  return new Engine();
+}
+export class Car {
+  private spare: Engine | null = null;
+  constructor(private engine: Engine) {}
+  get motor(): Engine {
+    return this.engine;
+  }
+  go() {
+    this.engine.start();
+    this.spare!.start();
+    make().start();
+    new Engine().start();
+    this.motor.start();
+  }
+}
+";
+    let p = project(&[("car.ts", source)]);
+    for line in 14..=18 {
+        assert_eq!(
+            target(&p, "car.ts", line, "start"),
+            "car.ts:2:Engine.start",
+            "line {line}"
+        );
+    }
+    let (_, _, role, via) = at(&p, "car.ts", 16, "start");
+    assert_eq!((role, via), (Role::Call, Via::Receiver));
+}
+
+#[test]
+fn interface_members_are_declarations_and_type_their_uses() {
+    // `next` in the interface (line 2) is a declaration, not a reference;
+    // `observer.next?.(v)` (line 7, `Partial<Observer>`) and
+    // `target.sink.next` through a destructured parameter property (line
+    // 14) reach it (language service: `obs.ts:2` for both).
+    let source = "\
+export interface Observer {
+  next(value: number): void;
+  sink: Observer;
+}
+
+export function notify(observer: Partial<Observer>, v: number) {
+  observer.next?.(v);
+}
+
+export class Holder {
+  constructor(private target: Observer) {}
+  run() {
+    const { target } = this;
+    target.sink.next(1);
+  }
+}
+";
+    let p = project(&[("obs.ts", source)]);
+    assert!(!reported(&p, "obs.ts", 2, "next"));
+    assert_eq!(target(&p, "obs.ts", 7, "next"), "obs.ts:2:Observer.next");
+    assert_eq!(target(&p, "obs.ts", 14, "next"), "obs.ts:2:Observer.next");
+}
+
+#[test]
+fn workspace_packages_by_exports_and_paths_from_an_extended_tsconfig() {
+    let p = project_config(
+        &[
+            (
+                "packages/core/src/index.ts",
+                "export { Engine } from './engine';\n",
+            ),
+            ("packages/core/src/engine.ts", "export class Engine {}\n"),
+            (
+                "packages/core/src/utils/clock.ts",
+                "export function now() {}\n",
+            ),
+            ("shared/thing.ts", "export class Shared {}\n"),
+            (
+                "apps/web/main.ts",
+                "import { Engine } from '@app/core';\nimport { now } from '@app/core/utils/clock';\nimport { Shared } from '@shared/thing';\nnew Engine();\nnow();\nnew Shared();\n",
+            ),
+        ],
+        ProjectConfig {
+            // `apps/web/tsconfig.json` extends `../../tsconfig.base.json`,
+            // which declares the paths (relative to the root, its directory).
+            ts_configs: vec![TsConfig {
+                dir: "apps/web".into(),
+                base_url: None,
+                paths: vec![("@shared/*".into(), vec!["shared/*".into()])],
+                paths_dir: Some(String::new()),
+            }],
+            // `packages/core/package.json`: the compiled `types` entry is not
+            // a project file; `import` is.
+            ts_packages: vec![TsPackage {
+                name: "@app/core".into(),
+                dir: "packages/core".into(),
+                entries: vec![
+                    "packages/core/dist/index.d.ts".into(),
+                    "packages/core/src/index.ts".into(),
+                ],
+                subpaths: vec![(
+                    "utils/*".into(),
+                    vec!["packages/core/src/utils/*.ts".into()],
+                )],
+            }],
+            ..ProjectConfig::default()
+        },
+    );
+    assert_eq!(
+        target(&p, "apps/web/main.ts", 4, "Engine"),
+        "packages/core/src/engine.ts:1:Engine"
+    );
+    assert_eq!(
+        target(&p, "apps/web/main.ts", 5, "now"),
+        "packages/core/src/utils/clock.ts:1:now"
+    );
+    assert_eq!(
+        target(&p, "apps/web/main.ts", 6, "Shared"),
+        "shared/thing.ts:1:Shared"
+    );
 }
