@@ -293,13 +293,15 @@ fn edits_that_only_move_lines_resolve_one_file_and_equal_full_rebuilds() {
     write(
         &root,
         "rs/src/lib.rs",
-        "pub mod m;\n\npub fn top() {\n    m::helper();\n    let s = m::S;\n    s.go();\n}\n",
+        "pub mod m;\nuse other::prelude::*;\nuse another::Thing;\n\npub fn top() {\n    m::helper();\n    let s = m::S;\n    s.go();\n}\n",
     );
     write(
         &root,
         "rs/src/m.rs",
         "pub fn helper() {}\n\npub struct S;\n\nimpl S {\n    pub fn go(&self) {}\n}\n",
     );
+    // (`use other::prelude::*` of an extern crate led the lookup back into
+    // its own module without end: a stack overflow.)
     let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
     let first = refresh_and_compare(&mut index, &root, &fresh_db, "build");
     let files = first.files;

@@ -652,9 +652,16 @@ impl<'a> Project<'a> {
 
     /// The file an import binding's module is, or `None` outside the project.
     fn import_target(&self, f: usize, binding: &ImportBinding) -> Option<usize> {
+        self.import_target_at(f, binding, 0)
+    }
+
+    /// [`Project::import_target`] reached after `hops` steps of a lookup (a
+    /// Rust glob import can lead back to its own module: `use x::*` of an
+    /// extern crate is also tried as the module's own `x`).
+    fn import_target_at(&self, f: usize, binding: &ImportBinding, hops: u32) -> Option<usize> {
         let file = &self.files[f];
         if is_rust(&file.path) {
-            return match self.rust_import(f, binding, false, 0) {
+            return match self.rust_import(f, binding, false, hops) {
                 Entity::Module(m) => Some(m),
                 _ => None,
             };
@@ -751,7 +758,7 @@ impl<'a> Project<'a> {
             }
         }
         for star in &self.stars[m] {
-            if let Some(target) = self.import_target(m, star)
+            if let Some(target) = self.import_target_at(m, star, hops + 1)
                 && target != m
                 && let entity @ (Entity::Def(..) | Entity::Module(_)) =
                     self.module_member(target, name, hops + 1)
