@@ -15,12 +15,13 @@
 //!
 //! A file that cannot be read or parsed is skipped (imports then resolve as
 //! if it were absent). These files are read at every refresh that resolves
-//! again; a change to them alone does not trigger one.
+//! again; a change to them alone does not trigger one, a change seen then
+//! ([`store_digest`]) resolves every reference again.
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 use xref::{
     ProjectConfig, RustCrate, TsConfig, TsPackage, is_script, join_path as join, rust_module,
 };
@@ -50,22 +51,58 @@ pub fn project_config(entries: &[SourceEntry]) -> ProjectConfig {
 
 /// Sets every Rust file's module path ([`rust_module`]) and marks it a
 /// package (every Rust module can hold modules: `super` is one level up).
+/// Returns whether any file's module changed (a new file's too).
 ///
 /// # Errors
 /// [`Error::Sqlite`].
-pub fn update_rust_modules(tx: &Transaction<'_>, crates: &[RustCrate]) -> Result<(), Error> {
-    let paths: Vec<(i64, String)> = {
-        let mut statement = tx.prepare("SELECT id, path FROM files WHERE language = 'rust'")?;
-        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+pub fn update_rust_modules(tx: &Transaction<'_>, crates: &[RustCrate]) -> Result<bool, Error> {
+    let paths: Vec<(i64, String, Option<String>, bool)> = {
+        let mut statement =
+            tx.prepare("SELECT id, path, module, is_package FROM files WHERE language = 'rust'")?;
+        let rows = statement.query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })?;
         rows.collect::<Result<_, _>>()?
     };
-    let all: HashSet<&str> = paths.iter().map(|(_, p)| p.as_str()).collect();
+    let all: HashSet<&str> = paths.iter().map(|(_, p, _, _)| p.as_str()).collect();
     let mut update =
         tx.prepare_cached("UPDATE files SET module = ?1, is_package = 1 WHERE id = ?2")?;
-    for (id, path) in &paths {
-        update.execute(params![rust_module(path, crates, &all), id])?;
+    let mut changed = false;
+    for (id, path, module, is_package) in &paths {
+        let new_module = rust_module(path, crates, &all);
+        if new_module != *module || !is_package {
+            update.execute(params![new_module, id])?;
+            changed = true;
+        }
     }
-    Ok(())
+    Ok(changed)
+}
+
+/// Stores a digest (XXH3-64 of its debug form) of `config` in `meta` under
+/// `config`; returns whether it differs from the one stored (or none was).
+/// A tsconfig or Cargo.toml change then resolves everything again.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn store_digest(tx: &Transaction<'_>, config: &ProjectConfig) -> Result<bool, Error> {
+    let digest = format!(
+        "{:016x}",
+        xxhash_rust::xxh3::xxh3_64(format!("{config:?}").as_bytes())
+    );
+    let stored: Option<String> = tx
+        .query_row("SELECT value FROM meta WHERE key = 'config'", [], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    if stored.as_deref() == Some(digest.as_str()) {
+        return Ok(false);
+    }
+    tx.execute(
+        "INSERT INTO meta(key, value) VALUES ('config', ?1) \
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [digest],
+    )?;
+    Ok(true)
 }
 
 /// The `[package] name` (or `[lib] name`) of a `Cargo.toml` in `dir`, read

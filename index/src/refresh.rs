@@ -6,30 +6,50 @@
 //! parallel chunks and written as each chunk is done (the outline is dropped
 //! once written; only the facts stay in memory for resolution).
 //!
-//! **Which references are resolved again.** Let C be the files parsed,
-//! added, removed or dropped in this refresh, N every name a file of C
-//! defines or binds by an import (before and after the change), and M the
-//! modules of the files of C (before and after). A reference of a file
-//! outside C can only resolve differently when the lookup reads something of
-//! C, so these are resolved again, and only these:
+//! **Which references are resolved again.** Symbols keep their keys when
+//! their file is parsed again (see [`crate::store`]), so a reference
+//! resolved to a symbol that is still there stays valid however the
+//! symbol's lines moved. Let C be the files parsed, added, removed or
+//! dropped in this refresh.
+//!
+//! A file parsed again is *quiet* when other files cannot see the change:
+//! its definitions (qualname and kind, in source order), its imports, types,
+//! `__all__` and type references (lines and columns aside), its module and
+//! the relations of its types are as before. Other files' lookups follow
+//! names, never lines, and read nothing else of a file, so only the quiet
+//! file's own references are resolved again.
+//!
+//! For the other files of C, let N be the names of the definitions that
+//! appeared or went away (all of them for an added or removed file; all
+//! those kept too when their order changed: candidate lists are in source
+//! order), plus, when a file's imports or types changed, every name its
+//! imports bind (before and after); and M the modules of those files
+//! (before and after). A reference of a file outside C can only resolve
+//! differently when its lookup reads something of them, so these are
+//! resolved again, and only these:
 //! - every reference of a file of C (its facts are new);
 //! - every reference of a file that imports a module of M (or a module
 //!   above or below one: `import a` when `a.b` changed, `from a import b`),
-//!   binds a name of N by an import, star-imports anything, or gives a local
-//!   a type whose dotted path holds a name of N;
+//!   binds a name of N by an import, star-imports anything when a star
+//!   import of C appeared or went away, or gives a local a type whose dotted
+//!   path holds a name of N;
 //! - every reference of a file holding a subclass (transitively, by the
-//!   relations before the refresh) of a class of C or of a class whose base
-//!   is named by a name of N (its members are looked up through the bases);
+//!   relations before the refresh) of a type of those files or of a class
+//!   whose base is named by a name of N (its members are looked up through
+//!   the bases);
 //! - in all other files, the references whose name is in N (a definition
-//!   with that name appeared, moved or went away: resolved targets,
-//!   project-unique names and candidate lists depend on it).
+//!   with that name appeared or went away: project-unique names and
+//!   candidate lists depend on it), and those resolved to a symbol that was
+//!   deleted (an alias may name it otherwise).
 //!
 //! When the module layout of a file outside C changes (a new
-//! `__init__.py`), or C is over a quarter of the files, every reference is
-//! resolved again (the "full" mode, which also drops and rebuilds the
-//! indexes of `refs`). Relations are always computed again when anything
-//! changed. `tests/refresh.rs` checks the rule against a rebuild from
-//! scratch after edits of each kind.
+//! `__init__.py`, a Rust module), the project settings changed (tsconfig,
+//! Cargo.toml), a TypeScript/JavaScript or Rust file was added or removed or
+//! changed other than quietly, or C is over a quarter of the files, every
+//! reference is resolved again (the "full" mode, which also drops and
+//! rebuilds the indexes of `refs`). Relations are always computed again when
+//! anything changed. `tests/incremental.rs` checks the rule against a
+//! rebuild from scratch after edits of each kind.
 //!
 //! The whole refresh is one transaction: a failure (or a crash) leaves the
 //! previous index as it was.
@@ -38,7 +58,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::UNIX_EPOCH;
 
-use outline_core::xref::{Facts, Receiver, Reference, Role, TypeOf};
+use outline_core::xref::{
+    Facts, ImportBinding, LocalType, Receiver, Reference, Role, ScopeKey, TypeOf,
+};
 use outline_core::{FileOutline, Language, Symbol, SymbolKind};
 use rayon::prelude::*;
 use rusqlite::{Connection, Transaction, params};
@@ -93,8 +115,9 @@ pub struct RefreshStats {
     pub problems: Vec<String>,
     /// Wall time of each phase in milliseconds: `check` (stat, read, hash,
     /// parse, and writing files and symbols), `load` (stored facts and
-    /// symbols), `resolve` (resolving and writing references), `store`
-    /// (indexes, relations, counts), `commit`.
+    /// symbols), `tables` (the resolver's tables), `rule` (which references
+    /// to resolve again), `resolve` (resolving and writing references),
+    /// `store` (indexes, relations, counts), `commit`.
     pub phases: Vec<(&'static str, u128)>,
 }
 
@@ -172,7 +195,7 @@ pub fn refresh(
     for (path, row) in &stored {
         if !present.contains(path.as_str()) {
             other_language_changed |= not_python(path);
-            old.remember(&tx, row.id)?;
+            old.remember_deleted(&tx, row.id)?;
             tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
             stats.removed += 1;
             changed = true;
@@ -200,12 +223,18 @@ pub fn refresh(
                     stats.touched += 1;
                 }
                 Checked::Parsed(parsed) => {
-                    other_language_changed |= not_python(&entry.display);
                     if let Some(row) = row {
-                        old.remember(&tx, row.id)?;
+                        old.remember_replaced(&tx, row.id)?;
+                    } else {
+                        other_language_changed |= not_python(&entry.display);
                     }
-                    let id = write_file(&tx, row.map(|r| r.id), &parsed)?;
-                    old.add_new_names(&parsed.outline.symbols, &parsed.scope);
+                    let (id, diff) = write_file(&tx, row.map(|r| r.id), &parsed)?;
+                    old.parsed_again(id, &parsed.scope, diff);
+                    // A quiet change of any language keeps the incremental
+                    // rule; see `resolve_again` for the rest.
+                    if row.is_some() && !old.quiet.contains(&id) {
+                        other_language_changed |= not_python(&entry.display);
+                    }
                     // Only what other files' resolution reads stays in
                     // memory; the references are read back file by file.
                     fresh.insert(id, parsed.scope);
@@ -215,7 +244,7 @@ pub fn refresh(
                 Checked::Problem(message) => {
                     if let Some(row) = row {
                         other_language_changed |= not_python(&entry.display);
-                        old.remember(&tx, row.id)?;
+                        old.remember_deleted(&tx, row.id)?;
                         tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
                         changed = true;
                     }
@@ -247,10 +276,15 @@ pub fn refresh(
     if changed {
         let config = crate::project_config::project_config(entries);
         let layout_changed = update_modules(&tx, &fresh, &mut old)?;
-        crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
+        let rust_layout_changed =
+            crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
+        let config_changed = crate::project_config::store_digest(&tx, &config)?;
         // The incremental rule follows Python's imports and modules: a change
-        // to a file of another language resolves everything again.
+        // to a file of another language resolves everything again, unless it
+        // is quiet (see `Old::parsed_again`).
         let full = layout_changed
+            || rust_layout_changed
+            || config_changed
             || other_language_changed
             || stored.is_empty()
             || (stats.parsed + stats.removed) * 4 > usize::try_from(files_after).unwrap_or(0);
@@ -281,23 +315,70 @@ const CHUNK: usize = 256;
 /// subclasses are affected, and the references their rows held.
 #[derive(Default)]
 struct Old {
-    /// N: names defined or bound by an import, before and after.
+    /// N: names whose definitions appeared or went away, and the names
+    /// bound by imports of files whose imports changed, before and after.
     names: HashSet<String>,
-    /// M: modules, before and after.
+    /// M: modules of the files whose interface changed, before and after.
     modules: HashSet<String>,
-    /// Keys of the classes the changed files held before.
+    /// Keys of the classes the files whose interface changed held before.
     classes: Vec<i64>,
     /// References and resolved references deleted with the old rows.
     references: i64,
+    /// Of those, resolved.
     resolved: i64,
+    /// Keys of the symbols deleted (references to them resolve again).
+    removed_keys: Vec<i64>,
+    /// Files parsed again, by id: what they were before.
+    previous: HashMap<i64, Previous>,
+    /// Files parsed again whose interface did not change (see
+    /// [`Old::parsed_again`]).
+    quiet: HashSet<i64>,
+    /// Whether a star import of a changed file appeared or went away (the
+    /// names it brings are unknown: every star import is followed again).
+    star_changed: bool,
+}
+
+/// A file parsed again, as it was before.
+struct Previous {
+    module: Option<String>,
+    /// Its stored scope facts (`None` when they did not decode).
+    scope: Option<Facts>,
+    /// Keys of its symbols (its classes among them).
+    classes: Vec<i64>,
 }
 
 impl Old {
-    /// Records what file `id` holds before its rows are replaced or deleted.
-    fn remember(&mut self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
-        let mut statement = tx.prepare_cached("SELECT name FROM symbols WHERE file_id = ?1")?;
-        for name in statement.query_map([id], |row| row.get::<_, String>(0))? {
-            self.names.insert(name?);
+    /// Counts the references of file `id` about to be deleted.
+    fn count_references(&mut self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
+        let (references, resolved): (i64, i64) = tx
+            .prepare_cached(
+                "SELECT count(*), coalesce(sum(status = 'resolved'), 0) FROM refs WHERE file_id = ?1",
+            )?
+            .query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+        self.references += references;
+        self.resolved += resolved;
+        Ok(())
+    }
+
+    /// The keys of the symbols of file `id` (the roots of the subclass
+    /// walk: only types have relations).
+    fn classes_of(tx: &Transaction<'_>, id: i64) -> Result<Vec<i64>, Error> {
+        let mut statement = tx.prepare_cached("SELECT key FROM symbols WHERE file_id = ?1")?;
+        let keys = statement.query_map([id], |row| row.get::<_, i64>(0))?;
+        Ok(keys.collect::<Result<_, _>>()?)
+    }
+
+    /// Records what file `id`, about to be deleted (removed, or now
+    /// unreadable), holds: all its names, imports, module and classes go to
+    /// the rule, all its symbols are removed.
+    fn remember_deleted(&mut self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
+        let mut statement =
+            tx.prepare_cached("SELECT key, name FROM symbols WHERE file_id = ?1")?;
+        let rows = statement.query_map([id], |row| Ok((row.get::<_, i64>(0)?, row.get(1)?)))?;
+        for row in rows {
+            let (key, name) = row?;
+            self.removed_keys.push(key);
+            self.names.insert(name);
         }
         let mut statement =
             tx.prepare_cached("SELECT local, name FROM imports WHERE file_id = ?1")?;
@@ -306,6 +387,7 @@ impl Old {
         })?;
         for row in rows {
             let (local, name) = row?;
+            self.star_changed |= name.as_deref() == Some("*");
             self.names.insert(local);
             self.names.extend(name);
         }
@@ -314,35 +396,191 @@ impl Old {
                 row.get(0)
             })?;
         self.modules.extend(module);
-        let mut statement =
-            tx.prepare_cached("SELECT key FROM symbols WHERE file_id = ?1 AND kind = 'class'")?;
-        for key in statement.query_map([id], |row| row.get::<_, i64>(0))? {
-            self.classes.push(key?);
-        }
-        let (references, resolved): (i64, i64) = tx.query_row(
-            "SELECT count(*), coalesce(sum(status = 'resolved'), 0) FROM refs WHERE file_id = ?1",
-            [id],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )?;
-        self.references += references;
-        self.resolved += resolved;
-        Ok(())
+        self.classes.extend(Self::classes_of(tx, id)?);
+        self.count_references(tx, id)
     }
 
-    /// Adds the names a freshly parsed file defines and imports.
-    fn add_new_names(&mut self, symbols: &[Symbol], facts: &Facts) {
-        let mut stack: Vec<&Symbol> = symbols.iter().collect();
-        while let Some(symbol) = stack.pop() {
-            if symbol.kind != SymbolKind::Block {
-                self.names.insert(symbol.name.clone());
-            }
-            stack.extend(&symbol.children);
+    /// Records what file `id`, about to be parsed again, was: its module,
+    /// scope facts and classes (used once the new version is known, in
+    /// [`Old::parsed_again`]).
+    fn remember_replaced(&mut self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
+        let (module, blob): (Option<String>, Vec<u8>) = tx
+            .prepare_cached("SELECT module, facts FROM files WHERE id = ?1")?
+            .query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+        let previous = Previous {
+            module,
+            scope: crate::store::decode(&blob).ok(),
+            classes: Self::classes_of(tx, id)?,
+        };
+        self.previous.insert(id, previous);
+        self.count_references(tx, id)
+    }
+
+    /// Takes in file `id` as parsed in this refresh (new, or parsed again
+    /// after [`Old::remember_replaced`]), with what writing its symbols
+    /// changed: a file whose definitions, imports and types are as before
+    /// (lines aside) is quiet (its module is checked in [`update_modules`],
+    /// its relations in [`resolve_again`]); otherwise its added and
+    /// removed names, its imported names when its scope facts changed, its
+    /// module and its classes go to the rule.
+    fn parsed_again(&mut self, id: i64, scope: &Facts, diff: SymbolDiff) {
+        self.removed_keys
+            .extend(diff.removed.iter().map(|(key, _)| *key));
+        let scope_same = self
+            .previous
+            .get(&id)
+            .and_then(|p| p.scope.as_ref())
+            .is_some_and(|before| without_lines(before) == without_lines(scope));
+        if diff.same_sequence && scope_same {
+            self.quiet.insert(id);
+            return;
         }
-        for binding in &facts.imports {
-            self.names.insert(binding.local.clone());
-            self.names.extend(binding.name.clone());
+        self.names.extend(diff.added);
+        self.names
+            .extend(diff.removed.into_iter().map(|(_, name)| name));
+        self.names.extend(diff.moved);
+        let previous = self.previous.get(&id);
+        if !scope_same {
+            let before = previous.and_then(|p| p.scope.as_ref());
+            for binding in before
+                .into_iter()
+                .flat_map(|f| &f.imports)
+                .chain(&scope.imports)
+            {
+                self.star_changed |= binding.name.as_deref() == Some("*");
+                self.names.insert(binding.local.clone());
+                self.names.extend(binding.name.clone());
+            }
+        }
+        if let Some(previous) = previous {
+            self.modules.extend(previous.module.clone());
+            self.classes.extend(&previous.classes);
         }
     }
+
+    /// A quiet file turns out to have changed for other files after all (its
+    /// module or its relations): everything of it goes to the rule.
+    fn not_quiet(&mut self, id: i64, loaded: Option<&FileInput>) {
+        if !self.quiet.remove(&id) {
+            return;
+        }
+        if let Some(previous) = self.previous.get(&id) {
+            self.modules.extend(previous.module.clone());
+            self.classes.extend(&previous.classes);
+            for binding in previous.scope.iter().flat_map(|f| &f.imports) {
+                self.star_changed |= binding.name.as_deref() == Some("*");
+                self.names.insert(binding.local.clone());
+                self.names.extend(binding.name.clone());
+            }
+        }
+        if let Some(file) = loaded {
+            self.modules.extend(file.module.clone());
+            for definition in &file.definitions {
+                self.names.insert(definition.name.clone());
+            }
+            for binding in &file.facts.imports {
+                self.star_changed |= binding.name.as_deref() == Some("*");
+                self.names.insert(binding.local.clone());
+                self.names.extend(binding.name.clone());
+            }
+        }
+    }
+}
+
+/// `facts` with every line, column and scope start line set to 0: what
+/// other files' lookups read of a file (they follow names, never lines).
+fn without_lines(facts: &Facts) -> Facts {
+    let scope = |key: &Option<ScopeKey>| {
+        key.as_ref().map(|k| ScopeKey {
+            qualname: k.qualname.clone(),
+            start_line: 0,
+        })
+    };
+    Facts {
+        supported: facts.supported,
+        references: facts
+            .references
+            .iter()
+            .map(|r| Reference {
+                line: 0,
+                column: 0,
+                end_column: 0,
+                scope: scope(&r.scope),
+                binding: scope(&r.binding),
+                subtype: scope(&r.subtype),
+                ..r.clone()
+            })
+            .collect(),
+        imports: facts
+            .imports
+            .iter()
+            .map(|b| ImportBinding {
+                line: 0,
+                scope: scope(&b.scope),
+                ..b.clone()
+            })
+            .collect(),
+        types: facts
+            .types
+            .iter()
+            .map(|t| LocalType {
+                line: 0,
+                scope: scope(&t.scope),
+                type_of: match &t.type_of {
+                    TypeOf::Path(path) => TypeOf::Path(path.clone()),
+                    TypeOf::Instance(key) => TypeOf::Instance(ScopeKey {
+                        qualname: key.qualname.clone(),
+                        start_line: 0,
+                    }),
+                    TypeOf::Class(key) => TypeOf::Class(ScopeKey {
+                        qualname: key.qualname.clone(),
+                        start_line: 0,
+                    }),
+                    TypeOf::Alias(path) => TypeOf::Alias(path.clone()),
+                },
+                ..t.clone()
+            })
+            .collect(),
+        attributes: facts
+            .attributes
+            .iter()
+            .map(|a| outline_core::xref::Attribute {
+                class: ScopeKey {
+                    qualname: a.class.qualname.clone(),
+                    start_line: 0,
+                },
+                line: 0,
+                scope: scope(&a.scope),
+                ..a.clone()
+            })
+            .collect(),
+        returns: facts
+            .returns
+            .iter()
+            .map(|r| outline_core::xref::ReturnType {
+                function: ScopeKey {
+                    qualname: r.function.qualname.clone(),
+                    start_line: 0,
+                },
+                ..r.clone()
+            })
+            .collect(),
+        exports: facts.exports.clone(),
+    }
+}
+
+/// What writing a file's symbols changed (see [`write_file`]).
+#[derive(Default)]
+struct SymbolDiff {
+    /// The (qualname, kind) sequence in source order is the one before.
+    same_sequence: bool,
+    /// Names of symbols with no counterpart before.
+    added: Vec<String>,
+    /// Keys and names of symbols with no counterpart now (deleted).
+    removed: Vec<(i64, String)>,
+    /// Names of the symbols kept when their order changed (candidate lists
+    /// are in source order).
+    moved: Vec<String>,
 }
 
 fn stored_files(conn: &Connection) -> Result<HashMap<String, Stored>, Error> {
@@ -440,13 +678,28 @@ fn scope_facts(facts: &Facts) -> Facts {
 
 /// Writes the rows of one file (the file, its symbols and imports),
 /// replacing those of the stored file `existing` (whose id it keeps, and
-/// whose references it deletes); returns the file id.
-fn write_file(tx: &Transaction<'_>, existing: Option<i64>, parsed: &Parsed) -> Result<i64, Error> {
+/// whose references it deletes); returns the file id and what changed in its
+/// symbols. A symbol keeps the key of the stored symbol of the same qualname
+/// and kind (the n-th of them the n-th key, see [`crate::store`]); the others
+/// are inserted, the stored ones left over deleted.
+fn write_file(
+    tx: &Transaction<'_>,
+    existing: Option<i64>,
+    parsed: &Parsed,
+) -> Result<(i64, SymbolDiff), Error> {
     let (facts, refs_facts) = (&parsed.facts_blob, &parsed.refs_blob);
     let diagnostics = i64::try_from(parsed.outline.diagnostics.len()).unwrap_or(i64::MAX);
+    // The stored symbols in source order: (key, qualname, kind, name).
+    let mut before: Vec<(i64, String, String, String)> = Vec::new();
     let file_id = match existing {
         Some(id) => {
-            tx.execute("DELETE FROM symbols WHERE file_id = ?1", [id])?;
+            let mut statement = tx.prepare_cached(
+                "SELECT key, qualname, kind, name FROM symbols WHERE file_id = ?1 ORDER BY ord",
+            )?;
+            let rows = statement.query_map([id], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })?;
+            before = rows.collect::<Result<_, _>>()?;
             tx.execute("DELETE FROM imports WHERE file_id = ?1", [id])?;
             tx.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
             tx.execute(
@@ -486,9 +739,23 @@ fn write_file(tx: &Transaction<'_>, existing: Option<i64>, parsed: &Parsed) -> R
             tx.last_insert_rowid()
         }
     };
+    let mut reusable: HashMap<(&str, &str), std::collections::VecDeque<i64>> = HashMap::new();
+    for (key, qualname, kind, _) in &before {
+        reusable
+            .entry((qualname.as_str(), kind.as_str()))
+            .or_default()
+            .push_back(*key);
+    }
+    let mut diff = SymbolDiff::default();
+    let mut sequence: Vec<(&str, &str)> = Vec::new();
+    let mut kept: Vec<i64> = Vec::new();
     let mut insert = tx.prepare_cached(
         "INSERT INTO symbols(file_id, name, qualname, kind, start_line, end_line, \
-         name_line, name_column, parent) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+         name_line, name_column, parent, ord) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    let mut update = tx.prepare_cached(
+        "UPDATE symbols SET name = ?1, start_line = ?2, end_line = ?3, name_line = ?4, \
+         name_column = ?5, parent = ?6, ord = ?7 WHERE key = ?8",
     )?;
     let mut stack: Vec<(&Symbol, Option<i64>)> = parsed
         .outline
@@ -497,24 +764,81 @@ fn write_file(tx: &Transaction<'_>, existing: Option<i64>, parsed: &Parsed) -> R
         .rev()
         .map(|s| (s, None))
         .collect();
+    let mut ord: i64 = 0;
     while let Some((symbol, parent)) = stack.pop() {
         let own = if symbol.kind == SymbolKind::Block {
             parent
         } else {
-            insert.execute(params![
-                file_id,
-                symbol.name,
-                symbol.qualname,
-                symbol.kind.as_str(),
-                symbol.start_line,
-                symbol.end_line,
-                symbol.name_line,
-                symbol.name_column,
-                parent
-            ])?;
-            Some(tx.last_insert_rowid())
+            let kind = symbol.kind.as_str();
+            sequence.push((symbol.qualname.as_str(), kind));
+            let key = reusable
+                .get_mut(&(symbol.qualname.as_str(), kind))
+                .and_then(std::collections::VecDeque::pop_front);
+            let key = match key {
+                Some(key) => {
+                    update.execute(params![
+                        symbol.name,
+                        symbol.start_line,
+                        symbol.end_line,
+                        symbol.name_line,
+                        symbol.name_column,
+                        parent,
+                        ord,
+                        key
+                    ])?;
+                    kept.push(key);
+                    key
+                }
+                None => {
+                    insert.execute(params![
+                        file_id,
+                        symbol.name,
+                        symbol.qualname,
+                        kind,
+                        symbol.start_line,
+                        symbol.end_line,
+                        symbol.name_line,
+                        symbol.name_column,
+                        parent,
+                        ord
+                    ])?;
+                    diff.added.push(symbol.name.clone());
+                    tx.last_insert_rowid()
+                }
+            };
+            ord += 1;
+            Some(key)
         };
         stack.extend(symbol.children.iter().rev().map(|c| (c, own)));
+    }
+    diff.same_sequence = existing.is_some()
+        && sequence.len() == before.len()
+        && sequence
+            .iter()
+            .zip(&before)
+            .all(|(&(q, k), (_, bq, bk, _))| q == bq && k == bk);
+    let mut delete = tx.prepare_cached("DELETE FROM symbols WHERE key = ?1")?;
+    let left: HashSet<i64> = reusable.into_values().flatten().collect();
+    for (key, _, _, name) in &before {
+        if left.contains(key) {
+            delete.execute([key])?;
+            diff.removed.push((*key, name.clone()));
+        }
+    }
+    // The kept symbols in their old order: another order now changes the
+    // candidate lists that name them.
+    let kept_set: HashSet<i64> = kept.iter().copied().collect();
+    let kept_before: Vec<i64> = before
+        .iter()
+        .map(|(key, ..)| *key)
+        .filter(|key| kept_set.contains(key))
+        .collect();
+    if kept_before != kept {
+        diff.moved = before
+            .iter()
+            .filter(|(key, ..)| kept_set.contains(key))
+            .map(|(.., name)| name.clone())
+            .collect();
     }
     let mut insert = tx.prepare_cached(
         "INSERT INTO imports(file_id, line, local, module, level, name, scope) \
@@ -531,7 +855,7 @@ fn write_file(tx: &Transaction<'_>, existing: Option<i64>, parsed: &Parsed) -> R
             binding.scope.as_ref().map(|s| s.id(&parsed.display))
         ])?;
     }
-    Ok(file_id)
+    Ok((file_id, diff))
 }
 
 /// Sets every Python file's module name and package flag from the current
@@ -559,7 +883,13 @@ fn update_modules(
         let (new_module, new_package) = python_module(path, &all).unzip();
         let new_package = new_package.unwrap_or(false);
         if fresh.contains_key(id) {
-            old.modules.extend(new_module.clone());
+            let before = old.previous.get(id).map(|p| p.module.clone());
+            if old.quiet.contains(id) && before.as_ref() != Some(&new_module) {
+                old.not_quiet(*id, None);
+            }
+            if !old.quiet.contains(id) {
+                old.modules.extend(new_module.clone());
+            }
         } else if new_module != *module || new_package != *is_package {
             layout_changed = true;
         }
@@ -582,7 +912,7 @@ fn related(a: &str, b: &str) -> bool {
 fn imports_or_types_touch(file: &FileInput, old: &Old) -> bool {
     let touches_module = |module: &str| old.modules.iter().any(|m| related(m, module));
     for binding in &file.facts.imports {
-        if binding.name.as_deref() == Some("*")
+        if (old.star_changed && binding.name.as_deref() == Some("*"))
             || old.names.contains(&binding.local)
             || binding.name.as_ref().is_some_and(|n| old.names.contains(n))
         {
@@ -668,7 +998,7 @@ fn load(tx: &Transaction<'_>, mut fresh: HashMap<i64, Facts>) -> Result<Loaded, 
     let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let mut keys: Vec<Vec<i64>> = vec![Vec::new(); files.len()];
     let mut statement = tx.prepare(
-        "SELECT key, file_id, name, qualname, kind, start_line FROM symbols ORDER BY key",
+        "SELECT key, file_id, name, qualname, kind, start_line FROM symbols ORDER BY file_id, ord",
     )?;
     let mut rows = statement.query([])?;
     while let Some(row) = rows.next()? {
@@ -774,27 +1104,41 @@ fn affected(
         .enumerate()
         .map(|(i, id)| (*id, i))
         .collect();
-    let mut single: HashMap<usize, Vec<usize>> = HashMap::new();
-    let mut rows = Vec::new();
+    // Single references: those named by N, and those resolved to a symbol
+    // that was deleted (an alias can name it by another name).
+    let mut found: std::collections::BTreeSet<(i64, i64)> = std::collections::BTreeSet::new();
     let mut statement = tx.prepare_cached("SELECT file_id, seq FROM refs WHERE name = ?1")?;
     for name in &old.names {
-        let found = statement.query_map([name], |row| {
+        let rows = statement.query_map([name], |row| {
             Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
         })?;
-        for row in found {
-            let (file_id, seq) = row?;
-            let Some(&i) = position.get(&file_id) else {
-                continue;
-            };
-            if whole.contains(&i) {
-                continue;
-            }
-            single
-                .entry(i)
-                .or_default()
-                .push(usize::try_from(seq).unwrap_or(usize::MAX));
-            rows.push((file_id, seq));
+        for row in rows {
+            found.insert(row?);
         }
+    }
+    let mut statement = tx.prepare_cached("SELECT file_id, seq FROM refs WHERE target = ?1")?;
+    for key in &old.removed_keys {
+        let rows = statement.query_map([key], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
+        })?;
+        for row in rows {
+            found.insert(row?);
+        }
+    }
+    let mut single: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut rows = Vec::new();
+    for (file_id, seq) in found {
+        let Some(&i) = position.get(&file_id) else {
+            continue;
+        };
+        if whole.contains(&i) {
+            continue;
+        }
+        single
+            .entry(i)
+            .or_default()
+            .push(usize::try_from(seq).unwrap_or(usize::MAX));
+        rows.push((file_id, seq));
     }
     Ok(Affected {
         whole,
@@ -808,14 +1152,37 @@ fn affected(
 fn resolve_again(
     tx: &Transaction<'_>,
     fresh: HashMap<i64, Facts>,
-    old: Old,
-    full: bool,
+    mut old: Old,
+    mut full: bool,
     config: &xref::ProjectConfig,
     stats: &mut RefreshStats,
     phase: &mut impl FnMut(&mut RefreshStats, &'static str),
 ) -> Result<(), Error> {
     let fresh_ids: HashSet<i64> = fresh.keys().copied().collect();
     let loaded = load(tx, fresh)?;
+    phase(stats, "load");
+    let resolver = xref::Resolver::with_config(&loaded.files, config);
+    let keys = Keys::new(&loaded);
+    phase(stats, "tables");
+    if !full {
+        for (i, id) in loaded.ids.iter().enumerate() {
+            if !old.quiet.contains(id) {
+                continue;
+            }
+            let file_keys: HashSet<i64> = loaded
+                .keys
+                .get(i)
+                .map(|k| k.iter().copied().collect())
+                .unwrap_or_default();
+            if relations_of(tx, *id)? != new_relations_of(&resolver, &keys, &file_keys) {
+                let file = loaded.files.get(i);
+                full |= file.is_some_and(|f| {
+                    outline_core::Language::from_path(&f.path) != Some(Language::Python)
+                });
+                old.not_quiet(*id, file);
+            }
+        }
+    }
     let affected = if full {
         Affected {
             whole: (0..loaded.files.len()).collect(),
@@ -825,7 +1192,7 @@ fn resolve_again(
     } else {
         affected(tx, &loaded, &fresh_ids, &old)?
     };
-    phase(stats, "load");
+    phase(stats, "rule");
     let mut references = crate::store::meta_count(tx, "references")? - old.references;
     let mut resolved = crate::store::meta_count(tx, "resolved")? - old.resolved;
     if full {
@@ -861,8 +1228,6 @@ fn resolve_again(
             delete.execute([file_id, seq])?;
         }
     }
-    let resolver = xref::Resolver::with_config(&loaded.files, config);
-    let keys = Keys::new(&loaded);
     // In file id order: rows go in at the end of the table.
     let mut whole: Vec<usize> = affected.whole.iter().copied().collect();
     whole.sort_unstable_by_key(|&i| loaded.ids.get(i).copied());
@@ -886,16 +1251,16 @@ fn resolve_again(
         .map(|f| (f, None))
         .chain(single.into_iter().map(|(f, seqs)| (f, Some(seqs))))
         .collect();
-    for chunk in work.chunks(CHUNK) {
-        let mut blobs = Vec::with_capacity(chunk.len());
-        for (f, seqs) in chunk {
-            blobs.push((*f, seqs.as_ref(), read_references(*f)?));
-        }
-        let resolved_chunk: Vec<(usize, Vec<Reference>, Vec<xref::Resolution>)> = blobs
+    // Reading the blobs and writing the rows happen on this thread (SQLite);
+    // decoding and resolving a chunk (in parallel) overlaps the writing of
+    // the chunk before.
+    let resolve_chunk = |blobs: Vec<(usize, Option<Vec<usize>>, Vec<u8>)>| -> Vec<RefValues> {
+        blobs
             .into_par_iter()
-            .map(|(f, seqs, blob)| {
-                let references: Vec<Reference> = crate::store::decode(&blob).unwrap_or_default();
-                let resolutions = match seqs {
+            .flat_map_iter(|(f, seqs, blob)| {
+                let mut references: Vec<Reference> =
+                    crate::store::decode(&blob).unwrap_or_default();
+                let resolutions: Vec<xref::Resolution> = match seqs {
                     None => references
                         .iter()
                         .enumerate()
@@ -906,23 +1271,59 @@ fn resolve_again(
                         .filter_map(|&r| resolver.resolve_reference(f, r, references.get(r)?))
                         .collect(),
                 };
-                (f, references, resolutions)
+                resolutions
+                    .into_iter()
+                    .filter_map(|resolution| {
+                        let reference = references.get_mut(resolution.reference)?;
+                        ref_values(&loaded, &keys, f, reference, &resolution)
+                    })
+                    .collect::<Vec<_>>()
             })
-            .collect();
-        for (f, file_references, resolutions) in &resolved_chunk {
-            for resolution in resolutions {
-                let Some(reference) = file_references.get(resolution.reference) else {
-                    continue;
-                };
-                if insert_ref(&mut insert, &loaded, &keys, *f, reference, resolution)? {
-                    references += 1;
-                    if resolution.status == xref::Status::Resolved {
-                        resolved += 1;
+            .collect()
+    };
+    let resolve_chunk = &resolve_chunk;
+    let mut read_chunk = |chunk: &[(usize, Option<Vec<usize>>)]| -> Result<Vec<_>, Error> {
+        let mut blobs = Vec::with_capacity(chunk.len());
+        for (f, seqs) in chunk {
+            blobs.push((*f, seqs.clone(), read_references(*f)?));
+        }
+        Ok(blobs)
+    };
+    let mut chunks = work.chunks(CHUNK);
+    let mut pending = match chunks.next() {
+        Some(chunk) => Some(resolve_chunk(read_chunk(chunk)?)),
+        None => None,
+    };
+    while let Some(rows) = pending.take() {
+        let next = match chunks.next() {
+            Some(chunk) => Some(read_chunk(chunk)?),
+            None => None,
+        };
+        let (written, next_rows) = std::thread::scope(|scope| {
+            let handle = next.map(|blobs| scope.spawn(move || resolve_chunk(blobs)));
+            let mut written = Ok(());
+            for row in &rows {
+                match insert_ref(&mut insert, row) {
+                    Ok(()) => {
+                        references += 1;
+                        resolved += i64::from(row.status == xref::Status::Resolved);
+                        stats.re_resolved += 1;
                     }
-                    stats.re_resolved += 1;
+                    Err(error) => {
+                        written = Err(error);
+                        break;
+                    }
                 }
             }
-        }
+            let next_rows = handle.map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (written, next_rows)
+        });
+        written?;
+        pending = next_rows;
     }
     stats.resolved_files = whole_count;
     phase(stats, "resolve");
@@ -952,6 +1353,41 @@ fn resolve_again(
     Ok(())
 }
 
+/// The stored relations whose subtype is a symbol of file `id`: (subtype,
+/// supertype, kind), sorted.
+fn relations_of(tx: &Transaction<'_>, id: i64) -> Result<Vec<(i64, i64, String)>, Error> {
+    let mut statement = tx.prepare_cached(
+        "SELECT r.subtype, r.supertype, r.kind FROM relations r \
+         JOIN symbols s ON s.key = r.subtype WHERE s.file_id = ?1",
+    )?;
+    let rows = statement.query_map([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+    let mut out: Vec<(i64, i64, String)> = rows.collect::<Result<_, _>>()?;
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// The relations `resolver` found whose subtype is one of `file_keys`, as
+/// [`relations_of`] gives the stored ones.
+fn new_relations_of(
+    resolver: &xref::Resolver<'_>,
+    keys: &Keys<'_>,
+    file_keys: &HashSet<i64>,
+) -> Vec<(i64, i64, String)> {
+    let mut out: Vec<(i64, i64, String)> = resolver
+        .relations
+        .iter()
+        .filter_map(|relation| {
+            let sub = *keys.by_id.get(relation.subtype.as_str())?;
+            let sup = *keys.by_id.get(relation.supertype.as_str())?;
+            file_keys
+                .contains(&sub)
+                .then(|| (sub, sup, relation.kind.clone()))
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
 /// Symbol keys by text id, file ids by path.
 struct Keys<'a> {
     by_id: HashMap<&'a str, i64>,
@@ -976,18 +1412,36 @@ impl<'a> Keys<'a> {
     }
 }
 
-/// Inserts the row of the resolution of `reference` of file `f`; `false`
-/// when the file is not there.
-fn insert_ref(
-    insert: &mut rusqlite::CachedStatement<'_>,
+/// The values of one `refs` row.
+struct RefValues {
+    file_id: i64,
+    seq: i64,
+    line: u32,
+    column: u32,
+    end_column: u32,
+    name: String,
+    receiver: String,
+    role: &'static str,
+    caller: Option<i64>,
+    status: xref::Status,
+    target: Option<i64>,
+    target_file: Option<i64>,
+    candidates: Option<Vec<u8>>,
+    confidence: f64,
+    via: &'static str,
+}
+
+/// The row of the resolution of `reference` of file `f` (its name is moved
+/// out); `None` when the file is not there.
+fn ref_values(
     loaded: &Loaded,
     keys: &Keys<'_>,
     f: usize,
-    reference: &Reference,
+    reference: &mut Reference,
     resolution: &xref::Resolution,
-) -> Result<bool, Error> {
+) -> Option<RefValues> {
     let (Some(file), Some(&file_id)) = (loaded.files.get(f), loaded.ids.get(f)) else {
-        return Ok(false);
+        return None;
     };
     let receiver = match &reference.receiver {
         Receiver::Bare => String::new(),
@@ -1012,22 +1466,43 @@ fn insert_ref(
             .flat_map(|key| key.to_le_bytes())
             .collect()
     });
-    insert.execute(params![
+    Some(RefValues {
         file_id,
-        i64::try_from(resolution.reference).unwrap_or(i64::MAX),
-        reference.line,
-        reference.column,
-        reference.end_column,
-        reference.name,
+        seq: i64::try_from(resolution.reference).unwrap_or(i64::MAX),
+        line: reference.line,
+        column: reference.column,
+        end_column: reference.end_column,
+        name: std::mem::take(&mut reference.name),
         receiver,
-        resolution.role.as_str(),
+        role: resolution.role.as_str(),
         caller,
-        resolution.status.as_str(),
+        status: resolution.status,
         target,
         target_file,
         candidates,
-        f64::from(resolution.confidence),
-        resolution.via.as_str()
+        confidence: f64::from(resolution.confidence),
+        via: resolution.via.as_str(),
+    })
+}
+
+/// Inserts one `refs` row.
+fn insert_ref(insert: &mut rusqlite::CachedStatement<'_>, row: &RefValues) -> Result<(), Error> {
+    insert.execute(params![
+        row.file_id,
+        row.seq,
+        row.line,
+        row.column,
+        row.end_column,
+        row.name,
+        row.receiver,
+        row.role,
+        row.caller,
+        row.status.as_str(),
+        row.target,
+        row.target_file,
+        row.candidates,
+        row.confidence,
+        row.via
     ])?;
-    Ok(true)
+    Ok(())
 }

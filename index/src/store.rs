@@ -20,8 +20,13 @@
 //!   compressed with LZ4), kept so an unchanged file is never parsed again
 //!   when references are re-resolved.
 //! - `symbols(key, file_id, name, qualname, kind, start_line, end_line,
-//!   name_line, name_column, parent)`: every symbol of the outline but
-//!   blocks; `parent` is the enclosing symbol's key.
+//!   name_line, name_column, parent, ord)`: every symbol of the outline but
+//!   blocks; `parent` is the enclosing symbol's key; `ord` the symbol's
+//!   position in its file's outline (source order, parents before their
+//!   children, from 0). A symbol keeps its key when its file is parsed again
+//!   and still holds a symbol of the same qualname and kind (the n-th of
+//!   that qualname and kind keeps the key of the n-th before): references
+//!   and relations to it stay valid while its lines move.
 //! - `imports(file_id, line, local, module, level, name, scope)`.
 //! - `refs(file_id, seq, line, column, end_column, name, receiver, role,
 //!   caller, status, target, target_file, candidates, confidence, via)`:
@@ -42,7 +47,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,9 +75,10 @@ CREATE TABLE symbols(
     end_line INTEGER NOT NULL,
     name_line INTEGER NOT NULL,
     name_column INTEGER NOT NULL,
-    parent INTEGER
+    parent INTEGER,
+    ord INTEGER NOT NULL
 );
-CREATE INDEX symbols_file ON symbols(file_id, start_line);
+CREATE INDEX symbols_file ON symbols(file_id, ord);
 CREATE INDEX symbols_name ON symbols(name);
 CREATE INDEX symbols_qualname ON symbols(qualname);
 CREATE TABLE imports(

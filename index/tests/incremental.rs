@@ -1,8 +1,10 @@
 //! An incremental refresh gives the same index as a rebuild from scratch:
 //! after each kind of edit (add, remove and rename a definition, change a
 //! base, change an import and a re-export, add and delete a file, a new
-//! `__init__.py`), the export of the refreshed index equals the export of a
-//! fresh index of the same files. Also: the export round-trips through serde
+//! `__init__.py`; edits that only move lines, in Python, TypeScript and
+//! Rust; a definition removed that an alias elsewhere resolved to), the
+//! export of the refreshed index equals the export of a fresh index of the
+//! same files. Also: the export round-trips through serde
 //! and matches the counts of the index.
 
 use std::fs;
@@ -15,15 +17,20 @@ use outline_core::{FileOutline, Language, Outline, OutlineOptions};
 
 fn parse(path: &str, language: Language, bytes: Vec<u8>) -> Result<(FileOutline, Facts), String> {
     let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
-    Ok(lang_python::PythonOutline.outline_with_facts(
-        path,
-        language,
-        &text,
-        &OutlineOptions::default(),
-    ))
+    let options = OutlineOptions::default();
+    Ok(match language {
+        Language::Python => {
+            lang_python::PythonOutline.outline_with_facts(path, language, &text, &options)
+        }
+        Language::Rust => {
+            lang_rust::RustOutline.outline_with_facts(path, language, &text, &options)
+        }
+        _ => lang_ts::TypeScriptOutline.outline_with_facts(path, language, &text, &options),
+    })
 }
 
-/// Every `.py` file under `root`, sorted, with paths relative to it.
+/// Every `.py`, `.ts` and `.rs` file under `root`, sorted, with paths
+/// relative to it.
 fn entries(root: &Path) -> Vec<SourceEntry> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_owned()];
@@ -32,7 +39,11 @@ fn entries(root: &Path) -> Vec<SourceEntry> {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "py") {
+            } else if let Some(language) = Language::from_path(&path.to_string_lossy())
+                && ["py", "ts", "rs"]
+                    .iter()
+                    .any(|e| path.extension().is_some_and(|x| x == *e))
+            {
                 let display = path
                     .strip_prefix(root)
                     .expect("below root")
@@ -41,7 +52,7 @@ fn entries(root: &Path) -> Vec<SourceEntry> {
                 out.push(SourceEntry {
                     path,
                     display,
-                    language: Language::Python,
+                    language,
                 });
             }
         }
@@ -242,6 +253,102 @@ fn incremental_refreshes_equal_full_rebuilds() {
     );
     assert_eq!(stats.references, before.references.len());
     assert_eq!(stats.relations, before.relations.len());
+}
+
+/// Inserts `text` before line `line` (1-based) of `path` under `root`.
+fn insert_at(root: &Path, path: &str, line: usize, text: &str) {
+    let old = fs::read_to_string(root.join(path)).expect("readable");
+    let mut lines: Vec<&str> = old.lines().collect();
+    lines.insert(line - 1, text);
+    write(root, path, &(lines.join("\n") + "\n"));
+}
+
+#[test]
+fn edits_that_only_move_lines_resolve_one_file_and_equal_full_rebuilds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    let fresh_db = dir.path().join("fresh.sqlite");
+    project(&root);
+    write(
+        &root,
+        "pkg/alias.py",
+        "from pkg.models import helper as assist\n",
+    );
+    write(
+        &root,
+        "scripts/user2.py",
+        "from pkg.alias import assist\n\ndef go():\n    assist()\n",
+    );
+    write(
+        &root,
+        "web/a.ts",
+        "export function f() {\n  return 1;\n}\n\nexport class K {\n  m() {}\n}\n",
+    );
+    write(
+        &root,
+        "web/b.ts",
+        "import { f, K } from './a';\n\nexport function use() {\n  f();\n  new K().m();\n}\n",
+    );
+    write(&root, "rs/Cargo.toml", "[package]\nname = \"demo\"\n");
+    write(
+        &root,
+        "rs/src/lib.rs",
+        "pub mod m;\nuse other::prelude::*;\nuse another::Thing;\n\npub fn top() {\n    m::helper();\n    let s = m::S;\n    s.go();\n}\n",
+    );
+    write(
+        &root,
+        "rs/src/m.rs",
+        "pub fn helper() {}\n\npub struct S;\n\nimpl S {\n    pub fn go(&self) {}\n}\n",
+    );
+    // (`use other::prelude::*` of an extern crate led the lookup back into
+    // its own module without end: a stack overflow.)
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    let first = refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let files = first.files;
+    assert!(files >= 13, "{first:?}");
+
+    // A comment above everything: every definition of the file moves down,
+    // nothing another file reads changes.
+    for (path, comment) in [
+        ("pkg/models.py", "# moved"),
+        ("web/a.ts", "// moved"),
+        ("rs/src/m.rs", "// moved"),
+    ] {
+        insert_at(&root, path, 1, comment);
+        let stats = refresh_and_compare(&mut index, &root, &fresh_db, path);
+        assert_eq!(
+            (stats.parsed, stats.resolved_files),
+            (1, 1),
+            "{path}: only the file itself is resolved again: {stats:?}"
+        );
+    }
+    // A line inside a method body.
+    insert_at(&root, "pkg/users.py", 5, "        pass");
+    let stats = refresh_and_compare(&mut index, &root, &fresh_db, "body line");
+    assert_eq!(stats.resolved_files, 1, "{stats:?}");
+
+    // Two functions swap places (same definitions, another order).
+    write(
+        &root,
+        "scripts/tool.py",
+        "def compute():\n    return 2\n\ndef main():\n    unique_thing()\n    compute()\n",
+    );
+    refresh_and_compare(&mut index, &root, &fresh_db, "swap two functions");
+
+    // A definition goes away that `assist` (an alias of it, imported through
+    // another module) resolved to.
+    write(
+        &root,
+        "pkg/models.py",
+        "class Base:\n    def save(self):\n        pass\n",
+    );
+    refresh_and_compare(&mut index, &root, &fresh_db, "aliased definition removed");
+
+    // A new definition in TypeScript and in Rust (not quiet).
+    insert_at(&root, "web/a.ts", 1, "export function g() {}");
+    refresh_and_compare(&mut index, &root, &fresh_db, "new TypeScript function");
+    insert_at(&root, "rs/src/m.rs", 1, "pub fn other() {}");
+    refresh_and_compare(&mut index, &root, &fresh_db, "new Rust function");
 }
 
 #[test]
