@@ -990,6 +990,32 @@ impl Facts_<'_, '_> {
         }
     }
 
+    /// The references of the member expression `m` (`node` is the whole
+    /// expression, plain or optional): a dotted chain's parts, else the
+    /// object's references and the member read on it.
+    fn member_refs(&mut self, node: &Expr, m: &MemberExpr) {
+        if let Some(c) = chain(node) {
+            self.chain_refs(c, Role::Attribute, None);
+            return;
+        }
+        m.obj.visit_with(self);
+        match &m.prop {
+            MemberProp::Ident(name) => {
+                let (receiver, binding) = self.result_receiver(&m.obj);
+                self.push_reference(
+                    name.sym.to_string(),
+                    receiver,
+                    Role::Attribute,
+                    (name.span.lo, name.span.hi),
+                    binding,
+                    None,
+                );
+            }
+            MemberProp::Computed(c) => c.visit_with(self),
+            _ => {}
+        }
+    }
+
     /// The receiver of a member of `obj` that is not a dotted chain:
     /// [`Receiver::Call`] when `obj` calls (or `new`s) a dotted chain, with
     /// the binding of the chain's head; else [`Receiver::Expression`].
@@ -1596,49 +1622,9 @@ impl Visit for Facts_<'_, '_> {
                         arg.visit_with(self);
                     }
                 }
-                OptChainBase::Member(m) => match chain(node) {
-                    Some(c) => self.chain_refs(c, Role::Attribute, None),
-                    None => {
-                        m.obj.visit_with(self);
-                        match &m.prop {
-                            MemberProp::Ident(name) => {
-                                let (receiver, binding) = self.result_receiver(&m.obj);
-                                self.push_reference(
-                                    name.sym.to_string(),
-                                    receiver,
-                                    Role::Attribute,
-                                    (name.span.lo, name.span.hi),
-                                    binding,
-                                    None,
-                                );
-                            }
-                            MemberProp::Computed(c) => c.visit_with(self),
-                            _ => {}
-                        }
-                    }
-                },
+                OptChainBase::Member(m) => self.member_refs(node, m),
             },
-            Expr::Member(m) => match chain(node) {
-                Some(c) => self.chain_refs(c, Role::Attribute, None),
-                None => {
-                    m.obj.visit_with(self);
-                    match &m.prop {
-                        MemberProp::Ident(name) => {
-                            let (receiver, binding) = self.result_receiver(&m.obj);
-                            self.push_reference(
-                                name.sym.to_string(),
-                                receiver,
-                                Role::Attribute,
-                                (name.span.lo, name.span.hi),
-                                binding,
-                                None,
-                            );
-                        }
-                        MemberProp::Computed(c) => c.visit_with(self),
-                        _ => {}
-                    }
-                }
-            },
+            Expr::Member(m) => self.member_refs(node, m),
             other => other.visit_children_with(self),
         }
     }
