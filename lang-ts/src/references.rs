@@ -1139,17 +1139,8 @@ impl Facts_<'_, '_> {
                 self.head_binding("this");
             }
             for prop in &o.props {
-                let (local, name) = match prop {
-                    ObjectPatProp::KeyValue(kv) => match (&kv.key, &*kv.value) {
-                        (PropName::Ident(k), Pat::Ident(v)) => {
-                            (v.id.sym.to_string(), k.sym.to_string())
-                        }
-                        _ => continue,
-                    },
-                    ObjectPatProp::Assign(a) => {
-                        (a.key.id.sym.to_string(), a.key.id.sym.to_string())
-                    }
-                    ObjectPatProp::Rest(_) => continue,
+                let Some((local, name)) = destructured(prop) else {
+                    continue;
                 };
                 let mut path = base.clone();
                 path.push(name);
@@ -1165,17 +1156,8 @@ impl Facts_<'_, '_> {
             && let Some(module) = required(self.source, init)
         {
             for prop in &o.props {
-                let (local, name) = match prop {
-                    ObjectPatProp::KeyValue(kv) => match (&kv.key, &*kv.value) {
-                        (PropName::Ident(k), Pat::Ident(v)) => {
-                            (v.id.sym.to_string(), k.sym.to_string())
-                        }
-                        _ => continue,
-                    },
-                    ObjectPatProp::Assign(a) => {
-                        (a.key.id.sym.to_string(), a.key.id.sym.to_string())
-                    }
-                    ObjectPatProp::Rest(_) => continue,
+                let Some((local, name)) = destructured(prop) else {
+                    continue;
                 };
                 self.facts.imports.push(ImportBinding {
                     local,
@@ -1717,4 +1699,18 @@ fn head_names(head: &ForHead) -> Vec<String> {
         names.extend(typed.into_iter().map(|(n, _)| n));
     }
     names
+}
+
+/// The (local name, property name) a destructuring property binds:
+/// `{ a }` → (`a`, `a`), `{ a: b }` → (`b`, `a`); `None` for rest elements,
+/// computed keys and nested patterns.
+fn destructured(prop: &ObjectPatProp) -> Option<(String, String)> {
+    match prop {
+        ObjectPatProp::KeyValue(kv) => match (&kv.key, &*kv.value) {
+            (PropName::Ident(k), Pat::Ident(v)) => Some((v.id.sym.to_string(), k.sym.to_string())),
+            _ => None,
+        },
+        ObjectPatProp::Assign(a) => Some((a.key.id.sym.to_string(), a.key.id.sym.to_string())),
+        ObjectPatProp::Rest(_) => None,
+    }
 }
