@@ -35,8 +35,10 @@
 //! ```
 
 pub mod export;
+mod on_demand;
 mod project_config;
 pub mod query;
+mod quiet;
 mod refresh;
 /// The index as a SCIP index (Sourcegraph's code-intelligence protobuf).
 pub mod scip;

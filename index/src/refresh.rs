@@ -104,6 +104,10 @@ pub struct RefreshStats {
     pub resolved_files: usize,
     /// References resolved again and written (whole files and single ones).
     pub re_resolved: usize,
+    /// Files whose definitions and facts were read from the index to
+    /// resolve: every file, unless only quiet edits were resolved (then
+    /// the files their lookups reached).
+    pub files_read: usize,
     /// References stored (resolved, candidates and external).
     pub references: usize,
     /// Of those, resolved.
@@ -114,7 +118,8 @@ pub struct RefreshStats {
     /// are left out of the index.
     pub problems: Vec<String>,
     /// Wall time of each phase in milliseconds: `check` (stat, read, hash,
-    /// parse, and writing files and symbols), `load` (stored facts and
+    /// parse, and writing files and symbols), `layout` (modules, crates,
+    /// project settings), `load` (stored facts and
     /// symbols), `tables` (the resolver's tables), `rule` (which references
     /// to resolve again), `resolve` (resolving and writing references),
     /// `store` (indexes, relations, counts), `commit`.
@@ -279,6 +284,7 @@ pub fn refresh(
         let rust_layout_changed =
             crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
         let config_changed = crate::project_config::store_digest(&tx, &config)?;
+        phase(&mut stats, "layout");
         // The incremental rule follows Python's imports and modules: a change
         // to a file of another language resolves everything again, unless it
         // is quiet (see `Old::parsed_again`).
@@ -456,6 +462,18 @@ impl Old {
             self.modules.extend(previous.module.clone());
             self.classes.extend(&previous.classes);
         }
+    }
+
+    /// Whether every file parsed again (`fresh`) is quiet and nothing else
+    /// changed (no file removed, no name, module or class to follow).
+    fn only_quiet(&self, fresh: &HashSet<i64>) -> bool {
+        !fresh.is_empty()
+            && fresh.iter().all(|id| self.quiet.contains(id))
+            && self.names.is_empty()
+            && self.modules.is_empty()
+            && self.classes.is_empty()
+            && self.removed_keys.is_empty()
+            && !self.star_changed
     }
 
     /// A quiet file turns out to have changed for other files after all (its
@@ -1159,7 +1177,22 @@ fn resolve_again(
     phase: &mut impl FnMut(&mut RefreshStats, &'static str),
 ) -> Result<(), Error> {
     let fresh_ids: HashSet<i64> = fresh.keys().copied().collect();
+    // Only quiet edits: their files alone, against files read on demand.
+    if !full
+        && old.only_quiet(&fresh_ids)
+        && crate::quiet::resolve_quiet(
+            tx,
+            &fresh_ids,
+            (old.references, old.resolved),
+            config,
+            stats,
+            phase,
+        )?
+    {
+        return Ok(());
+    }
     let loaded = load(tx, fresh)?;
+    stats.files_read = loaded.files.len();
     phase(stats, "load");
     let resolver = xref::Resolver::with_config(&loaded.files, config);
     let keys = Keys::new(&loaded);
@@ -1232,11 +1265,7 @@ fn resolve_again(
     let mut whole: Vec<usize> = affected.whole.iter().copied().collect();
     whole.sort_unstable_by_key(|&i| loaded.ids.get(i).copied());
     let whole_count = whole.len();
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO refs(file_id, seq, line, column, end_column, name, receiver, role, caller, \
-         status, target, target_file, candidates, confidence, via) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-    )?;
+    let mut insert = tx.prepare_cached(INSERT_REF)?;
     let mut blob = tx.prepare_cached("SELECT refs_facts FROM files WHERE id = ?1")?;
     let mut read_references = |i: usize| -> Result<Vec<u8>, Error> {
         let id = loaded.ids.get(i).copied().unwrap_or(-1);
@@ -1275,7 +1304,9 @@ fn resolve_again(
                     .into_iter()
                     .filter_map(|resolution| {
                         let reference = references.get_mut(resolution.reference)?;
-                        ref_values(&loaded, &keys, f, reference, &resolution)
+                        let path = loaded.files.get(f)?.path.as_str();
+                        let file_id = *loaded.ids.get(f)?;
+                        ref_values(path, file_id, &keys, reference, &resolution)
                     })
                     .collect::<Vec<_>>()
             })
@@ -1355,7 +1386,10 @@ fn resolve_again(
 
 /// The stored relations whose subtype is a symbol of file `id`: (subtype,
 /// supertype, kind), sorted.
-fn relations_of(tx: &Transaction<'_>, id: i64) -> Result<Vec<(i64, i64, String)>, Error> {
+pub(crate) fn relations_of(
+    tx: &Transaction<'_>,
+    id: i64,
+) -> Result<Vec<(i64, i64, String)>, Error> {
     let mut statement = tx.prepare_cached(
         "SELECT r.subtype, r.supertype, r.kind FROM relations r \
          JOIN symbols s ON s.key = r.subtype WHERE s.file_id = ?1",
@@ -1389,9 +1423,9 @@ fn new_relations_of(
 }
 
 /// Symbol keys by text id, file ids by path.
-struct Keys<'a> {
-    by_id: HashMap<&'a str, i64>,
-    files: HashMap<&'a str, i64>,
+pub(crate) struct Keys<'a> {
+    pub(crate) by_id: HashMap<&'a str, i64>,
+    pub(crate) files: HashMap<&'a str, i64>,
 }
 
 impl<'a> Keys<'a> {
@@ -1413,7 +1447,7 @@ impl<'a> Keys<'a> {
 }
 
 /// The values of one `refs` row.
-struct RefValues {
+pub(crate) struct RefValues {
     file_id: i64,
     seq: i64,
     line: u32,
@@ -1423,7 +1457,7 @@ struct RefValues {
     receiver: String,
     role: &'static str,
     caller: Option<i64>,
-    status: xref::Status,
+    pub(crate) status: xref::Status,
     target: Option<i64>,
     target_file: Option<i64>,
     candidates: Option<Vec<u8>>,
@@ -1431,18 +1465,15 @@ struct RefValues {
     via: &'static str,
 }
 
-/// The row of the resolution of `reference` of file `f` (its name is moved
-/// out); `None` when the file is not there.
-fn ref_values(
-    loaded: &Loaded,
+/// The row of the resolution of `reference` of the file at `path` with id
+/// `file_id` (the reference's name is moved out).
+pub(crate) fn ref_values(
+    path: &str,
+    file_id: i64,
     keys: &Keys<'_>,
-    f: usize,
     reference: &mut Reference,
     resolution: &xref::Resolution,
 ) -> Option<RefValues> {
-    let (Some(file), Some(&file_id)) = (loaded.files.get(f), loaded.ids.get(f)) else {
-        return None;
-    };
     let receiver = match &reference.receiver {
         Receiver::Bare => String::new(),
         Receiver::Path(path) => path.join("."),
@@ -1452,7 +1483,7 @@ fn ref_values(
     let caller = reference
         .scope
         .as_ref()
-        .and_then(|s| keys.by_id.get(s.id(&file.path).as_str()).copied());
+        .and_then(|s| keys.by_id.get(s.id(path).as_str()).copied());
     let (target, target_file) = match (&resolution.target, resolution.status) {
         (Some(path), xref::Status::Module) => (None, keys.files.get(path.as_str()).copied()),
         (Some(id), _) => (keys.by_id.get(id.as_str()).copied(), None),
@@ -1485,8 +1516,16 @@ fn ref_values(
     })
 }
 
+/// The statement [`insert_ref`] runs.
+pub(crate) const INSERT_REF: &str = "INSERT INTO refs(file_id, seq, line, column, end_column, \
+     name, receiver, role, caller, status, target, target_file, candidates, confidence, via) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+
 /// Inserts one `refs` row.
-fn insert_ref(insert: &mut rusqlite::CachedStatement<'_>, row: &RefValues) -> Result<(), Error> {
+pub(crate) fn insert_ref(
+    insert: &mut rusqlite::CachedStatement<'_>,
+    row: &RefValues,
+) -> Result<(), Error> {
     insert.execute(params![
         row.file_id,
         row.seq,

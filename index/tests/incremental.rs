@@ -321,11 +321,45 @@ fn edits_that_only_move_lines_resolve_one_file_and_equal_full_rebuilds() {
             (1, 1),
             "{path}: only the file itself is resolved again: {stats:?}"
         );
+        // Python and TypeScript read only the files their lookups reach; a
+        // Rust file loads every file (an impl block can be anywhere).
+        let on_demand = !path.ends_with(".rs");
+        assert_eq!(
+            stats.files_read < files,
+            on_demand,
+            "{path}: files read {} of {files}",
+            stats.files_read
+        );
     }
     // A line inside a method body.
     insert_at(&root, "pkg/users.py", 5, "        pass");
     let stats = refresh_and_compare(&mut index, &root, &fresh_db, "body line");
     assert_eq!(stats.resolved_files, 1, "{stats:?}");
+    assert!(stats.files_read < files, "{stats:?}");
+
+    // The same names and imports in another order: the base `B` is bound by
+    // the other import now. Quiet by its facts, but its relation changed:
+    // the refresh on demand gives up and every file is loaded.
+    write(&root, "bases/one.py", "class B:\n    pass\n");
+    write(&root, "bases/two.py", "class B:\n    pass\n");
+    write(
+        &root,
+        "bases/child.py",
+        "from bases.one import B\n\nclass C(B):\n    pass\n\nfrom bases.two import B\n",
+    );
+    refresh_and_compare(&mut index, &root, &fresh_db, "bases");
+    write(
+        &root,
+        "bases/child.py",
+        "from bases.one import B\n\nfrom bases.two import B\n\nclass C(B):\n    pass\n",
+    );
+    let stats = refresh_and_compare(
+        &mut index,
+        &root,
+        &fresh_db,
+        "base bound by the other import",
+    );
+    assert_eq!(stats.files_read, stats.files, "{stats:?}");
 
     // Two functions swap places (same definitions, another order).
     write(
@@ -401,5 +435,130 @@ fn the_export_reads_back_and_matches_the_index() {
             .relations
             .iter()
             .any(|r| r.subtype == "pkg/admin.py:3:Admin" && r.supertype == "pkg/users.py:3:User")
+    );
+}
+
+/// The Python standard library directory of the `python3` on `PATH`.
+fn stdlib_dir() -> std::path::PathBuf {
+    let output = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('stdlib'))",
+        ])
+        .output()
+        .expect("this test needs python3 on PATH to find the standard library");
+    assert!(output.status.success(), "python3 failed");
+    std::path::PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
+}
+
+/// Every row of the tables `symbols`, `refs` and `relations`, as text, in
+/// key order (keys stay when only lines move).
+fn rows(index: &Index) -> [Vec<String>; 3] {
+    let table = |sql: &str| -> Vec<String> {
+        let mut statement = index.connection().prepare(sql).expect("query");
+        let columns = statement.column_count();
+        statement
+            .query_map([], |row| {
+                (0..columns)
+                    .map(|i| {
+                        Ok(match row.get_ref(i)? {
+                            rusqlite::types::ValueRef::Text(text) => {
+                                String::from_utf8_lossy(text).into_owned()
+                            }
+                            other => format!("{other:?}"),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(|v| v.join("|"))
+            })
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("read")
+    };
+    [
+        table("SELECT * FROM symbols ORDER BY key"),
+        table("SELECT * FROM refs ORDER BY file_id, seq"),
+        table("SELECT * FROM relations ORDER BY subtype, supertype, kind"),
+    ]
+}
+
+/// Copies the files of `from` (recursively) to `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("directory");
+    for entry in fs::read_dir(from).expect("readable directory") {
+        let path = entry.expect("entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "__pycache__") {
+                copy_tree(&path, &target);
+            }
+        } else if path.extension().is_some_and(|e| e == "py") {
+            fs::copy(&path, &target).expect("copied");
+        }
+    }
+}
+
+/// Quiet edits of real code, resolved against files read on demand, give
+/// exactly the rows of the full resolution: a comment appended to each
+/// file of four standard library packages (relative imports, packages,
+/// class hierarchies across modules, star imports) leaves every symbol,
+/// reference and relation of the index as it was, and reads only some of
+/// the files.
+#[test]
+fn quiet_edits_of_the_standard_library_change_nothing_and_read_few_files() {
+    let stdlib = stdlib_dir();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("lib");
+    for package in ["json", "email", "logging", "concurrent"] {
+        copy_tree(&stdlib.join(package), &root.join(package));
+    }
+    let entries = entries(&root);
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    let first = index.refresh(&entries, &parse).expect("build");
+    assert!(first.files > 40 && first.resolved > 1000, "{first:?}");
+    let before = rows(&index);
+    let mut read = Vec::new();
+    for entry in &entries {
+        let text = fs::read_to_string(&entry.path).expect("readable");
+        fs::write(&entry.path, text + "\n# a quiet edit\n").expect("written");
+        let stats = index.refresh(&entries, &parse).expect("refresh");
+        assert_eq!(
+            (stats.parsed, stats.resolved_files),
+            (1, 1),
+            "{}: {stats:?}",
+            entry.display
+        );
+        assert!(
+            stats.files_read < first.files,
+            "{}: read every file: {stats:?}",
+            entry.display
+        );
+        read.push(stats.files_read);
+        let after = rows(&index);
+        for (table, (a, b)) in ["symbols", "refs", "relations"]
+            .iter()
+            .zip(after.iter().zip(&before))
+        {
+            if let Some((x, y)) = a.iter().zip(b).find(|(x, y)| x != y) {
+                panic!(
+                    "{}: first differing row of {table}:\n{x}\n{y}",
+                    entry.display
+                );
+            }
+            assert_eq!(a.len(), b.len(), "{}: rows of {table}", entry.display);
+        }
+        assert_eq!(
+            (stats.references, stats.resolved, stats.relations),
+            (first.references, first.resolved, first.relations),
+            "{}: counts",
+            entry.display
+        );
+    }
+    read.sort_unstable();
+    let median = read.get(read.len() / 2).copied().unwrap_or_default();
+    assert!(
+        median * 4 < first.files,
+        "a quiet edit reads a median {median} of {} files",
+        first.files
     );
 }

@@ -21,6 +21,7 @@
 mod modules;
 mod resolve;
 mod rust_modules;
+mod source;
 mod ts_modules;
 
 use outline_core::SymbolKind;
@@ -30,6 +31,7 @@ use serde::{Deserialize, Serialize};
 pub use modules::{absolute_module, python_module};
 pub use resolve::{Resolver, resolve, resolve_with};
 pub use rust_modules::{RustCrate, rust_module};
+pub use source::Source;
 pub use ts_modules::{
     SCRIPT_EXTENSIONS, TsConfig, TsPackage, is_script, join as join_path, resolve_package,
     resolve_specifier,

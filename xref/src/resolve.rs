@@ -1,13 +1,16 @@
 //! The resolver: the project's tables and the scope-order lookup.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, OnceLock};
 
 use outline_core::SymbolKind;
 use outline_core::xref::{
-    Attribute, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, TypeOf,
+    Attribute, Facts, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, TypeOf,
 };
 
 use crate::modules::absolute_module;
+use crate::source::Source;
 use crate::ts_modules::{is_script, resolve_package, resolve_specifier};
 use crate::{
     FileInput, MAX_CANDIDATES, ProjectConfig, Relation, Resolution, Resolved, Status, Via,
@@ -34,39 +37,63 @@ enum Entity {
     Unknown,
 }
 
+/// The tables of one file, built when a lookup first reads the file.
+#[derive(Default)]
+struct Tables<'a> {
+    /// Qualname → definition index (the last definition wins, as the later
+    /// binding does at run time).
+    qualnames: HashMap<&'a str, usize>,
+    /// (Scope qualname, local name) → import bindings in order; the module
+    /// level has the scope qualname "".
+    imports: HashMap<(&'a str, &'a str), Vec<&'a ImportBinding>>,
+    /// Star imports at module level.
+    stars: Vec<&'a ImportBinding>,
+    /// (Scope qualname, name) → known types in source order.
+    types: HashMap<(&'a str, &'a str), Vec<&'a LocalType>>,
+    /// TypeScript/JavaScript: import specifier → the project file it names
+    /// (`None`: outside the project).
+    specifiers: HashMap<&'a str, Option<usize>>,
+    /// (Class qualname, attribute name) → the attribute fact (the first
+    /// one).
+    attributes: HashMap<(&'a str, &'a str), &'a Attribute>,
+    /// Function qualname → its declared return type.
+    returns: HashMap<&'a str, &'a ReturnType>,
+}
+
+/// Name → every (file, definition) with that name: top-level definitions
+/// and members (qualname with a dot) apart.
+#[derive(Default)]
+struct Names<'a> {
+    top: HashMap<&'a str, Vec<(usize, usize)>>,
+    members: HashMap<&'a str, Vec<(usize, usize)>>,
+}
+
 /// The resolution tables of one project.
-struct Project<'a> {
-    files: &'a [FileInput],
+struct Project<'a, S: Source + ?Sized> {
+    src: &'a S,
+    config: ProjectConfig,
     by_module: HashMap<std::borrow::Cow<'a, str>, usize>,
-    /// Per file: qualname → definition index (the last definition wins, as
-    /// the later binding does at run time).
-    qualnames: Vec<HashMap<&'a str, usize>>,
-    /// Per file: (scope qualname, local name) → import bindings in order;
-    /// the module level has the scope qualname "".
-    imports: Vec<HashMap<(&'a str, &'a str), Vec<&'a ImportBinding>>>,
-    /// Per file: star imports at module level.
-    stars: Vec<Vec<&'a ImportBinding>>,
-    /// Name → every top-level (file, definition) with that name.
-    top_by_name: HashMap<&'a str, Vec<(usize, usize)>>,
-    /// Name → every member (qualname with a dot) with that name.
-    members_by_name: HashMap<&'a str, Vec<(usize, usize)>>,
-    /// Per file: (scope qualname, name) → known types in source order.
-    types: Vec<HashMap<(&'a str, &'a str), Vec<&'a LocalType>>>,
-    /// Class (file, definition) → its resolved bases in order.
+    /// Per file, built on first use.
+    tables: Vec<OnceLock<Tables<'a>>>,
+    /// The tables of a file out of range (empty).
+    no_tables: Tables<'a>,
+    /// Every path, and file by path (TypeScript specifiers).
+    paths: HashSet<&'a str>,
+    by_path: HashMap<&'a str, usize>,
+    /// Definitions by name; `None` when the source answers
+    /// ([`Source::on_demand`]).
+    names: Option<Names<'a>>,
+    /// Class (file, definition) → its resolved bases in order (a source
+    /// on demand answers instead).
     bases: HashMap<(usize, usize), Vec<(usize, usize)>>,
-    /// Per TypeScript/JavaScript file: import specifier → the project file
-    /// it names (`None`: outside the project).
-    specifiers: Vec<HashMap<&'a str, Option<usize>>>,
     /// Rust: impl block (file, definition) → the type it is for.
     impl_of: HashMap<(usize, usize), (usize, usize)>,
     /// Rust: type (file, definition) → its impl blocks.
     impls: HashMap<(usize, usize), Vec<(usize, usize)>>,
-    /// Per file: (class qualname, attribute name) → the attribute fact (the
-    /// first one).
-    attributes: Vec<HashMap<(&'a str, &'a str), &'a Attribute>>,
-    /// Per file: function qualname → its declared return type.
-    returns: Vec<HashMap<&'a str, &'a ReturnType>>,
 }
+
+/// The facts of a file a source could not give.
+static NO_FACTS: LazyLock<Facts> = LazyLock::new(Facts::default);
 
 /// Whether `path` is a Rust file.
 fn is_rust(path: &str) -> bool {
@@ -129,10 +156,11 @@ pub fn resolve_with(files: &[FileInput], config: &ProjectConfig) -> Resolved {
 
 /// The project's resolution tables, built once; [`Resolver::file`] then
 /// resolves the references of one file and may run for several files at
-/// once (`Resolver` is `Sync`).
-pub struct Resolver<'a> {
-    project: Project<'a>,
-    /// Relations between definitions, in input order.
+/// once (`Resolver` is `Sync` when its source is).
+pub struct Resolver<'a, S: Source + ?Sized = [FileInput]> {
+    project: Project<'a, S>,
+    /// Relations between definitions, in input order (empty for a source
+    /// on demand: see [`Resolver::relations_of`]).
     pub relations: Vec<Relation>,
 }
 
@@ -145,19 +173,35 @@ impl<'a> Resolver<'a> {
 
     /// [`Resolver::new`] with the project's settings.
     pub fn with_config(files: &'a [FileInput], config: &ProjectConfig) -> Self {
-        let mut project = Project::new(files, config);
+        Self::with_source(files, config)
+    }
+}
+
+impl<'a, S: Source + ?Sized> Resolver<'a, S> {
+    /// A resolver over `source`. A source in memory gets every table built
+    /// here, the bases of every class and Rust's impl blocks resolved, and
+    /// [`Resolver::relations`] filled. A source on demand
+    /// ([`Source::on_demand`]) is only read as lookups need it: the names
+    /// and bases come from the source, and no Rust impl block is known (a
+    /// caller that may need one must use a source in memory).
+    pub fn with_source(source: &'a S, config: &ProjectConfig) -> Self {
+        let mut project = Project::new(source, config);
         let mut relations = Vec::new();
+        if source.on_demand() {
+            return Resolver { project, relations };
+        }
         // Rust impl blocks: the type each is for (the self type's
         // reference carries the impl as its `subtype`).
-        for (f, file) in files.iter().enumerate() {
-            for reference in &file.facts.references {
+        for f in 0..source.len() {
+            for reference in &project.facts(f).references {
                 let Some(subtype) = &reference.subtype else {
                     continue;
                 };
                 if reference.role != Role::TypeUse {
                     continue;
                 }
-                let Some(&block) = project.qualnames[f].get(subtype.qualname.as_str()) else {
+                let Some(&block) = project.tables(f).qualnames.get(subtype.qualname.as_str())
+                else {
                     continue;
                 };
                 if project.kind(f, block) != Some(SymbolKind::Impl) {
@@ -169,50 +213,42 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        for (f, file) in files.iter().enumerate() {
-            for reference in &file.facts.references {
-                let Some(subtype) = &reference.subtype else {
+        for f in 0..source.len() {
+            for reference in &project.facts(f).references {
+                let Some(((sf, sd), (bf, bd))) = project.inherits(f, reference) else {
                     continue;
                 };
-                if reference.role != Role::Inherit {
-                    continue;
-                }
-                let Some(&sub) = project.qualnames[f].get(subtype.qualname.as_str()) else {
-                    continue;
-                };
-                // `impl Trait for Type`: the relation is the type's.
-                let (sf, sd) = if project.kind(f, sub) == Some(SymbolKind::Impl) {
-                    match project.impl_of.get(&(f, sub)) {
-                        Some(&target) => target,
-                        None => continue,
-                    }
-                } else {
-                    (f, sub)
-                };
-                if let Entity::Def(bf, bd) = project.lookup(f, reference) {
-                    project.bases.entry((sf, sd)).or_default().push((bf, bd));
-                    if let (Some(sub), Some(base)) =
-                        (project.definition(sf, sd), project.definition(bf, bd))
-                    {
-                        relations.push(Relation {
-                            subtype: sub.id.clone(),
-                            supertype: base.id.clone(),
-                            kind: relation_kind(sub.kind, base.kind).to_owned(),
-                        });
-                    }
+                project.bases.entry((sf, sd)).or_default().push((bf, bd));
+                if let Some(relation) = project.relation((sf, sd), (bf, bd)) {
+                    relations.push(relation);
                 }
             }
         }
         Resolver { project, relations }
     }
 
+    /// The relations whose subtype is a definition of file `f`, found from
+    /// its inheritance references alone: what [`Resolver::relations`] holds
+    /// for a file that is not Rust (a Rust `impl Trait for Type` may be in
+    /// another file), in the same order.
+    pub fn relations_of(&self, f: usize) -> Vec<Relation> {
+        self.project
+            .facts(f)
+            .references
+            .iter()
+            .filter_map(|reference| self.project.inherits(f, reference))
+            .filter_map(|(sub, base)| self.project.relation(sub, base))
+            .collect()
+    }
+
     /// The resolutions of the references of file `f` (its index in the
     /// input), local variables left out; empty for an index out of range.
     pub fn file(&self, f: usize) -> Vec<Resolution> {
-        let Some(file) = self.project.files.get(f) else {
+        if f >= self.project.src.len() {
             return Vec::new();
-        };
-        file.facts
+        }
+        self.project
+            .facts(f)
             .references
             .iter()
             .enumerate()
@@ -232,7 +268,9 @@ impl<'a> Resolver<'a> {
         r: usize,
         reference: &Reference,
     ) -> Option<Resolution> {
-        self.project.files.get(f)?;
+        if f >= self.project.src.len() {
+            return None;
+        }
         self.project.resolution(f, r, reference)
     }
 }
@@ -252,150 +290,215 @@ fn relation_kind(subtype: SymbolKind, supertype: SymbolKind) -> &'static str {
     }
 }
 
-impl<'a> Project<'a> {
-    fn new(files: &'a [FileInput], config: &ProjectConfig) -> Self {
+impl<'a, S: Source + ?Sized> Project<'a, S> {
+    fn new(src: &'a S, config: &ProjectConfig) -> Self {
+        let count = src.len();
         let mut by_module = HashMap::new();
-        let mut qualnames = Vec::with_capacity(files.len());
-        let mut imports = Vec::with_capacity(files.len());
-        let mut stars = Vec::with_capacity(files.len());
-        let mut top_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-        let mut members_by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-        let mut types = Vec::with_capacity(files.len());
-        let mut attributes = Vec::with_capacity(files.len());
-        let mut returns = Vec::with_capacity(files.len());
-        for (f, file) in files.iter().enumerate() {
+        for f in 0..count {
             // Files in namespace directories come after the others (below).
-            if let Some(module) = &file.module
-                && crate::modules::namespace_module(&file.path, Some(module)).is_none()
+            if let (Some(path), Some(module)) = (src.path(f), src.module(f))
+                && crate::modules::namespace_module(path, Some(module)).is_none()
             {
-                by_module
-                    .entry(std::borrow::Cow::Borrowed(module.as_str()))
-                    .or_insert(f);
+                by_module.entry(Cow::Borrowed(module)).or_insert(f);
             }
-            let mut map = HashMap::new();
-            for (d, definition) in file.definitions.iter().enumerate() {
-                map.insert(definition.qualname.as_str(), d);
-                if definition.kind == SymbolKind::Block {
-                    continue;
-                }
-                let by_name = if definition.qualname.contains('.') {
-                    &mut members_by_name
-                } else {
-                    &mut top_by_name
-                };
-                by_name
-                    .entry(definition.name.as_str())
-                    .or_default()
-                    .push((f, d));
-            }
-            let mut file_types: HashMap<(&str, &str), Vec<&LocalType>> = HashMap::new();
-            for local in &file.facts.types {
-                let scope = local.scope.as_ref().map_or("", |s| s.qualname.as_str());
-                file_types
-                    .entry((scope, local.name.as_str()))
-                    .or_default()
-                    .push(local);
-            }
-            types.push(file_types);
-            qualnames.push(map);
-            let mut file_attributes = HashMap::new();
-            for attribute in &file.facts.attributes {
-                file_attributes
-                    .entry((attribute.class.qualname.as_str(), attribute.name.as_str()))
-                    .or_insert(attribute);
-            }
-            attributes.push(file_attributes);
-            returns.push(
-                file.facts
-                    .returns
-                    .iter()
-                    .map(|r| (r.function.qualname.as_str(), r))
-                    .collect(),
-            );
-            let mut file_imports: HashMap<(&str, &str), Vec<&ImportBinding>> = HashMap::new();
-            let mut file_stars = Vec::new();
-            for binding in &file.facts.imports {
-                let scope = binding.scope.as_ref().map_or("", |s| s.qualname.as_str());
-                if binding.name.as_deref() == Some("*") {
-                    if scope.is_empty() {
-                        file_stars.push(binding);
-                    }
-                    continue;
-                }
-                file_imports
-                    .entry((scope, binding.local.as_str()))
-                    .or_default()
-                    .push(binding);
-            }
-            imports.push(file_imports);
-            stars.push(file_stars);
         }
-        let paths: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        let by_path: HashMap<&str, usize> = files
-            .iter()
-            .enumerate()
-            .map(|(f, file)| (file.path.as_str(), f))
-            .collect();
-        let specifiers = files
-            .iter()
-            .map(|file| {
-                let mut map = HashMap::new();
-                if is_script(&file.path) {
-                    for binding in &file.facts.imports {
-                        if binding.module.is_empty() {
-                            continue;
-                        }
-                        map.entry(binding.module.as_str()).or_insert_with(|| {
-                            resolve_specifier(
-                                &file.path,
-                                &binding.module,
-                                &paths,
-                                &config.ts_configs,
-                            )
-                            .or_else(|| {
-                                resolve_package(&binding.module, &paths, &config.ts_packages)
-                            })
-                            .and_then(|p| by_path.get(p.as_str()).copied())
-                        });
-                    }
-                }
-                map
-            })
-            .collect();
         // PEP 420 namespace packages: a module whose directories up to the
         // project root are not all regular packages is importable by its
         // whole path from the root (`stock/inventory.py` as
         // `stock.inventory`), and by its short name only when no file whose
         // path is its module name (a top-level `inventory.py`) has it.
-        for (f, file) in files.iter().enumerate() {
-            let Some(module) = &file.module else { continue };
-            if let Some(alias) = crate::modules::namespace_module(&file.path, Some(module)) {
-                by_module.entry(std::borrow::Cow::Owned(alias)).or_insert(f);
-                by_module
-                    .entry(std::borrow::Cow::Borrowed(module.as_str()))
-                    .or_insert(f);
+        for f in 0..count {
+            let (Some(path), Some(module)) = (src.path(f), src.module(f)) else {
+                continue;
+            };
+            if let Some(alias) = crate::modules::namespace_module(path, Some(module)) {
+                by_module.entry(Cow::Owned(alias)).or_insert(f);
+                by_module.entry(Cow::Borrowed(module)).or_insert(f);
             }
         }
+        let paths: HashSet<&str> = (0..count).filter_map(|f| src.path(f)).collect();
+        let by_path: HashMap<&str, usize> =
+            (0..count).filter_map(|f| Some((src.path(f)?, f))).collect();
+        let names = (!src.on_demand()).then(|| {
+            let mut names = Names::default();
+            for f in 0..count {
+                for (d, definition) in src.definitions(f).unwrap_or_default().iter().enumerate() {
+                    if definition.kind == SymbolKind::Block {
+                        continue;
+                    }
+                    let by_name = if definition.qualname.contains('.') {
+                        &mut names.members
+                    } else {
+                        &mut names.top
+                    };
+                    by_name
+                        .entry(definition.name.as_str())
+                        .or_default()
+                        .push((f, d));
+                }
+            }
+            names
+        });
         Project {
-            files,
+            src,
+            config: config.clone(),
             by_module,
+            tables: (0..count).map(|_| OnceLock::new()).collect(),
+            no_tables: Tables::default(),
+            paths,
+            by_path,
+            names,
+            bases: HashMap::new(),
+            impl_of: HashMap::new(),
+            impls: HashMap::new(),
+        }
+    }
+
+    /// File `f`'s tables, built on first use (empty out of range).
+    fn tables(&self, f: usize) -> &Tables<'a> {
+        match self.tables.get(f) {
+            Some(cell) => cell.get_or_init(|| self.build_tables(f)),
+            None => &self.no_tables,
+        }
+    }
+
+    fn build_tables(&self, f: usize) -> Tables<'a> {
+        let definitions = self.src.definitions(f).unwrap_or_default();
+        let facts = self.facts(f);
+        let path = self.path(f);
+        let mut qualnames = HashMap::new();
+        for (d, definition) in definitions.iter().enumerate() {
+            qualnames.insert(definition.qualname.as_str(), d);
+        }
+        let mut types: HashMap<(&str, &str), Vec<&LocalType>> = HashMap::new();
+        for local in &facts.types {
+            let scope = local.scope.as_ref().map_or("", |s| s.qualname.as_str());
+            types
+                .entry((scope, local.name.as_str()))
+                .or_default()
+                .push(local);
+        }
+        let mut attributes = HashMap::new();
+        for attribute in &facts.attributes {
+            attributes
+                .entry((attribute.class.qualname.as_str(), attribute.name.as_str()))
+                .or_insert(attribute);
+        }
+        let returns = facts
+            .returns
+            .iter()
+            .map(|r| (r.function.qualname.as_str(), r))
+            .collect();
+        let mut imports: HashMap<(&str, &str), Vec<&ImportBinding>> = HashMap::new();
+        let mut stars = Vec::new();
+        for binding in &facts.imports {
+            let scope = binding.scope.as_ref().map_or("", |s| s.qualname.as_str());
+            if binding.name.as_deref() == Some("*") {
+                if scope.is_empty() {
+                    stars.push(binding);
+                }
+                continue;
+            }
+            imports
+                .entry((scope, binding.local.as_str()))
+                .or_default()
+                .push(binding);
+        }
+        let mut specifiers = HashMap::new();
+        if is_script(path) {
+            for binding in &facts.imports {
+                if binding.module.is_empty() {
+                    continue;
+                }
+                specifiers
+                    .entry(binding.module.as_str())
+                    .or_insert_with(|| {
+                        resolve_specifier(
+                            path,
+                            &binding.module,
+                            &self.paths,
+                            &self.config.ts_configs,
+                        )
+                        .or_else(|| {
+                            resolve_package(&binding.module, &self.paths, &self.config.ts_packages)
+                        })
+                        .and_then(|p| self.by_path.get(p.as_str()).copied())
+                    });
+            }
+        }
+        Tables {
             qualnames,
             imports,
             stars,
-            top_by_name,
-            members_by_name,
             types,
-            bases: HashMap::new(),
             specifiers,
-            impl_of: HashMap::new(),
-            impls: HashMap::new(),
             attributes,
             returns,
         }
     }
 
+    /// File `f`'s path ("" out of range).
+    fn path(&self, f: usize) -> &'a str {
+        self.src.path(f).unwrap_or_default()
+    }
+
+    /// File `f`'s facts (empty when the source has none).
+    fn facts(&self, f: usize) -> &'a Facts {
+        self.src.facts(f).unwrap_or(&NO_FACTS)
+    }
+
+    /// Class `(f, d)`'s bases.
+    fn bases_of(&self, f: usize, d: usize) -> Cow<'_, [(usize, usize)]> {
+        if self.src.on_demand() {
+            return Cow::Owned(self.src.bases(f, d));
+        }
+        Cow::Borrowed(
+            self.bases
+                .get(&(f, d))
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+        )
+    }
+
+    /// The relation reference `reference` of file `f` makes when it is the
+    /// base of a class (of a Rust impl's type): (subtype, supertype).
+    fn inherits(
+        &self,
+        f: usize,
+        reference: &Reference,
+    ) -> Option<((usize, usize), (usize, usize))> {
+        let subtype = reference.subtype.as_ref()?;
+        if reference.role != Role::Inherit {
+            return None;
+        }
+        let &sub = self.tables(f).qualnames.get(subtype.qualname.as_str())?;
+        // `impl Trait for Type`: the relation is the type's.
+        let (sf, sd) = if self.kind(f, sub) == Some(SymbolKind::Impl) {
+            *self.impl_of.get(&(f, sub))?
+        } else {
+            (f, sub)
+        };
+        match self.lookup(f, reference) {
+            Entity::Def(bf, bd) => Some(((sf, sd), (bf, bd))),
+            _ => None,
+        }
+    }
+
+    /// The relation between definitions `sub` and `base`.
+    fn relation(&self, sub: (usize, usize), base: (usize, usize)) -> Option<Relation> {
+        let (sub, base) = (
+            self.definition(sub.0, sub.1)?,
+            self.definition(base.0, base.1)?,
+        );
+        Some(Relation {
+            subtype: sub.id.clone(),
+            supertype: base.id.clone(),
+            kind: relation_kind(sub.kind, base.kind).to_owned(),
+        })
+    }
+
     fn definition(&self, f: usize, d: usize) -> Option<&'a crate::Definition> {
-        self.files.get(f)?.definitions.get(d)
+        self.src.definitions(f)?.get(d)
     }
 
     fn kind(&self, f: usize, d: usize) -> Option<SymbolKind> {
@@ -425,7 +528,7 @@ impl<'a> Project<'a> {
             Entity::External => (Status::External, None, Vec::new(), 0.0, Via::Import),
             Entity::Module(m) => (
                 Status::Module,
-                self.files.get(m).map(|file| file.path.clone()),
+                self.src.path(m).map(str::to_owned),
                 Vec::new(),
                 1.0,
                 via_for_hit,
@@ -433,7 +536,7 @@ impl<'a> Project<'a> {
             Entity::Unknown
                 if reference.receiver == Receiver::Bare
                     && reference.role != Role::Import
-                    && is_ambient(&self.files[f].path, &reference.name) =>
+                    && is_ambient(self.path(f), &reference.name) =>
             {
                 // A builtin, prelude or global name no scope binds: it is
                 // the language's own, never a project definition.
@@ -500,7 +603,7 @@ impl<'a> Project<'a> {
             .binding
             .as_ref()
             .map_or("", |s| s.qualname.as_str());
-        if self.imports[f].contains_key(&(scope, head)) {
+        if self.tables(f).imports.contains_key(&(scope, head)) {
             Via::Import
         } else if scope.is_empty() {
             Via::Module
@@ -511,22 +614,23 @@ impl<'a> Project<'a> {
 
     /// Definitions named like `reference`: top-level ones for a bare name,
     /// members (qualname with a dot) for an attribute.
-    fn same_name(&self, reference: &Reference, bare: bool) -> &[(usize, usize)] {
-        let by_name = if bare {
-            &self.top_by_name
-        } else {
-            &self.members_by_name
+    fn same_name(&self, reference: &Reference, bare: bool) -> Cow<'_, [(usize, usize)]> {
+        let Some(names) = &self.names else {
+            return Cow::Owned(self.src.named(&reference.name, !bare));
         };
-        by_name
-            .get(reference.name.as_str())
-            .map_or(&[], Vec::as_slice)
+        let by_name = if bare { &names.top } else { &names.members };
+        Cow::Borrowed(
+            by_name
+                .get(reference.name.as_str())
+                .map_or(&[], Vec::as_slice),
+        )
     }
 
     /// What `reference` denotes.
     fn lookup(&self, f: usize, reference: &Reference) -> Entity {
         if reference.role == Role::Import {
             // A default import's reference is named by its local name.
-            let binding = self.files[f].facts.imports.iter().find(|b| {
+            let binding = self.facts(f).imports.iter().find(|b| {
                 b.line == reference.line
                     && (b.name.as_deref() == Some(reference.name.as_str())
                         || (b.name.as_deref() == Some("default") && b.local == reference.name))
@@ -536,7 +640,7 @@ impl<'a> Project<'a> {
             }
             // An alias (`import x as y`) of a name the scope also defines:
             // that definition.
-            let alias = self.files[f].facts.imports.iter().find(|b| {
+            let alias = self.facts(f).imports.iter().find(|b| {
                 b.line == reference.line
                     && b.local == reference.name
                     && b.name.as_deref() != Some(reference.name.as_str())
@@ -548,7 +652,7 @@ impl<'a> Project<'a> {
                 Some(scope) => format!("{}.{}", scope.qualname, alias.local),
                 None => alias.local.clone(),
             };
-            return match self.qualnames[f].get(qualname.as_str()) {
+            return match self.tables(f).qualnames.get(qualname.as_str()) {
                 Some(&d) => Entity::Def(f, d),
                 None => Entity::Unknown,
             };
@@ -561,7 +665,9 @@ impl<'a> Project<'a> {
                 // stands for one (`cls = JSONEncoder`).
                 match scope {
                     Some(s)
-                        if !self.qualnames[f]
+                        if !self
+                            .tables(f)
+                            .qualnames
                             .contains_key(format!("{s}.{}", reference.name).as_str())
                             && self
                                 .latest_import(f, s, &reference.name, reference.line)
@@ -579,14 +685,14 @@ impl<'a> Project<'a> {
                 let Some((head, rest)) = path.split_first() else {
                     return Entity::Unknown;
                 };
-                if is_rust(&self.files[f].path)
+                if is_rust(self.path(f))
                     && scope.is_none()
                     && let Some(entity) = self.rust_rooted(f, path, &reference.name)
                 {
                     return entity;
                 }
                 let mut entity = self.name(f, scope, head, reference.line, 0);
-                if entity == Entity::Unknown && is_rust(&self.files[f].path) && scope.is_none() {
+                if entity == Entity::Unknown && is_rust(self.path(f)) && scope.is_none() {
                     // An extern crate or a workspace crate by name.
                     entity = match self.rust_path(std::slice::from_ref(head), 0) {
                         Entity::Unknown => Entity::External,
@@ -642,7 +748,7 @@ impl<'a> Project<'a> {
         let Some(definition) = self.definition(f, d) else {
             return Entity::Unknown;
         };
-        let Some(found) = self.returns[f].get(definition.qualname.as_str()) else {
+        let Some(found) = self.tables(f).returns.get(definition.qualname.as_str()) else {
             return Entity::Unknown;
         };
         let parent = definition.qualname.rsplit_once('.').map(|(p, _)| p);
@@ -657,17 +763,12 @@ impl<'a> Project<'a> {
     fn super_member(&self, f: usize, reference: &Reference) -> Entity {
         let mut current = reference.scope.as_ref().map(|s| s.qualname.as_str());
         while let Some(scope) = current {
-            if let Some(&c) = self.qualnames[f].get(scope)
+            if let Some(&c) = self.tables(f).qualnames.get(scope)
                 && self.kind(f, c) == Some(SymbolKind::Class)
             {
                 let mut seen = HashSet::new();
                 seen.insert((f, c));
-                for &(bf, bd) in self
-                    .bases
-                    .get(&(f, c))
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-                {
+                for &(bf, bd) in self.bases_of(f, c).iter() {
                     let found = self.class_member(bf, bd, &reference.name, &mut seen, true, 0);
                     if found != Entity::Unknown {
                         return found;
@@ -710,7 +811,7 @@ impl<'a> Project<'a> {
         }
         if let Some(scope) = scope {
             let qualname = format!("{scope}.{name}");
-            if let Some(&d) = self.qualnames[f].get(qualname.as_str()) {
+            if let Some(&d) = self.tables(f).qualnames.get(qualname.as_str()) {
                 return Entity::Def(f, d);
             }
             if let Some(binding) = self.latest_import(f, scope, name, line) {
@@ -718,7 +819,7 @@ impl<'a> Project<'a> {
             }
             return self.local_type(f, Some(scope), name, line, hops);
         }
-        let definition = self.qualnames[f].get(name).copied();
+        let definition = self.tables(f).qualnames.get(name).copied();
         let import = self.latest_import(f, "", name, line);
         match (definition, import) {
             (Some(d), Some(binding)) => {
@@ -750,7 +851,7 @@ impl<'a> Project<'a> {
         name: &str,
         line: u32,
     ) -> Option<&'a ImportBinding> {
-        let bindings = self.imports[f].get(&(scope, name))?;
+        let bindings = self.tables(f).imports.get(&(scope, name))?;
         bindings
             .iter()
             .rev()
@@ -771,7 +872,9 @@ impl<'a> Project<'a> {
         if hops > MAX_HOPS {
             return Entity::Local;
         }
-        let found = self.types[f]
+        let found = self
+            .tables(f)
+            .types
             .get(&(scope.unwrap_or(""), name))
             .and_then(|types| {
                 types
@@ -784,11 +887,13 @@ impl<'a> Project<'a> {
             return Entity::Local;
         };
         match &found.type_of {
-            TypeOf::Instance(class) => match self.qualnames[f].get(class.qualname.as_str()) {
-                Some(&d) => Entity::Instance(f, d),
-                None => Entity::Local,
-            },
-            TypeOf::Class(class) => match self.qualnames[f].get(class.qualname.as_str()) {
+            TypeOf::Instance(class) => {
+                match self.tables(f).qualnames.get(class.qualname.as_str()) {
+                    Some(&d) => Entity::Instance(f, d),
+                    None => Entity::Local,
+                }
+            }
+            TypeOf::Class(class) => match self.tables(f).qualnames.get(class.qualname.as_str()) {
                 Some(&d) => Entity::Def(f, d),
                 None => Entity::Local,
             },
@@ -863,7 +968,7 @@ impl<'a> Project<'a> {
         let mut current = scope;
         while let Some(s) = current {
             let qualname = format!("{s}.{head}");
-            if let Some(&d) = self.qualnames[f].get(qualname.as_str()) {
+            if let Some(&d) = self.tables(f).qualnames.get(qualname.as_str()) {
                 entity = Entity::Def(f, d);
                 break;
             }
@@ -872,7 +977,7 @@ impl<'a> Project<'a> {
                 break;
             }
             // A local of known type (`self`, `this`, a typed parameter).
-            if self.types[f].contains_key(&(s, head.as_str())) {
+            if self.tables(f).types.contains_key(&(s, head.as_str())) {
                 entity = self.local_type(f, Some(s), head, line, hops + 1);
                 break;
             }
@@ -891,8 +996,8 @@ impl<'a> Project<'a> {
     /// `hops` bounds the recursion (a Rust glob's module is found through
     /// paths whose members may go through globs again).
     fn import_target(&self, f: usize, binding: &ImportBinding, hops: u32) -> Option<usize> {
-        let file = &self.files[f];
-        if is_rust(&file.path) {
+        let path = self.path(f);
+        if is_rust(path) {
             // A glob's module is a plain path: a few hops are enough, and
             // a bound keeps globs of globs from multiplying.
             return match self.rust_import(f, binding, false, (hops + 1).max(MAX_HOPS - 8)) {
@@ -900,19 +1005,21 @@ impl<'a> Project<'a> {
                 _ => None,
             };
         }
-        if is_script(&file.path) {
+        if is_script(path) {
             // An empty specifier is the file itself (`export { a as b }`).
             if binding.module.is_empty() {
                 return Some(f);
             }
-            return self.specifiers[f]
+            return self
+                .tables(f)
+                .specifiers
                 .get(binding.module.as_str())
                 .copied()
                 .flatten();
         }
         let module = absolute_module(
-            file.module.as_deref().unwrap_or_default(),
-            file.is_package,
+            self.src.module(f).unwrap_or_default(),
+            self.src.is_package(f),
             binding.level,
             &binding.module,
         )?;
@@ -923,23 +1030,22 @@ impl<'a> Project<'a> {
         if hops > MAX_HOPS {
             return Entity::Unknown;
         }
-        if is_rust(&self.files[f].path) {
+        if is_rust(self.path(f)) {
             return self.rust_import(f, binding, true, hops + 1);
         }
         let Some(m) = self.import_target(f, binding, hops + 1) else {
             // `from . import sub` where `.` is a namespace: try the submodule.
             if let Some(name) = &binding.name
-                && !is_script(&self.files[f].path)
+                && !is_script(self.path(f))
             {
-                let file = &self.files[f];
                 let joined = if binding.module.is_empty() {
                     name.clone()
                 } else {
                     format!("{}.{name}", binding.module)
                 };
                 if let Some(module) = absolute_module(
-                    file.module.as_deref().unwrap_or_default(),
-                    file.is_package,
+                    self.src.module(f).unwrap_or_default(),
+                    self.src.is_package(f),
                     binding.level,
                     &joined,
                 ) && let Some(&sub) = self.by_module.get(module.as_str())
@@ -975,8 +1081,10 @@ impl<'a> Project<'a> {
         }
         // TypeScript: `export default config` names `config` (the outline's
         // `default` symbol is only the export statement).
-        if is_script(&self.files[m].path)
-            && let Some(binding) = self.imports[m]
+        if is_script(self.path(m))
+            && let Some(binding) = self
+                .tables(m)
+                .imports
                 .get(&("", name))
                 .and_then(|b| b.iter().find(|b| b.module.is_empty()))
         {
@@ -985,16 +1093,18 @@ impl<'a> Project<'a> {
                 return found;
             }
         }
-        if let Some(&d) = self.qualnames[m].get(name) {
+        if let Some(&d) = self.tables(m).qualnames.get(name) {
             return Entity::Def(m, d);
         }
-        if let Some(binding) = self.imports[m]
+        if let Some(binding) = self
+            .tables(m)
+            .imports
             .get(&("", name))
             .and_then(|b| b.last().copied())
         {
             return self.follow_import(m, binding, hops + 1);
         }
-        if let Some(module) = &self.files[m].module {
+        if let Some(module) = self.src.module(m) {
             let sub = format!("{module}.{name}");
             if let Some(&s) = self.by_module.get(sub.as_str()) {
                 return Entity::Module(s);
@@ -1012,7 +1122,9 @@ impl<'a> Project<'a> {
         if hops > MAX_HOPS {
             return Entity::Unknown;
         }
-        let targets: Vec<usize> = self.stars[f]
+        let targets: Vec<usize> = self
+            .tables(f)
+            .stars
             .iter()
             .filter_map(|star| self.import_target(f, star, hops + 1))
             .filter(|target| visited.insert(*target))
@@ -1045,11 +1157,11 @@ impl<'a> Project<'a> {
     /// when it is defined, else those not starting with `_`). Other
     /// languages' globs are not filtered.
     fn star_exports(&self, m: usize, name: &str) -> bool {
-        let file = &self.files[m];
-        if is_rust(&file.path) || is_script(&file.path) {
+        let path = self.path(m);
+        if is_rust(path) || is_script(path) {
             return true;
         }
-        match &file.facts.exports {
+        match &self.facts(m).exports {
             Some(all) => all.iter().any(|n| n == name),
             None => !name.starts_with('_'),
         }
@@ -1116,7 +1228,11 @@ impl<'a> Project<'a> {
             // A module variable of known type: `x = User()`.
             return self.local_type(f, None, &definition.name, u32::MAX, hops + 1);
         };
-        if let Some(attribute) = self.attributes[f].get(&(parent, definition.name.as_str())) {
+        if let Some(attribute) = self
+            .tables(f)
+            .attributes
+            .get(&(parent, definition.name.as_str()))
+        {
             return self.attribute_value(f, attribute, hops + 1);
         }
         self.local_type(f, Some(parent), &definition.name, u32::MAX, hops + 1)
@@ -1127,12 +1243,7 @@ impl<'a> Project<'a> {
     /// crate, `level` 1 its own module (`self`), each more level one
     /// `super`.
     fn rust_base(&self, f: usize, binding: &ImportBinding) -> Option<Vec<String>> {
-        let own: Vec<String> = self.files[f]
-            .module
-            .as_deref()?
-            .split('.')
-            .map(str::to_owned)
-            .collect();
+        let own: Vec<String> = self.src.module(f)?.split('.').map(str::to_owned).collect();
         let written: Vec<String> = if binding.module.is_empty() {
             Vec::new()
         } else {
@@ -1172,7 +1283,7 @@ impl<'a> Project<'a> {
         if found != Entity::External || binding.level != 0 {
             return found;
         }
-        if let Some(own) = &self.files[f].module {
+        if let Some(own) = self.src.module(f) {
             let mut relative: Vec<String> = own.split('.').map(str::to_owned).collect();
             relative.extend(segments);
             // Only when that finds something: `use core::fmt` in a module
@@ -1210,12 +1321,7 @@ impl<'a> Project<'a> {
         if !matches!(head, "crate" | "self" | "super") {
             return None;
         }
-        let own: Vec<String> = self.files[f]
-            .module
-            .as_deref()?
-            .split('.')
-            .map(str::to_owned)
-            .collect();
+        let own: Vec<String> = self.src.module(f)?.split('.').map(str::to_owned).collect();
         let mut segments: Vec<String>;
         let mut rest = path;
         if head == "crate" {
@@ -1257,7 +1363,10 @@ impl<'a> Project<'a> {
         let Some(class) = self.definition(f, d) else {
             return Entity::Unknown;
         };
-        let attribute = self.attributes[f].get(&(class.qualname.as_str(), name));
+        let attribute = self
+            .tables(f)
+            .attributes
+            .get(&(class.qualname.as_str(), name));
         if instance
             && let Some(attribute) = attribute
             && attribute.instance
@@ -1265,7 +1374,7 @@ impl<'a> Project<'a> {
             return self.attribute_value(f, attribute, hops + 1);
         }
         let qualname = format!("{}.{name}", class.qualname);
-        if let Some(&m) = self.qualnames[f].get(qualname.as_str()) {
+        if let Some(&m) = self.tables(f).qualnames.get(qualname.as_str()) {
             return Entity::Def(f, m);
         }
         // A declared attribute that is no symbol (a TypeScript constructor
@@ -1289,16 +1398,11 @@ impl<'a> Project<'a> {
                 continue;
             };
             let qualname = format!("{}.{name}", block.qualname);
-            if let Some(&m) = self.qualnames[bf].get(qualname.as_str()) {
+            if let Some(&m) = self.tables(bf).qualnames.get(qualname.as_str()) {
                 return Entity::Def(bf, m);
             }
         }
-        for &(bf, bd) in self
-            .bases
-            .get(&(f, d))
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-        {
+        for &(bf, bd) in self.bases_of(f, d).iter() {
             if let found @ (Entity::Def(..) | Entity::Instance(..) | Entity::Local) =
                 self.class_member(bf, bd, name, seen, instance, hops)
             {

@@ -239,6 +239,7 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
                 "touched": stats.touched,
                 "removed": stats.removed,
                 "resolved_again": stats.resolved_again,
+                "files_read": stats.files_read,
                 "references": stats.references,
                 "resolved": stats.resolved,
                 "relations": stats.relations,
