@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 pub use modules::{absolute_module, python_module};
 pub use resolve::{Resolver, resolve, resolve_with};
-pub use rust_modules::{RustCrate, rust_module};
+pub use rust_modules::{RustCrate, rust_module, rust_modules};
 pub use ts_modules::{
     SCRIPT_EXTENSIONS, TsConfig, TsPackage, is_script, join as join_path, resolve_package,
     resolve_specifier,
