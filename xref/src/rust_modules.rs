@@ -102,10 +102,14 @@ pub fn rust_module(path: &str, crates: &[RustCrate], all_paths: &HashSet<&str>) 
 ///   `#[path = "p"]` it is the directory `p` relative to the current one
 ///   instead (rustc ignores the `a/` then).
 ///
-/// A file reached twice keeps its first module (two `#[cfg]`-gated
+/// A file no root reaches has its declarations walked from its layout
+/// module (a `mod` inside a macro, such as `cfg_if!`, is not seen). A file
+/// reached twice keeps its first module (two `#[cfg]`-gated
 /// declarations of one module give both files its module); a declaration
 /// whose file is not among `files`, or whose `#[path]` is absolute or leaves
-/// the project, reaches nothing. `#[cfg_attr(…, path = …)]` is not read.
+/// the project, reaches nothing. A file nothing reaches keeps its layout
+/// module unless the tree gives that module to another file (then it has
+/// none). `#[cfg_attr(…, path = …)]` is not read.
 pub fn rust_modules(files: &[(&str, &[ModuleDecl])], crates: &[RustCrate]) -> Vec<Option<String>> {
     let all: HashSet<&str> = files.iter().map(|(p, _)| *p).collect();
     let by_path: HashMap<&str, usize> = files
@@ -142,28 +146,28 @@ pub fn rust_modules(files: &[(&str, &[ModuleDecl])], crates: &[RustCrate]) -> Ve
         if let Some(slot) = tree.get_mut(root) {
             *slot = Some(module.clone());
         }
-        let mut stack = vec![(root, module, Owner::new(parent(path), None))];
-        while let Some((f, module, owner)) = stack.pop() {
-            let Some((_, decls)) = files.get(f) else {
-                continue;
-            };
-            for decl in decls.iter() {
-                let Some((file, child_owner, child_module)) =
-                    declared_file(decl, &owner, &module, &by_path)
-                else {
-                    continue;
-                };
-                if roots.contains(&file) {
-                    continue;
-                }
-                if let Some(slot) = tree.get_mut(file)
-                    && slot.is_none()
-                {
-                    *slot = Some(child_module.clone());
-                    stack.push((file, child_module, child_owner));
-                }
-            }
+        walk(
+            files,
+            &by_path,
+            &roots,
+            &mut tree,
+            (root, module, Owner::new(parent(path), None)),
+        );
+    }
+    // A file no root reaches (its `mod` may sit in a macro such as
+    // `cfg_if!`) has its own declarations walked from its layout module.
+    for (f, (path, decls)) in files.iter().enumerate() {
+        if decls.is_empty() || roots.contains(&f) || tree.get(f).is_some_and(Option::is_some) {
+            continue;
         }
+        let Some(module) = layout.get(f).cloned().flatten() else {
+            continue;
+        };
+        let owner = match path.strip_suffix(".rs").and_then(|s| s.rsplit('/').next()) {
+            Some(stem) if stem != "mod" => Owner::new(parent(path), Some(stem.to_owned())),
+            _ => Owner::new(parent(path), None),
+        };
+        walk(files, &by_path, &roots, &mut tree, (f, module, owner));
     }
     // A file the tree does not reach loses a layout module that the tree
     // gives another file (`src/sys.rs` beside `#[path = "imp.rs"] mod sys;`).
@@ -172,6 +176,40 @@ pub fn rust_modules(files: &[(&str, &[ModuleDecl])], crates: &[RustCrate]) -> Ve
         .zip(layout)
         .map(|(tree, layout)| tree.or(layout.filter(|m| !taken.contains(m))))
         .collect()
+}
+
+/// Gives each file the declarations reach from `start` (a file, its module
+/// and owner) its module in `tree`, depth first; roots and files that
+/// already have one are left as they are.
+fn walk(
+    files: &[(&str, &[ModuleDecl])],
+    by_path: &HashMap<&str, usize>,
+    roots: &[usize],
+    tree: &mut [Option<String>],
+    start: (usize, String, Owner),
+) {
+    let mut stack = vec![start];
+    while let Some((f, module, owner)) = stack.pop() {
+        let Some((_, decls)) = files.get(f) else {
+            continue;
+        };
+        for decl in decls.iter() {
+            let Some((file, child_owner, child_module)) =
+                declared_file(decl, &owner, &module, by_path)
+            else {
+                continue;
+            };
+            if roots.contains(&file) {
+                continue;
+            }
+            if let Some(slot) = tree.get_mut(file)
+                && slot.is_none()
+            {
+                *slot = Some(child_module.clone());
+                stack.push((file, child_module, child_owner));
+            }
+        }
+    }
 }
 
 /// Where the declarations of a module's file are looked for (rustc's
@@ -410,6 +448,33 @@ mod tests {
                 Some("app_main".to_owned()),
                 Some("app".to_owned()),
                 Some("app.shared".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_no_root_reaches_has_its_declarations_walked() {
+        // `backends.rs` declares `use_file` inside `cfg_if!` (unseen);
+        // `use_file.rs` declares `#[path = "../util_libc.rs"] mod util_libc;`.
+        let lib = [decl(&[("backends", None)])];
+        let use_file = [decl(&[("util_libc", Some("../util_libc.rs"))])];
+        let files: Vec<(&str, &[ModuleDecl])> = vec![
+            ("src/backends.rs", &[]),
+            ("src/backends/use_file.rs", &use_file),
+            ("src/lib.rs", &lib),
+            ("src/util_libc.rs", &[]),
+        ];
+        let crates = [RustCrate {
+            name: "getrandom".into(),
+            dir: String::new(),
+        }];
+        assert_eq!(
+            rust_modules(&files, &crates),
+            [
+                Some("getrandom.backends".to_owned()),
+                Some("getrandom.backends.use_file".to_owned()),
+                Some("getrandom".to_owned()),
+                Some("getrandom.backends.use_file.util_libc".to_owned()),
             ]
         );
     }

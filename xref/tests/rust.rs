@@ -445,3 +445,29 @@ fn path_qualified_supertraits_and_implemented_traits_resolve() {
         ]
     );
 }
+
+#[test]
+fn inside_inline_modules_own_items_come_first_and_super_leaves_them() {
+    // `mod tests { use super::*; fn helper() {} }` calls its own `helper`
+    // (items shadow glob imports); `super::b::User` from `mod c` is the
+    // file's `b`; `b::User` inside `mod a` is `a`'s child `b`.
+    let p = project(&[
+        ("src/lib.rs", "pub mod m;\npub mod other;\n"),
+        (
+            "src/m.rs",
+            "pub fn helper() {}\n\nmod tests {\n    use super::*;\n    fn helper() {}\n    fn t() {\n        helper();\n    }\n}\n\nmod b {\n    pub struct User;\n}\n\nmod c {\n    pub fn f() -> super::b::User {\n        self::d::make();\n        super::b::User\n    }\n    mod d {\n        pub fn make() {}\n    }\n}\n\nmod a {\n    mod b {\n        pub struct User;\n    }\n    fn g(_u: b::User) {}\n}\n",
+        ),
+        (
+            "src/other.rs",
+            "pub struct User;\npub fn helper() {}\npub fn make() {}\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "src/m.rs", 7, "helper"),
+        "src/m.rs:5:tests.helper"
+    );
+    assert_eq!(target(&p, "src/m.rs", 16, "User"), "src/m.rs:12:b.User");
+    assert_eq!(target(&p, "src/m.rs", 17, "make"), "src/m.rs:21:c.d.make");
+    assert_eq!(target(&p, "src/m.rs", 18, "User"), "src/m.rs:12:b.User");
+    assert_eq!(target(&p, "src/m.rs", 29, "User"), "src/m.rs:27:a.b.User");
+}
