@@ -46,7 +46,7 @@ pub struct ProjectConfig {
     /// JavaScript directories: the workspace packages.
     pub ts_packages: Vec<TsPackage>,
     /// Every Rust crate of the project (from its `Cargo.toml`): what
-    /// [`rust_module`] needs.
+    /// [`rust_modules`] needs.
     pub rust_crates: Vec<RustCrate>,
 }
 
