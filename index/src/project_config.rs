@@ -18,12 +18,13 @@
 //! again; a change to them alone does not trigger one, a change seen then
 //! ([`store_digest`]) resolves every reference again.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use outline_core::xref::{Facts, ModuleDecl};
 use rusqlite::{OptionalExtension, Transaction, params};
 use xref::{
-    ProjectConfig, RustCrate, TsConfig, TsPackage, is_script, join_path as join, rust_module,
+    ProjectConfig, RustCrate, TsConfig, TsPackage, is_script, join_path as join, rust_modules,
 };
 
 use crate::{Error, SourceEntry};
@@ -49,27 +50,54 @@ pub fn project_config(entries: &[SourceEntry]) -> ProjectConfig {
     }
 }
 
-/// Sets every Rust file's module path ([`rust_module`]) and marks it a
-/// package (every Rust module can hold modules: `super` is one level up).
-/// Returns whether any file's module changed (a new file's too).
+/// Sets every Rust file's module path ([`rust_modules`]: the tree of its
+/// crate's `mod x;` declarations, read from the stored facts of the files
+/// holding a module symbol, else the layout) and marks it a package (every
+/// Rust module can hold modules: `super` is one level up). Returns whether
+/// any file's module changed (a new file's too).
 ///
 /// # Errors
 /// [`Error::Sqlite`].
 pub fn update_rust_modules(tx: &Transaction<'_>, crates: &[RustCrate]) -> Result<bool, Error> {
-    let paths: Vec<(i64, String, Option<String>, bool)> = {
-        let mut statement =
-            tx.prepare("SELECT id, path, module, is_package FROM files WHERE language = 'rust'")?;
+    type Row = (i64, String, Option<String>, bool, Option<Vec<u8>>);
+    let rows: Vec<Row> = {
+        let mut statement = tx.prepare(
+            "SELECT id, path, module, is_package, \
+             CASE WHEN EXISTS (SELECT 1 FROM symbols s \
+                 WHERE s.file_id = files.id AND s.kind = 'module') \
+             THEN facts END \
+             FROM files WHERE language = 'rust' ORDER BY path",
+        )?;
         let rows = statement.query_map([], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+            ))
         })?;
         rows.collect::<Result<_, _>>()?
     };
-    let all: HashSet<&str> = paths.iter().map(|(_, p, _, _)| p.as_str()).collect();
+    let decls: Vec<Vec<ModuleDecl>> = rows
+        .iter()
+        .map(|(_, _, _, _, blob)| {
+            blob.as_deref()
+                .and_then(|b| crate::store::decode::<Facts>(b).ok())
+                .map(|facts| facts.modules)
+                .unwrap_or_default()
+        })
+        .collect();
+    let files: Vec<(&str, &[ModuleDecl])> = rows
+        .iter()
+        .zip(&decls)
+        .map(|((_, path, _, _, _), decls)| (path.as_str(), decls.as_slice()))
+        .collect();
+    let modules = rust_modules(&files, crates);
     let mut update =
         tx.prepare_cached("UPDATE files SET module = ?1, is_package = 1 WHERE id = ?2")?;
     let mut changed = false;
-    for (id, path, module, is_package) in &paths {
-        let new_module = rust_module(path, crates, &all);
+    for ((id, _, module, is_package, _), new_module) in rows.iter().zip(modules) {
         if new_module != *module || !is_package {
             update.execute(params![new_module, id])?;
             changed = true;

@@ -584,6 +584,7 @@ fn without_lines(facts: &Facts) -> Facts {
             })
             .collect(),
         exports: facts.exports.clone(),
+        modules: facts.modules.clone(),
     }
 }
 
@@ -691,6 +692,7 @@ fn scope_facts(facts: &Facts) -> Facts {
         attributes: facts.attributes.clone(),
         returns: facts.returns.clone(),
         exports: facts.exports.clone(),
+        modules: facts.modules.clone(),
     }
 }
 

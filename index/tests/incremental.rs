@@ -562,3 +562,85 @@ fn quiet_edits_of_the_standard_library_change_nothing_and_read_few_files() {
         first.files
     );
 }
+
+#[test]
+fn rust_path_attributes_give_modules_and_follow_edits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root_dir = dir.path().join("src");
+    let root = root_dir.as_path();
+    write(root, "Cargo.toml", "[package]\nname = \"demo\"\n");
+    write(
+        root,
+        "src/lib.rs",
+        "#[path = \"platform/unix.rs\"]\nmod sys;\npub mod api;\n",
+    );
+    write(
+        root,
+        "src/platform/unix.rs",
+        "pub fn open() {}\nmod util;\n",
+    );
+    write(root, "src/platform/util.rs", "pub fn fd() {}\n");
+    write(root, "src/platform/windows.rs", "pub fn open() {}\n");
+    write(
+        root,
+        "src/api.rs",
+        "pub fn run() {\n    crate::sys::open();\n    crate::sys::util::fd();\n}\n",
+    );
+    let fresh_db = dir.path().join("fresh.sqlite");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    refresh_and_compare(&mut index, root, &fresh_db, "build");
+    let module = |index: &Index, path: &str| -> Option<String> {
+        index
+            .connection()
+            .query_row("SELECT module FROM files WHERE path = ?1", [path], |row| {
+                row.get(0)
+            })
+            .expect("file row")
+    };
+    assert_eq!(
+        module(&index, "src/platform/unix.rs").as_deref(),
+        Some("demo.sys")
+    );
+    // A `#[path]` file is mod-rs: its `mod util;` is beside it.
+    assert_eq!(
+        module(&index, "src/platform/util.rs").as_deref(),
+        Some("demo.sys.util")
+    );
+    assert_eq!(
+        module(&index, "src/platform/windows.rs").as_deref(),
+        Some("demo.platform.windows")
+    );
+    let target = |index: &Index, at: &str| {
+        index::query::find_target(index.connection(), at)
+            .expect("target")
+            .id
+    };
+    assert_eq!(
+        target(&index, "src/api.rs:2:17"),
+        "src/platform/unix.rs:1:open"
+    );
+    assert_eq!(
+        target(&index, "src/api.rs:3:23"),
+        "src/platform/util.rs:1:fd"
+    );
+    // The attribute now names the other file: the modules and the
+    // references follow.
+    write(
+        root,
+        "src/lib.rs",
+        "#[path = \"platform/windows.rs\"]\nmod sys;\npub mod api;\n",
+    );
+    refresh_and_compare(&mut index, root, &fresh_db, "another #[path]");
+    assert_eq!(
+        module(&index, "src/platform/windows.rs").as_deref(),
+        Some("demo.sys")
+    );
+    assert_eq!(
+        module(&index, "src/platform/unix.rs").as_deref(),
+        Some("demo.platform.unix")
+    );
+    assert_eq!(
+        target(&index, "src/api.rs:2:17"),
+        "src/platform/windows.rs:1:open"
+    );
+}

@@ -23,11 +23,16 @@
 //! as `subtype` (the resolver maps the impl to its type); supertraits are
 //! [`Role::Inherit`] with the trait as `subtype`. Macro arguments are read
 //! as expressions when they parse as a comma-separated list.
+//!
+//! Modules: each `mod x;` outside a function is a [`ModuleDecl`] with the
+//! inline modules around it and every `#[path = "…"]` value on the way
+//! (the `xref` crate walks the module tree from them).
 
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Facts, ImportBinding, LocalType, Receiver, Reference, Role, ScopeKey, TypeOf,
+    Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference, Role, ScopeKey,
+    TypeOf,
 };
 use outline_core::{Symbol, SymbolKind};
 use proc_macro2::Span;
@@ -128,7 +133,7 @@ fn walk(
         scopes: Vec::new(),
         self_type: Vec::new(),
         typed: HashSet::new(),
-        inline_depth: 0,
+        inline: Vec::new(),
     };
     for item in items {
         walker.visit_item(item);
@@ -174,8 +179,26 @@ struct Walker<'r, 'f, 'a> {
     self_type: Vec<ScopeKey>,
     /// (scope qualname, name) pairs that already have their [`LocalType`].
     typed: HashSet<(String, String)>,
-    /// How many inline `mod m { … }` enclose the walk.
-    inline_depth: u32,
+    /// The inline `mod m { … }` blocks enclosing the walk, outermost first.
+    inline: Vec<ModuleStep>,
+}
+
+/// The value of the first `#[path = "…"]` among `attrs` (as rustc takes
+/// the first); `None` without one or when its value is not a string.
+/// `#[cfg_attr(…, path = "…")]` is not read.
+fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
+    let attr = attrs.iter().find(|a| a.path().is_ident("path"))?;
+    match &attr.meta {
+        syn::Meta::NameValue(syn::MetaNameValue {
+            value:
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
 }
 
 /// Primitive types: never a project definition.
@@ -598,7 +621,8 @@ impl Walker<'_, '_, '_> {
                 rest = rest.get(1..).unwrap_or_default();
             }
             // `super::` from inside an inline module stays in the file.
-            level = level.saturating_sub(self.inline_depth).max(1);
+            let depth = u32::try_from(self.inline.len()).unwrap_or(u32::MAX);
+            level = level.saturating_sub(depth).max(1);
         }
         let module = rest.join(".");
         let scope = self.frame_key();
@@ -711,18 +735,28 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
     }
 
     fn visit_item_mod(&mut self, node: &'ast ItemMod) {
+        let step = ModuleStep {
+            name: node.ident.to_string(),
+            path: path_attribute(&node.attrs),
+        };
         let Some((_, items)) = &node.content else {
+            // `mod x;` in a function body names no file of the tree.
+            if self.frames.len() == 1 {
+                let mut steps = self.inline.clone();
+                steps.push(step);
+                self.facts.modules.push(ModuleDecl { steps });
+            }
             return;
         };
         let key = self.symbol_at(node.ident.span());
         if let Some(key) = &key {
             self.scopes.push(key.clone());
         }
-        self.inline_depth += 1;
+        self.inline.push(step);
         for item in items {
             self.visit_item(item);
         }
-        self.inline_depth -= 1;
+        self.inline.pop();
         if key.is_some() {
             self.scopes.pop();
         }

@@ -23,8 +23,9 @@ use crate::id::symbol_id;
 /// `impl` self type's [`Role::TypeUse`] reference carries the impl block as
 /// its `subtype`. 4: [`Receiver::Call`], [`Facts::attributes`] (Python
 /// `self.x = …`, TypeScript typed class properties), [`Facts::returns`],
-/// [`TypeOf::Alias`].
-pub const FACTS_VERSION: u32 = 4;
+/// [`TypeOf::Alias`]. 5: [`Facts::modules`] (Rust `mod x;` declarations
+/// with their `#[path]` attributes).
+pub const FACTS_VERSION: u32 = 5;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -237,6 +238,29 @@ pub struct ReturnType {
     pub type_of: Vec<String>,
 }
 
+/// One module on the way from a file's own module to a module declared in
+/// it ([`ModuleDecl`]): an inline `mod a { … }` block or the declared
+/// module itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModuleStep {
+    /// The module's name (`a` of `mod a`).
+    pub name: String,
+    /// The value of its `#[path = "…"]` attribute, as written (a path
+    /// relative to a directory, see the `xref` crate's `rust_modules`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// A Rust module declared without a body (`mod x;`, its source is another
+/// file), outside any function. Line-free: it names files, not places.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModuleDecl {
+    /// The inline modules holding the declaration (outermost first), then
+    /// the declared module: `mod a { #[path = "x.rs"] mod b; }` gives
+    /// `[a, b (path x.rs)]`. Never empty.
+    pub steps: Vec<ModuleStep>,
+}
+
 /// Everything an adapter extracted for resolution, for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Facts {
@@ -259,4 +283,8 @@ pub struct Facts {
     /// Python's `__all__` when it is a literal list or tuple of strings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exports: Option<Vec<String>>,
+    /// Rust: the modules declared without a body (`mod x;`), in source
+    /// order; they make the crate's module tree.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<ModuleDecl>,
 }

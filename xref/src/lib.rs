@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 pub use modules::{absolute_module, python_module};
 pub use resolve::{Resolver, resolve, resolve_with};
-pub use rust_modules::{RustCrate, rust_module};
+pub use rust_modules::{RustCrate, rust_module, rust_modules};
 pub use source::Source;
 pub use ts_modules::{
     SCRIPT_EXTENSIONS, TsConfig, TsPackage, is_script, join as join_path, resolve_package,
@@ -48,7 +48,7 @@ pub struct ProjectConfig {
     /// JavaScript directories: the workspace packages.
     pub ts_packages: Vec<TsPackage>,
     /// Every Rust crate of the project (from its `Cargo.toml`): what
-    /// [`rust_module`] needs.
+    /// [`rust_modules`] needs.
     pub rust_crates: Vec<RustCrate>,
 }
 

@@ -660,6 +660,11 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         let scope = reference.binding.as_ref().map(|s| s.qualname.as_str());
         match &reference.receiver {
             Receiver::Bare => {
+                if scope.is_none()
+                    && let Some(entity) = self.rust_inline_item(f, reference, &reference.name)
+                {
+                    return entity;
+                }
                 let entity = self.name(f, scope, &reference.name, reference.line, 0);
                 // A local variable names no definition itself, even when it
                 // stands for one (`cls = JSONEncoder`).
@@ -687,7 +692,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 };
                 if is_rust(self.path(f))
                     && scope.is_none()
-                    && let Some(entity) = self.rust_rooted(f, path, &reference.name)
+                    && let Some(entity) = self.rust_rooted(f, reference, path)
                 {
                     return entity;
                 }
@@ -1315,13 +1320,24 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     }
 
     /// A Rust path starting at `crate`, `self` or `super` (a module path,
-    /// not a value): `None` for any other head.
-    fn rust_rooted(&self, f: usize, path: &[String], name: &str) -> Option<Entity> {
+    /// not a value; `self` and `super` count the inline modules around
+    /// `reference`), or at an item of the inline module around it (`b::User`
+    /// in `mod a { mod b { … } … }`): what `reference`'s path and name
+    /// reach. `None` for any other head.
+    fn rust_rooted(&self, f: usize, reference: &Reference, path: &[String]) -> Option<Entity> {
+        let name = reference.name.as_str();
         let head = path.first()?.as_str();
         if !matches!(head, "crate" | "self" | "super") {
-            return None;
+            let mut entity = self.rust_inline_item(f, reference, head)?;
+            for part in path.get(1..).unwrap_or_default() {
+                entity = self.member(entity, part, 0);
+            }
+            return Some(self.member(entity, name, 0));
         }
-        let own: Vec<String> = self.src.module(f)?.split('.').map(str::to_owned).collect();
+        let mut own: Vec<String> = self.src.module(f)?.split('.').map(str::to_owned).collect();
+        if let Some(inline) = self.rust_inline_module(f, reference) {
+            own.extend(inline.split('.').map(str::to_owned));
+        }
         let mut segments: Vec<String>;
         let mut rest = path;
         if head == "crate" {
@@ -1343,6 +1359,49 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             Entity::External => Entity::Unknown,
             other => other,
         })
+    }
+
+    /// The qualname of the innermost inline module (`mod m { … }`) of the
+    /// Rust file `f` holding `reference` (`a.b` for `mod a { mod b { … } }`);
+    /// `None` at the file's own level or in another language.
+    fn rust_inline_module<'r>(&self, f: usize, reference: &'r Reference) -> Option<&'r str> {
+        if !is_rust(self.path(f)) {
+            return None;
+        }
+        let qualname = reference.scope.as_ref()?.qualname.as_str();
+        let is_module = |prefix: &str| {
+            self.tables(f)
+                .qualnames
+                .get(prefix)
+                .is_some_and(|&d| self.kind(f, d) == Some(SymbolKind::Module))
+        };
+        let mut found = None;
+        let ends = qualname
+            .match_indices('.')
+            .map(|(i, _)| i)
+            .chain(std::iter::once(qualname.len()));
+        for end in ends {
+            let prefix = qualname.get(..end)?;
+            if !is_module(prefix) {
+                break;
+            }
+            found = Some(prefix);
+        }
+        found
+    }
+
+    /// `name` as an item of the inline module holding `reference` (Rust
+    /// Reference, "Use declarations": items shadow glob imports, so `mod
+    /// tests { use super::*; fn helper() {} }` calls its own `helper`);
+    /// `None` outside inline modules or when the module has no such item
+    /// (its imports are not told apart from the file's).
+    fn rust_inline_item(&self, f: usize, reference: &Reference, name: &str) -> Option<Entity> {
+        let module = self.rust_inline_module(f, reference)?;
+        let &d = self
+            .tables(f)
+            .qualnames
+            .get(format!("{module}.{name}").as_str())?;
+        Some(Entity::Def(f, d))
     }
 
     /// `name` in class `d` of file `f` or, depth first, in its bases. On an

@@ -1,14 +1,12 @@
 //! Resolution of Rust projects given as (path, source) pairs, parsed by
-//! lang-rust, with module paths from the crate layout: each test states
+//! lang-rust, with module paths from the module tree (`rust_modules`): each test states
 //! which definition a reference must reach (cases checked by hand).
 
-use std::collections::HashSet;
-
 use lang_rust::RustOutline;
-use outline_core::xref::Role;
+use outline_core::xref::{ModuleDecl, Role};
 use outline_core::{Language, Outline, OutlineOptions};
 use xref::{
-    Definition, FileInput, ProjectConfig, Resolved, RustCrate, Status, resolve_with, rust_module,
+    Definition, FileInput, ProjectConfig, Resolved, RustCrate, Status, resolve_with, rust_modules,
 };
 
 /// Parses and resolves a project of the given crates.
@@ -23,8 +21,7 @@ fn project_with(files: &[(&str, &str)], crates: &[(&str, &str)]) -> (Vec<FileInp
             dir: (*dir).to_owned(),
         })
         .collect();
-    let paths: HashSet<&str> = files.iter().map(|(p, _)| *p).collect();
-    let inputs: Vec<FileInput> = files
+    let parsed: Vec<_> = files
         .iter()
         .map(|(path, source)| {
             let (outline, facts) = RustOutline.outline_with_facts(
@@ -34,14 +31,23 @@ fn project_with(files: &[(&str, &str)], crates: &[(&str, &str)]) -> (Vec<FileInp
                 &OutlineOptions::default(),
             );
             assert!(facts.supported, "{path}");
-            let definitions = Definition::all_of(&outline);
-            FileInput {
-                path: (*path).to_owned(),
-                module: rust_module(path, &crates, &paths),
-                is_package: true,
-                definitions,
-                facts,
-            }
+            (path, outline, facts)
+        })
+        .collect();
+    let declared: Vec<(&str, &[ModuleDecl])> = parsed
+        .iter()
+        .map(|(path, _, facts)| (**path, facts.modules.as_slice()))
+        .collect();
+    let modules = rust_modules(&declared, &crates);
+    let inputs: Vec<FileInput> = parsed
+        .iter()
+        .zip(modules)
+        .map(|((path, outline, facts), module)| FileInput {
+            path: (**path).to_owned(),
+            module,
+            is_package: true,
+            definitions: Definition::all_of(outline),
+            facts: facts.clone(),
         })
         .collect();
     let resolved = resolve_with(
@@ -308,4 +314,160 @@ fn an_extern_module_bound_by_use_self_is_external_not_a_same_named_module() {
     assert_eq!(at(&p, "src/other.rs", 3, "fmt").0, Status::External);
     assert_eq!(at(&p, "src/other.rs", 3, "Formatter").0, Status::External);
     assert_eq!(at(&p, "src/other.rs", 4, "Ok").0, Status::External);
+}
+
+#[test]
+fn path_attributes_place_modules_where_rustc_loads_them() {
+    // `sys` is `src/sys/unix.rs` (the first of two `#[cfg]`-gated
+    // declarations), `generated` the directory `src/gen`, and a `#[path]`
+    // file's own `mod helpers;` is beside it (`src/imp/helpers.rs`). Every
+    // name is defined twice, so only the module tree can tell them apart.
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "#[cfg(unix)]\n#[path = \"sys/unix.rs\"]\nmod sys;\n#[cfg(windows)]\n#[path = \"sys/windows.rs\"]\nmod sys;\n\n#[path = \"gen\"]\npub mod generated {\n    pub mod types;\n}\n\n#[path = \"imp/posix.rs\"]\nmod backend;\npub mod api;\n",
+        ),
+        ("src/sys/unix.rs", "pub fn open() {}\n"),
+        ("src/sys/windows.rs", "pub fn open() {}\n"),
+        ("src/gen/types.rs", "pub struct Id;\n"),
+        ("src/generated/types.rs", "pub struct Id;\n"),
+        ("src/imp/posix.rs", "pub mod helpers;\n"),
+        ("src/imp/helpers.rs", "pub fn fd() {}\n"),
+        ("src/imp/posix/helpers.rs", "pub fn fd() {}\n"),
+        (
+            "src/api.rs",
+            "use crate::sys::open;\nuse crate::generated::types::Id;\n\npub fn run(_id: Id) {\n    open();\n    crate::backend::helpers::fd();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "src/api.rs", 1, "open"),
+        "src/sys/unix.rs:1:open"
+    );
+    assert_eq!(
+        target(&p, "src/api.rs", 5, "open"),
+        "src/sys/unix.rs:1:open"
+    );
+    assert_eq!(target(&p, "src/api.rs", 2, "Id"), "src/gen/types.rs:1:Id");
+    assert_eq!(target(&p, "src/api.rs", 4, "Id"), "src/gen/types.rs:1:Id");
+    assert_eq!(target(&p, "src/api.rs", 6, "fd"), "src/imp/helpers.rs:1:fd");
+    let module = |path: &str| {
+        p.0.iter()
+            .find(|f| f.path == path)
+            .and_then(|f| f.module.clone())
+    };
+    assert_eq!(module("src/sys/windows.rs").as_deref(), Some("app.sys"));
+    // Not declared by any `mod`, and its layout module is `gen/types.rs`'s.
+    assert_eq!(module("src/generated/types.rs"), None);
+}
+
+/// The relations of `p` as (subtype, supertype, kind), sorted.
+fn relations(p: &(Vec<FileInput>, Resolved)) -> Vec<(String, String, String)> {
+    let mut out: Vec<(String, String, String)> =
+        p.1.relations
+            .iter()
+            .map(|r| (r.subtype.clone(), r.supertype.clone(), r.kind.clone()))
+            .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_glob_import_yields_to_a_local_item_of_the_same_name() {
+    // Rust reference, "Use declarations": items and named imports shadow
+    // glob imports.
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "pub mod models;\npub mod other;\npub mod app;\npub mod named;\n",
+        ),
+        (
+            "src/models.rs",
+            "pub struct User;\npub fn helper() {}\npub fn save() {}\n",
+        ),
+        ("src/other.rs", "pub fn save() {}\n"),
+        (
+            "src/app.rs",
+            "use crate::models::*;\n\npub struct User;\n\npub fn run() -> User {\n    helper();\n    User\n}\n",
+        ),
+        (
+            "src/named.rs",
+            "use crate::models::*;\nuse crate::other::save;\n\npub fn go() {\n    save();\n    crate::app::User;\n}\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "src/app.rs", 5, "User"), "src/app.rs:3:User");
+    assert_eq!(target(&p, "src/app.rs", 7, "User"), "src/app.rs:3:User");
+    assert_eq!(
+        target(&p, "src/app.rs", 6, "helper"),
+        "src/models.rs:2:helper"
+    );
+    assert_eq!(target(&p, "src/named.rs", 5, "save"), "src/other.rs:1:save");
+    assert_eq!(target(&p, "src/named.rs", 6, "User"), "src/app.rs:3:User");
+}
+
+#[test]
+fn a_path_through_an_inline_child_module_resolves() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "pub mod other;\n\nmod b {\n    pub struct User;\n    pub mod c {\n        pub fn make() {}\n    }\n}\n\npub fn run() -> b::User {\n    b::c::make();\n    self::b::User\n}\n",
+        ),
+        ("src/other.rs", "pub struct User;\npub fn make() {}\n"),
+    ]);
+    assert_eq!(target(&p, "src/lib.rs", 10, "User"), "src/lib.rs:4:b.User");
+    assert_eq!(
+        target(&p, "src/lib.rs", 11, "make"),
+        "src/lib.rs:6:b.c.make"
+    );
+    assert_eq!(target(&p, "src/lib.rs", 12, "User"), "src/lib.rs:4:b.User");
+}
+
+#[test]
+fn path_qualified_supertraits_and_implemented_traits_resolve() {
+    let p = project(&[
+        ("src/lib.rs", "pub mod x;\npub mod y;\npub mod app;\n"),
+        ("src/x.rs", "pub trait B {}\n"),
+        ("src/y.rs", "pub trait B {}\n"),
+        (
+            "src/app.rs",
+            "use crate::x;\n\npub trait A: crate::x::B {}\n\npub struct T;\n\nimpl x::B for T {}\nimpl super::y::B for T {}\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "src/app.rs", 3, "B"), "src/x.rs:1:B");
+    assert_eq!(target(&p, "src/app.rs", 7, "B"), "src/x.rs:1:B");
+    assert_eq!(target(&p, "src/app.rs", 8, "B"), "src/y.rs:1:B");
+    let s = |a: &str, b: &str, c: &str| (a.to_owned(), b.to_owned(), c.to_owned());
+    assert_eq!(
+        relations(&p),
+        [
+            s("src/app.rs:3:A", "src/x.rs:1:B", "inherits"),
+            s("src/app.rs:5:T", "src/x.rs:1:B", "implements"),
+            s("src/app.rs:5:T", "src/y.rs:1:B", "implements"),
+        ]
+    );
+}
+
+#[test]
+fn inside_inline_modules_own_items_come_first_and_super_leaves_them() {
+    // `mod tests { use super::*; fn helper() {} }` calls its own `helper`
+    // (items shadow glob imports); `super::b::User` from `mod c` is the
+    // file's `b`; `b::User` inside `mod a` is `a`'s child `b`.
+    let p = project(&[
+        ("src/lib.rs", "pub mod m;\npub mod other;\n"),
+        (
+            "src/m.rs",
+            "pub fn helper() {}\n\nmod tests {\n    use super::*;\n    fn helper() {}\n    fn t() {\n        helper();\n    }\n}\n\nmod b {\n    pub struct User;\n}\n\nmod c {\n    pub fn f() -> super::b::User {\n        self::d::make();\n        super::b::User\n    }\n    mod d {\n        pub fn make() {}\n    }\n}\n\nmod a {\n    mod b {\n        pub struct User;\n    }\n    fn g(_u: b::User) {}\n}\n",
+        ),
+        (
+            "src/other.rs",
+            "pub struct User;\npub fn helper() {}\npub fn make() {}\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "src/m.rs", 7, "helper"),
+        "src/m.rs:5:tests.helper"
+    );
+    assert_eq!(target(&p, "src/m.rs", 16, "User"), "src/m.rs:12:b.User");
+    assert_eq!(target(&p, "src/m.rs", 17, "make"), "src/m.rs:21:c.d.make");
+    assert_eq!(target(&p, "src/m.rs", 18, "User"), "src/m.rs:12:b.User");
+    assert_eq!(target(&p, "src/m.rs", 29, "User"), "src/m.rs:27:a.b.User");
 }
