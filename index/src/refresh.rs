@@ -183,6 +183,12 @@ pub fn refresh(
     // in between (two concurrent first builds failed on `files.path`).
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let stored = stored_files(&tx)?;
+    // Into an empty index, the name indexes of `symbols` are built once
+    // after the bulk insert (a sort) rather than kept up by every insert.
+    let bulk = stored.is_empty();
+    if bulk {
+        tx.execute_batch(crate::store::DROP_SYMBOLS_INDEXES)?;
+    }
     let mut old = Old::default();
     let mut changed = false;
     // Whether a file of a language other than Python was added, changed or
@@ -270,6 +276,9 @@ pub fn refresh(
         });
         written?;
         pending = next.zip(next_checked);
+    }
+    if bulk {
+        tx.execute_batch(crate::store::SYMBOLS_INDEXES)?;
     }
     phase(&mut stats, "check");
     let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
@@ -1388,15 +1397,16 @@ fn new_relations_of(
     out
 }
 
-/// Symbol keys by text id, file ids by path.
+/// Symbol keys by text id, file ids by path (FxHash: looked up millions of
+/// times per build, with keys from the index itself).
 struct Keys<'a> {
-    by_id: HashMap<&'a str, i64>,
-    files: HashMap<&'a str, i64>,
+    by_id: rustc_hash::FxHashMap<&'a str, i64>,
+    files: rustc_hash::FxHashMap<&'a str, i64>,
 }
 
 impl<'a> Keys<'a> {
     fn new(loaded: &'a Loaded) -> Self {
-        let mut by_id = HashMap::new();
+        let mut by_id = rustc_hash::FxHashMap::default();
         for (file, keys) in loaded.files.iter().zip(&loaded.keys) {
             for (definition, key) in file.definitions.iter().zip(keys) {
                 by_id.insert(definition.id.as_str(), *key);
