@@ -183,12 +183,6 @@ pub fn refresh(
     // in between (two concurrent first builds failed on `files.path`).
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let stored = stored_files(&tx)?;
-    // Into an empty index, the name indexes of `symbols` are built once
-    // after the bulk insert (a sort) rather than kept up by every insert.
-    let bulk = stored.is_empty();
-    if bulk {
-        tx.execute_batch(crate::store::DROP_SYMBOLS_INDEXES)?;
-    }
     let mut old = Old::default();
     let mut changed = false;
     // Whether a file of a language other than Python was added, changed or
@@ -276,9 +270,6 @@ pub fn refresh(
         });
         written?;
         pending = next.zip(next_checked);
-    }
-    if bulk {
-        tx.execute_batch(crate::store::SYMBOLS_INDEXES)?;
     }
     phase(&mut stats, "check");
     let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;

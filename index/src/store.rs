@@ -79,6 +79,8 @@ CREATE TABLE symbols(
     ord INTEGER NOT NULL
 );
 CREATE INDEX symbols_file ON symbols(file_id, ord);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_qualname ON symbols(qualname);
 CREATE TABLE imports(
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     line INTEGER NOT NULL,
@@ -118,19 +120,6 @@ pub(crate) const REFS_INDEXES: &str = "
 CREATE INDEX refs_target ON refs(target);
 CREATE INDEX refs_caller ON refs(caller);
 CREATE INDEX refs_name ON refs(name);
-";
-
-/// The indexes of `symbols` by name and qualname, dropped during a first
-/// build (one sort after the bulk insert instead of a b-tree insert per
-/// symbol in random order) and created again after it.
-pub(crate) const SYMBOLS_INDEXES: &str = "
-CREATE INDEX symbols_name ON symbols(name);
-CREATE INDEX symbols_qualname ON symbols(qualname);
-";
-
-/// Drops the indexes of [`SYMBOLS_INDEXES`].
-pub(crate) const DROP_SYMBOLS_INDEXES: &str = "
-DROP INDEX IF EXISTS symbols_name; DROP INDEX IF EXISTS symbols_qualname;
 ";
 
 /// Drops the indexes of [`REFS_INDEXES`].
@@ -204,10 +193,6 @@ pub fn open(path: &Path) -> Result<(Connection, bool), Error> {
     // Larger page cache and in-memory temporary b-trees (index builds).
     conn.pragma_update(None, "cache_size", -65536)?;
     conn.pragma_update(None, "temp_store", "MEMORY")?;
-    // Index builds sort with helper threads (SQLite's `threads`, at most
-    // its compiled limit of 8); results are the same.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    conn.pragma_update(None, "threads", i64::try_from(threads).unwrap_or(1))?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     let created = if versions(&conn)? == Some((SCHEMA_VERSION, outline_core::xref::FACTS_VERSION)) {
         false
@@ -286,7 +271,6 @@ pub(crate) fn recreate(conn: &mut Connection) -> Result<(), Error> {
         ))?;
     }
     tx.execute_batch(SCHEMA)?;
-    tx.execute_batch(SYMBOLS_INDEXES)?;
     tx.execute_batch(REFS_INDEXES)?;
     tx.execute(
         "INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('facts_version', ?2)",
