@@ -11,7 +11,7 @@
 //! When that check fails, or a lookup reaches a Rust file (a Rust impl
 //! block can be in any file), it gives up and the caller loads every file.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use outline_core::xref::Reference;
 use rusqlite::Transaction;
@@ -68,7 +68,7 @@ pub(crate) fn resolve_quiet(
     drop(resolver);
     // Keys of every definition read (targets, candidates and callers are
     // among them), file ids by path.
-    let mut by_id: HashMap<&str, i64> = HashMap::new();
+    let mut by_id: rustc_hash::FxHashMap<&str, i64> = rustc_hash::FxHashMap::default();
     stats.files_read = source.read_so_far().count();
     for (_, data) in source.read_so_far() {
         for (definition, key) in data.definitions.iter().zip(&data.keys) {

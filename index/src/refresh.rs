@@ -1424,15 +1424,16 @@ fn new_relations_of(
     out
 }
 
-/// Symbol keys by text id, file ids by path.
+/// Symbol keys by text id, file ids by path (FxHash: looked up millions of
+/// times per build, with keys from the index itself).
 pub(crate) struct Keys<'a> {
-    pub(crate) by_id: HashMap<&'a str, i64>,
-    pub(crate) files: HashMap<&'a str, i64>,
+    pub(crate) by_id: rustc_hash::FxHashMap<&'a str, i64>,
+    pub(crate) files: rustc_hash::FxHashMap<&'a str, i64>,
 }
 
 impl<'a> Keys<'a> {
     fn new(loaded: &'a Loaded) -> Self {
-        let mut by_id = HashMap::new();
+        let mut by_id = rustc_hash::FxHashMap::default();
         for (file, keys) in loaded.files.iter().zip(&loaded.keys) {
             for (definition, key) in file.definitions.iter().zip(keys) {
                 by_id.insert(definition.id.as_str(), *key);

@@ -24,8 +24,12 @@ pub fn count(text: &str) -> Option<usize> {
 
 /// Whether `text` is at most `budget` tokens (also when the encoding did not
 /// load: then nothing can be counted and nothing is cut).
+///
+/// Every `o200k_base` token stands for at least one byte of UTF-8, so a text
+/// of at most `budget` bytes fits without counting: the encoding (about
+/// 200 ms to load) is only loaded for a longer text.
 pub fn fits(text: &str, budget: usize) -> bool {
-    count(text).is_none_or(|n| n <= budget)
+    text.len() <= budget || count(text).is_none_or(|n| n <= budget)
 }
 
 /// The longest run of `text`'s first whole lines that, followed by
@@ -175,6 +179,18 @@ mod tests {
             with_footer("hello world".into()),
             "hello world\n[3 tokens, o200k_base]"
         );
+    }
+
+    #[test]
+    fn a_text_of_at_most_budget_bytes_fits_and_longer_ones_are_counted() {
+        // At most one token per byte: short texts fit without counting.
+        let text = "hello world, hello world";
+        let tokens = count(text).unwrap_or(0);
+        assert!(tokens > 0 && tokens < text.len(), "{tokens}");
+        assert!(fits(text, text.len()));
+        // Longer than the budget in bytes: the exact count decides.
+        assert!(fits(text, tokens));
+        assert!(!fits(text, tokens - 1));
     }
 
     #[test]
