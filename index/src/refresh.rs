@@ -173,13 +173,14 @@ pub fn refresh(
         stats.phases.push((name, clock.elapsed().as_millis()));
         clock = std::time::Instant::now();
     };
-    let stored = stored_files(conn)?;
     let mut stats = RefreshStats::default();
     let present: HashSet<&str> = entries.iter().map(|e| e.display.as_str()).collect();
     // A first build has no previous index to keep safe: with a rollback
     // journal the new pages are written once (WAL writes them twice); it is
     // still one transaction. WAL is back on after the commit.
-    let first_build = stored.is_empty();
+    let first_build = !conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |row| {
+        row.get::<_, bool>(0)
+    })?;
     if first_build {
         conn.pragma_update(None, "journal_mode", "DELETE")?;
     }

@@ -29,7 +29,9 @@
 //!   children, from 0). A symbol keeps its key when its file is parsed again
 //!   and still holds a symbol of the same qualname and kind (the n-th of
 //!   that qualname and kind keeps the key of the n-th before): references
-//!   and relations to it stay valid while its lines move.
+//!   and relations to it stay valid while its lines move. The index
+//!   `symbols_name` covers (name, qualname, file_id, ord): the definitions
+//!   of a name, top-level or members, are found without reading the table.
 //! - `imports(file_id, line, local, module, level, name, scope)`.
 //! - `refs(file_id, seq, line, column, end_column, name, receiver, role,
 //!   caller, status, target, target_file, candidates, confidence, via)`:
@@ -83,7 +85,7 @@ CREATE TABLE symbols(
     ord INTEGER NOT NULL
 );
 CREATE INDEX symbols_file ON symbols(file_id, ord);
-CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_name ON symbols(name, qualname, file_id, ord);
 CREATE INDEX symbols_qualname ON symbols(qualname);
 CREATE TABLE imports(
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
