@@ -139,20 +139,10 @@ impl<'t> OnDemand<'t> {
         let mut definitions = Vec::new();
         let mut keys = Vec::new();
         while let Some(r) = rows.next()? {
-            let kind: String = r.get(3)?;
-            let Some(kind) = crate::kind_from_str(&kind) else {
-                continue;
-            };
-            let qualname: String = r.get(2)?;
-            let start_line: u32 = r.get(4)?;
-            definitions.push(Definition {
-                id: outline_core::symbol_id(&row.path, start_line, &qualname),
-                name: r.get(1)?,
-                qualname,
-                kind,
-                start_line,
-            });
-            keys.push(r.get(0)?);
+            if let Some(definition) = crate::refresh::definition_of(&row.path, r, 1)? {
+                definitions.push(definition);
+                keys.push(r.get(0)?);
+            }
         }
         Ok(Some(FileData {
             definitions,

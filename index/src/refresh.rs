@@ -1024,26 +1024,41 @@ fn load(tx: &Transaction<'_>, mut fresh: HashMap<i64, Facts>) -> Result<Loaded, 
     let mut rows = statement.query([])?;
     while let Some(row) = rows.next()? {
         let file_id: i64 = row.get(1)?;
-        let kind: String = row.get(4)?;
-        let Some(kind) = crate::kind_from_str(&kind) else {
-            continue;
-        };
         if let Some(&i) = position.get(&file_id)
             && let (Some(input), Some(file_keys)) = (files.get_mut(i), keys.get_mut(i))
+            && let Some(definition) = definition_of(&input.path, row, 2)?
         {
-            let qualname: String = row.get(3)?;
-            let start_line: u32 = row.get(5)?;
-            input.definitions.push(Definition {
-                id: outline_core::symbol_id(&input.path, start_line, &qualname),
-                name: row.get(2)?,
-                qualname,
-                kind,
-                start_line,
-            });
+            input.definitions.push(definition);
             file_keys.push(row.get(0)?);
         }
     }
     Ok(Loaded { ids, files, keys })
+}
+
+/// The definition of the file at `path` that a `symbols` row gives, its
+/// columns name, qualname, kind and start line from column `name` on;
+/// `None` for a kind this build does not know.
+///
+/// # Errors
+/// A column of another type.
+pub(crate) fn definition_of(
+    path: &str,
+    row: &rusqlite::Row<'_>,
+    name: usize,
+) -> rusqlite::Result<Option<Definition>> {
+    let kind: String = row.get(name + 2)?;
+    let Some(kind) = crate::kind_from_str(&kind) else {
+        return Ok(None);
+    };
+    let qualname: String = row.get(name + 1)?;
+    let start_line: u32 = row.get(name + 3)?;
+    Ok(Some(Definition {
+        id: outline_core::symbol_id(path, start_line, &qualname),
+        name: row.get(name)?,
+        qualname,
+        kind,
+        start_line,
+    }))
 }
 
 /// Which references to resolve again: whole files, and single references
