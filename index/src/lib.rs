@@ -43,6 +43,7 @@ mod refresh;
 /// The index as a SCIP index (Sourcegraph's code-intelligence protobuf).
 pub mod scip;
 pub mod store;
+mod visible;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -24,7 +24,11 @@
 //! those kept too when their order changed: candidate lists are in source
 //! order), plus, when a file's imports or types changed, every name its
 //! imports bind (before and after); and M the modules of those files
-//! (before and after). A reference of a file outside C can only resolve
+//! (before and after), except the files whose scope facts are as before
+//! (lines aside): other files see only the names of their definitions,
+//! which N holds, so their importers need not be read again in full (they
+//! are in M again when their module changes). A reference of a file
+//! outside C can only resolve
 //! differently when its lookup reads something of them, so these are
 //! resolved again, and only these:
 //! - every reference of a file of C (its facts are new);
@@ -54,7 +58,7 @@
 //! The whole refresh is one transaction: a failure (or a crash) leaves the
 //! previous index as it was.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::UNIX_EPOCH;
 
@@ -386,32 +390,35 @@ const CHUNK: usize = 256;
 /// modules of the rule in the module documentation, the classes whose
 /// subclasses are affected, and the references their rows held.
 #[derive(Default)]
-struct Old {
+pub(crate) struct Old {
     /// N: names whose definitions appeared or went away, and the names
     /// bound by imports of files whose imports changed, before and after.
-    names: HashSet<String>,
+    pub(crate) names: HashSet<String>,
     /// M: modules of the files whose interface changed, before and after.
-    modules: HashSet<String>,
+    pub(crate) modules: HashSet<String>,
     /// Keys of the classes the files whose interface changed held before.
-    classes: Vec<i64>,
+    pub(crate) classes: Vec<i64>,
     /// References and resolved references deleted with the old rows.
-    references: i64,
+    pub(crate) references: i64,
     /// Of those, resolved.
-    resolved: i64,
+    pub(crate) resolved: i64,
     /// Keys of the symbols deleted (references to them resolve again).
-    removed_keys: Vec<i64>,
+    pub(crate) removed_keys: Vec<i64>,
     /// Files parsed again, by id: what they were before.
-    previous: HashMap<i64, Previous>,
+    pub(crate) previous: HashMap<i64, Previous>,
     /// Files parsed again whose interface did not change (see
     /// [`Old::parsed_again`]).
-    quiet: HashSet<i64>,
+    pub(crate) quiet: HashSet<i64>,
+    /// Files parsed again whose scope facts are as before (lines aside)
+    /// but whose definitions changed: their module is not in M.
+    pub(crate) names_only: HashSet<i64>,
     /// Whether a star import of a changed file appeared or went away (the
     /// names it brings are unknown: every star import is followed again).
-    star_changed: bool,
+    pub(crate) star_changed: bool,
 }
 
 /// A file parsed again, as it was before.
-struct Previous {
+pub(crate) struct Previous {
     module: Option<String>,
     /// Its stored scope facts (`None` when they did not decode).
     scope: Option<Facts>,
@@ -525,7 +532,11 @@ impl Old {
             }
         }
         if let Some(previous) = previous {
-            self.modules.extend(previous.module.clone());
+            if scope_same {
+                self.names_only.insert(id);
+            } else {
+                self.modules.extend(previous.module.clone());
+            }
             self.classes.extend(&previous.classes);
         }
     }
@@ -804,6 +815,7 @@ fn write_file(
             })?;
             before = rows.collect::<Result<_, _>>()?;
             tx.execute("DELETE FROM imports WHERE file_id = ?1", [id])?;
+            tx.execute("DELETE FROM mentions WHERE file_id = ?1", [id])?;
             tx.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
             tx.execute(
                 "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = ?4, \
@@ -958,7 +970,54 @@ fn write_file(
             binding.scope.as_ref().map(|s| s.id(&parsed.display))
         ])?;
     }
+    let mut insert = tx.prepare_cached(
+        "INSERT OR IGNORE INTO mentions(file_id, name, inherit) VALUES (?1, ?2, ?3)",
+    )?;
+    for (name, inherit) in mentions(&parsed.scope) {
+        insert.execute(params![file_id, name, inherit])?;
+    }
     Ok((file_id, diff))
+}
+
+/// The `mentions` rows of a file with scope facts `scope` (see
+/// [`crate::store`]): (name, whether a base-class reference mentions it).
+/// They are what [`imports_or_types_touch`] and the base-class part of
+/// [`affected`] read of a file's names.
+fn mentions(scope: &Facts) -> BTreeSet<(&str, bool)> {
+    let mut out = BTreeSet::new();
+    for binding in &scope.imports {
+        out.insert((binding.local.as_str(), false));
+        if let Some(name) = &binding.name {
+            out.insert((name.as_str(), false));
+        }
+    }
+    fn path<'f>(out: &mut BTreeSet<(&'f str, bool)>, parts: &'f [String], inherit: bool) {
+        for part in parts {
+            out.insert((part.as_str(), inherit));
+        }
+    }
+    for local in &scope.types {
+        if let TypeOf::Path(parts) | TypeOf::Alias(parts) = &local.type_of {
+            path(&mut out, parts, false);
+        }
+    }
+    for reference in &scope.references {
+        if let Receiver::Call(parts) = &reference.receiver {
+            path(&mut out, parts, false);
+        }
+        if reference.role == Role::Inherit {
+            out.insert((reference.name.as_str(), true));
+            if let Receiver::Path(parts) = &reference.receiver {
+                path(&mut out, parts, true);
+            }
+        }
+    }
+    for attribute in &scope.attributes {
+        if let Some(parts) = &attribute.type_of {
+            path(&mut out, parts, false);
+        }
+    }
+    out
 }
 
 /// Sets every Python file's module name and package flag from the current
@@ -977,7 +1036,7 @@ fn update_modules(
         let mut statement =
             tx.prepare_cached("SELECT module FROM files WHERE id = ?1 AND language = 'python'")?;
         for id in fresh.keys() {
-            if old.quiet.contains(id) {
+            if old.quiet.contains(id) || old.names_only.contains(id) {
                 continue;
             }
             let module: Option<Option<String>> =
@@ -1006,7 +1065,11 @@ fn update_modules(
             if old.quiet.contains(id) && before.as_ref() != Some(&new_module) {
                 old.not_quiet(*id, None);
             }
-            if !old.quiet.contains(id) {
+            if old.names_only.contains(id) && before.as_ref() != Some(&new_module) {
+                old.names_only.remove(id);
+                old.modules.extend(before.flatten());
+            }
+            if !old.quiet.contains(id) && !old.names_only.contains(id) {
                 old.modules.extend(new_module.clone());
             }
         } else if new_module != *module || new_package != *is_package {
@@ -1020,7 +1083,7 @@ fn update_modules(
 }
 
 /// Whether two dotted module names are the same or one is inside the other.
-fn related(a: &str, b: &str) -> bool {
+pub(crate) fn related(a: &str, b: &str) -> bool {
     a == b
         || (a.len() > b.len() && a.starts_with(b) && a.as_bytes().get(b.len()) == Some(&b'.'))
         || (b.len() > a.len() && b.starts_with(a) && b.as_bytes().get(a.len()) == Some(&b'.'))
@@ -1304,6 +1367,14 @@ fn resolve_again(
             stats,
             phase,
         )?
+    {
+        return Ok(());
+    }
+    // Other edits of Python files: the files the rule names, against files
+    // read on demand.
+    if !full
+        && !old.only_quiet(&fresh_ids)
+        && crate::visible::resolve_visible(tx, &fresh_ids, &old, config, stats, phase)?
     {
         return Ok(());
     }

@@ -182,6 +182,11 @@ fn project(root: &Path) {
         "def main():\n    unique_thing()\n    compute()\n\ndef compute():\n    return 2\n",
     );
     write(root, "scripts/more.py", "def unrelated():\n    pass\n");
+    write(
+        root,
+        "scripts/alias.py",
+        "from pkg.star import helper as h\n\ndef go():\n    h()\n",
+    );
 }
 
 #[test]
@@ -204,11 +209,17 @@ fn edits_equal_rebuilds(named: bool) {
     let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
     let first = refresh_and_compare(&mut index, &root, &fresh_db, "build");
     let step = |index: &mut Index, step: &str, files: &[&str]| {
-        if named {
+        let stats = if named {
             refresh_named_and_compare(index, &root, &fresh_db, step, files)
         } else {
             refresh_and_compare(index, &root, &fresh_db, step)
+        };
+        // Every edit below but the new package (its modules change: the
+        // full mode) is resolved reading only the files the rule names.
+        if step != "new __init__.py" {
+            assert!(stats.files_read < stats.files, "{step}: {stats:?}");
         }
+        stats
     };
     assert!(first.references > 20, "{first:?}");
     assert!(first.relations >= 2, "{first:?}");
@@ -294,6 +305,28 @@ fn edits_equal_rebuilds(named: bool) {
     // Delete a file others import.
     fs::remove_file(root.join("pkg/extra.py")).expect("delete");
     step(&mut index, "delete a file", &["pkg/extra.py"]);
+
+    // Remove a function imported under another name (`h()` names it).
+    write(
+        &root,
+        "pkg/models.py",
+        "import os\n\nclass Base:\n    def save(self):\n        pass\n    def close(self):\n        \
+         pass\n\nclass Other(Base):\n    def save(self):\n        pass\n",
+    );
+    step(&mut index, "remove an aliased function", &["pkg/models.py"]);
+    // And add it back: `h()` resolves again (through the star import).
+    write(
+        &root,
+        "pkg/models.py",
+        "import os\n\nclass Base:\n    def save(self):\n        pass\n    def close(self):\n        \
+         pass\n\nclass Other(Base):\n    def save(self):\n        pass\n\n\
+         def helper():\n    return 1\n",
+    );
+    step(
+        &mut index,
+        "add an aliased function back",
+        &["pkg/models.py"],
+    );
 
     // A new package: scripts/ becomes one (module names change).
     write(&root, "scripts/__init__.py", "");
@@ -719,4 +752,52 @@ fn a_refresh_of_named_files_needs_the_settings_of_a_whole_refresh() {
         .expect("refresh")
         .expect("settings stored");
     assert_eq!((stats.removed, stats.files), (0, 1));
+}
+
+/// Edits other files can see (a function and a class added to a module,
+/// then another function instead, then an import instead, then none),
+/// refreshed with files read on demand, give the rows of a
+/// rebuild from scratch: the same four standard library packages, six of
+/// their modules edited in turn, each step refreshed by name only.
+#[test]
+fn visible_edits_of_the_standard_library_equal_rebuilds_and_read_few_files() {
+    let stdlib = stdlib_dir();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("lib");
+    for package in ["json", "email", "logging", "concurrent"] {
+        copy_tree(&stdlib.join(package), &root.join(package));
+    }
+    let fresh_db = dir.path().join("fresh.sqlite");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    let first = refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let edited = [
+        "json/decoder.py",
+        "json/__init__.py",
+        "email/message.py",
+        "email/_policybase.py",
+        "logging/__init__.py",
+        "concurrent/futures/_base.py",
+    ];
+    for path in edited {
+        let original = fs::read_to_string(root.join(path)).expect("readable");
+        // A name that other modules use (a project-unique bare name, and
+        // one class member), then another name, then neither.
+        let versions = [
+            format!(
+                "{original}\n\ndef loads(s):\n    return s\n\nclass Added:\n    def encode(self):\n        pass\n"
+            ),
+            format!("{original}\n\ndef renamed_for_test(s):\n    return s\n"),
+            format!("import os as renamed_for_test\n{original}"),
+            original.clone(),
+        ];
+        for (step, text) in versions.iter().enumerate() {
+            fs::write(root.join(path), text).expect("written");
+            let label = format!("{path}, step {step}");
+            let stats = refresh_named_and_compare(&mut index, &root, &fresh_db, &label, &[path]);
+            assert!(
+                stats.files_read < first.files,
+                "{label}: read every file: {stats:?}"
+            );
+        }
+    }
 }

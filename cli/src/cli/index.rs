@@ -341,6 +341,8 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
                 "removed": stats.removed,
                 "resolved_again": stats.resolved_again,
                 "files_read": stats.files_read,
+                "resolved_files": stats.resolved_files,
+                "re_resolved": stats.re_resolved,
                 "references": stats.references,
                 "resolved": stats.resolved,
                 "relations": stats.relations,
