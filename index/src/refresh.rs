@@ -296,8 +296,10 @@ pub(crate) fn refresh(
                     let (id, diff) = write_file(&tx, row.map(|r| r.id), &parsed)?;
                     old.parsed_again(id, &parsed.scope, diff);
                     // A quiet change of any language keeps the incremental
-                    // rule; see `resolve_again` for the rest.
-                    if row.is_some() && !old.quiet.contains(&id) {
+                    // rule, and so does one that only adds, removes or
+                    // renames definitions (other files see only their
+                    // names); see `resolve_again` for the rest.
+                    if row.is_some() && !old.quiet.contains(&id) && !old.names_only.contains(&id) {
                         other_language_changed |= not_python(&entry.display);
                     }
                     // Only what other files' resolution reads stays in
