@@ -353,6 +353,7 @@ pub(crate) fn refresh(
                 (config, changed)
             }
         };
+        old.rust_changed = rust_changed;
         let layout_changed = update_modules(&tx, &fresh, paths_changed, &mut old)?;
         let rust_layout_changed = (rust_changed || config_changed)
             && crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
@@ -414,6 +415,9 @@ pub(crate) struct Old {
     /// Files parsed again whose scope facts are as before (lines aside)
     /// but whose definitions changed: their module is not in M.
     pub(crate) names_only: HashSet<i64>,
+    /// Whether a Rust file was parsed or removed (no resolution on demand:
+    /// a Rust impl block can be in any file).
+    pub(crate) rust_changed: bool,
     /// Whether a star import of a changed file appeared or went away (the
     /// names it brings are unknown: every star import is followed again).
     pub(crate) star_changed: bool,
@@ -1375,6 +1379,7 @@ fn resolve_again(
     // Other edits of Python files: the files the rule names, against files
     // read on demand.
     if !full
+        && !old.rust_changed
         && !old.only_quiet(&fresh_ids)
         && crate::visible::resolve_visible(tx, &fresh_ids, &old, config, stats, phase)?
     {
