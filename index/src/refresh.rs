@@ -216,19 +216,32 @@ pub(crate) fn refresh(
     // running at the same time in another process cannot have changed it
     // in between (two concurrent first builds failed on `files.path`).
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Named files, each once (a file named twice would be parsed twice, the
+    // second time against the first's rows).
+    let named: Vec<SourceEntry> = match scope {
+        Scope::All(_) => Vec::new(),
+        Scope::Files { changed, .. } => {
+            let mut seen = HashSet::new();
+            changed
+                .iter()
+                .filter(|e| seen.insert(e.display.as_str()))
+                .cloned()
+                .collect()
+        }
+    };
     let (entries, stored, kept_config) = match scope {
         Scope::All(entries) => (
             entries,
             stored_files(&tx, None::<std::iter::Empty<&str>>)?,
             None,
         ),
-        Scope::Files { changed, gone } => {
+        Scope::Files { gone, .. } => {
             let Some(config) = crate::project_config::stored_config(&tx)? else {
                 return Ok(None);
             };
-            let paths = changed.iter().map(|e| e.display.as_str());
+            let paths = named.iter().map(|e| e.display.as_str());
             let stored = stored_files(&tx, Some(paths.chain(gone.iter().map(String::as_str))))?;
-            (changed, stored, Some(config))
+            (named.as_slice(), stored, Some(config))
         }
     };
     let removed: Vec<(&String, &Stored)> = match scope {
@@ -239,8 +252,10 @@ pub(crate) fn refresh(
                 .filter(|(path, _)| !present.contains(path.as_str()))
                 .collect()
         }
+        // A path both named and gone is named (it is there).
         Scope::Files { gone, .. } => gone
             .iter()
+            .filter(|path| !entries.iter().any(|e| e.display == **path))
             .filter_map(|path| stored.get_key_value(path))
             .collect(),
     };

@@ -881,3 +881,35 @@ fn rust_definitions_added_to_this_repository_equal_rebuilds() {
         }
     }
 }
+
+/// A file named twice (and also as gone) is read once, and the refresh
+/// equals a rebuild.
+#[test]
+fn a_file_named_twice_is_read_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    let fresh_db = dir.path().join("fresh.sqlite");
+    project(&root);
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let models = fs::read_to_string(root.join("pkg/models.py")).expect("readable");
+    write(
+        &root,
+        "pkg/models.py",
+        &format!("{models}\ndef unique_thing():\n    pass\n"),
+    );
+    let entry = entries(&root)
+        .into_iter()
+        .find(|e| e.display == "pkg/models.py")
+        .expect("entry");
+    let stats = index
+        .refresh_files(
+            &[entry.clone(), entry],
+            &["pkg/models.py".to_owned()],
+            &parse,
+        )
+        .expect("refresh")
+        .expect("settings stored");
+    assert_eq!((stats.parsed, stats.removed), (1, 0), "{stats:?}");
+    compare(&index, &stats, &root, &fresh_db, "named twice");
+}
