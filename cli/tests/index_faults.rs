@@ -119,6 +119,40 @@ fn a_damaged_default_index_is_rebuilt_and_a_foreign_db_file_is_refused() {
     );
 }
 
+/// Damage in pages the open does not read (found by the refresh after an
+/// edit): the default index is still rebuilt, with the note.
+#[test]
+fn damage_found_after_opening_rebuilds_the_default_index() {
+    let dir = indexed();
+    let root = dir.path();
+    for i in 0..40 {
+        let body: String = (0..30)
+            .map(|j| format!("def f{j}():\n    return User()\n\n"))
+            .collect();
+        std::fs::write(
+            root.join(format!("m{i}.py")),
+            format!("from models import User\n\n{body}"),
+        )
+        .expect("written");
+    }
+    let built = run(root, &["index", "."]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let size = std::fs::metadata(db(root)).expect("db").len();
+    assert!(size > 64 * 1024, "a database of several pages: {size}");
+    let mut bytes = std::fs::read(db(root)).expect("db");
+    let half = bytes.len() / 2;
+    bytes[half..].fill(0xff);
+    std::fs::write(db(root), bytes).expect("damaged");
+    std::fs::write(root.join("m0.py"), "from models import User\n").expect("edited");
+    let rebuilt = run(root, &["defs", "User"]);
+    assert_eq!(stdout(&rebuilt), FOUND, "{}", stderr(&rebuilt));
+    assert!(
+        stderr(&rebuilt).contains("the index was damaged"),
+        "{}",
+        stderr(&rebuilt)
+    );
+}
+
 #[test]
 fn an_index_that_lost_a_table_is_rebuilt_not_queried() {
     let dir = indexed();

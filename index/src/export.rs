@@ -119,8 +119,13 @@ fn io(error: std::io::Error) -> Error {
     Error::Io("export".to_owned(), error)
 }
 
+/// A JSON error, or the write error under it (a closed pipe is a write
+/// error, not a facts error).
 fn json(error: serde_json::Error) -> Error {
-    Error::Json(error.to_string())
+    match error.io_error_kind() {
+        Some(kind) => io(std::io::Error::new(kind, error)),
+        None => Error::Json(error.to_string()),
+    }
 }
 
 /// Writes one array `"name":[...]` of the rows `rows` gives.

@@ -87,7 +87,7 @@ pub struct CallerRow {
 pub struct Hierarchy {
     /// Bases, their bases, … (breadth first).
     pub supertypes: Vec<Related>,
-    /// Subclasses, theirs, … (breadth first).
+    /// Subclasses, theirs, … (breadth first; each one's by path and line).
     pub subtypes: Vec<Related>,
 }
 
@@ -593,8 +593,19 @@ pub fn hierarchy(conn: &Connection, id: &str) -> Result<Hierarchy, Error> {
             subtypes: Vec::new(),
         });
     };
+    // Bases in their written order (the order lookups search them);
+    // subtypes, which have no order of their own, by path and line (a
+    // refresh must not change it).
     let walk = |from: &str, to: &str| -> Result<Vec<Related>, Error> {
-        let sql = format!("SELECT {to} FROM relations WHERE {from} = ?1 ORDER BY rowid");
+        let order = if to == "supertype" {
+            "r.rowid"
+        } else {
+            "f.path, s.start_line, r.rowid"
+        };
+        let sql = format!(
+            "SELECT r.{to} FROM relations r JOIN symbols s ON s.key = r.{to} \
+             JOIN files f ON f.id = s.file_id WHERE r.{from} = ?1 ORDER BY {order}"
+        );
         let mut statement = conn.prepare(&sql)?;
         let mut out = Vec::new();
         let mut seen = HashSet::from([start]);

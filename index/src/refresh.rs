@@ -229,6 +229,7 @@ pub(crate) fn refresh(
                 .collect()
         }
     };
+    let trust_times = matches!(scope, Scope::All(_));
     let (entries, stored, kept_config) = match scope {
         Scope::All(entries) => (
             entries,
@@ -253,11 +254,14 @@ pub(crate) fn refresh(
                 .collect()
         }
         // A path both named and gone is named (it is there).
-        Scope::Files { gone, .. } => gone
-            .iter()
-            .filter(|path| !entries.iter().any(|e| e.display == **path))
-            .filter_map(|path| stored.get_key_value(path))
-            .collect(),
+        Scope::Files { gone, .. } => {
+            let mut seen = HashSet::new();
+            gone.iter()
+                .filter(|path| seen.insert(path.as_str()))
+                .filter(|path| !entries.iter().any(|e| e.display == **path))
+                .filter_map(|path| stored.get_key_value(path))
+                .collect()
+        }
     };
     let mut old = Old::default();
     let mut changed = false;
@@ -284,7 +288,14 @@ pub(crate) fn refresh(
     let check_chunk = |chunk: &[SourceEntry]| -> Vec<Checked> {
         chunk
             .par_iter()
-            .map(|entry| check(entry, stored.get(entry.display.as_str()), parse))
+            .map(|entry| {
+                check(
+                    entry,
+                    stored.get(entry.display.as_str()),
+                    trust_times,
+                    parse,
+                )
+            })
             .collect()
     };
     let check_chunk = &check_chunk;
@@ -357,17 +368,18 @@ pub(crate) fn refresh(
     }
     phase(&mut stats, "check");
     let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
-    if changed {
-        // Settings are read from the project's files only when every file
-        // is looked at; otherwise the stored ones hold.
-        let (config, config_changed) = match kept_config {
-            Some(config) => (config, false),
-            None => {
-                let config = crate::project_config::project_config(entries);
-                let changed = crate::project_config::store_config(&tx, &config)?;
-                (config, changed)
-            }
-        };
+    // Settings are read from the project's files only when every file is
+    // looked at (a change to them alone resolves everything again);
+    // otherwise the stored ones hold.
+    let (config, config_changed) = match kept_config {
+        Some(config) => (config, false),
+        None => {
+            let config = crate::project_config::project_config(entries);
+            let changed = crate::project_config::store_config(&tx, &config)?;
+            (config, changed)
+        }
+    };
+    if changed || config_changed {
         old.rust_changed = rust_changed;
         let layout_changed = update_modules(&tx, &fresh, paths_changed, &mut old)?;
         let rust_layout_changed = (rust_changed || config_changed)
@@ -733,7 +745,16 @@ fn stored_files<'p>(
     Ok(out)
 }
 
-fn check(entry: &SourceEntry, stored: Option<&Stored>, parse: Parser<'_>) -> Checked {
+/// Checks one file against its stored row: unchanged when its size and
+/// mtime are the stored ones (only with `trust_times`: a named file is
+/// always read and hashed, as its caller says it changed), touched when
+/// only they changed, else parsed.
+fn check(
+    entry: &SourceEntry,
+    stored: Option<&Stored>,
+    trust_times: bool,
+    parse: Parser<'_>,
+) -> Checked {
     let meta = match std::fs::metadata(&entry.path) {
         Ok(meta) => meta,
         Err(error) => return Checked::Problem(error.to_string()),
@@ -745,10 +766,8 @@ fn check(entry: &SourceEntry, stored: Option<&Stored>, parse: Parser<'_>) -> Che
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .and_then(|d| i64::try_from(d.as_nanos()).ok())
         .unwrap_or(0);
-    if let Some(stored) = stored
-        && stored.size == size
-        && stored.mtime_ns == mtime_ns
-    {
+    let same_times = stored.is_some_and(|s| s.size == size && s.mtime_ns == mtime_ns);
+    if trust_times && same_times {
         return Checked::Unchanged;
     }
     let bytes = match std::fs::read(&entry.path) {
@@ -759,6 +778,9 @@ fn check(entry: &SourceEntry, stored: Option<&Stored>, parse: Parser<'_>) -> Che
     if let Some(stored) = stored
         && stored.hash == hash
     {
+        if same_times {
+            return Checked::Unchanged;
+        }
         return Checked::Touched {
             id: stored.id,
             mtime_ns,

@@ -136,6 +136,22 @@ fn compare(index: &Index, stats: &RefreshStats, root: &Path, fresh_db: &Path, st
         "{step}: references"
     );
     assert_eq!(got.relations, want.relations, "{step}: relations");
+    // Hierarchies list subtypes in the same order as a fresh index does
+    // (not in the order a refresh wrote them).
+    let mut supertypes: Vec<&str> = want
+        .relations
+        .iter()
+        .map(|r| r.supertype.as_str())
+        .collect();
+    supertypes.sort_unstable();
+    supertypes.dedup();
+    for id in supertypes.into_iter().take(40) {
+        assert_eq!(
+            index::query::hierarchy(index.connection(), id).expect("hierarchy"),
+            index::query::hierarchy(fresh.connection(), id).expect("hierarchy"),
+            "{step}: hierarchy of {id}"
+        );
+    }
     assert_eq!(
         (stats.references, stats.resolved, stats.relations),
         (full.references, full.resolved, full.relations),
@@ -327,6 +343,14 @@ fn edits_equal_rebuilds(named: bool) {
         "add an aliased function back",
         &["pkg/models.py"],
     );
+
+    // A subclass in a file whose path sorts first: listed first.
+    write(
+        &root,
+        "pkg/aaa.py",
+        "from pkg.models import Base\n\nclass Early(Base):\n    pass\n",
+    );
+    step(&mut index, "an early subclass", &["pkg/aaa.py"]);
 
     // A new package: scripts/ becomes one (module names change).
     write(&root, "scripts/__init__.py", "");
@@ -912,4 +936,61 @@ fn a_file_named_twice_is_read_once() {
         .expect("settings stored");
     assert_eq!((stats.parsed, stats.removed), (1, 0), "{stats:?}");
     compare(&index, &stats, &root, &fresh_db, "named twice");
+}
+
+/// A change to a settings file alone (`tsconfig.json` paths) resolves
+/// everything again, as a rebuild would.
+#[test]
+fn a_settings_change_alone_resolves_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    let fresh_db = dir.path().join("fresh.sqlite");
+    let tsconfig = |to: &str| {
+        format!(
+            "{{\"compilerOptions\": {{\"baseUrl\": \".\", \"paths\": {{\"@lib/*\": [\"{to}/*\"]}}}}}}\n"
+        )
+    };
+    write(&root, "tsconfig.json", &tsconfig("a"));
+    write(&root, "a/m.ts", "export function f() {}\n");
+    write(&root, "b/m.ts", "export function f() {}\n");
+    write(&root, "use.ts", "import { f } from '@lib/m';\nf();\n");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let target = |index: &Index, path: &str| {
+        index::query::refs(index.connection(), &format!("{path}:1:f"), false)
+            .expect("refs")
+            .len()
+    };
+    assert_eq!((target(&index, "a/m.ts"), target(&index, "b/m.ts")), (2, 0));
+    write(&root, "tsconfig.json", &tsconfig("b"));
+    let stats = refresh_and_compare(&mut index, &root, &fresh_db, "paths changed");
+    assert!(stats.resolved_again, "{stats:?}");
+    assert_eq!((target(&index, "a/m.ts"), target(&index, "b/m.ts")), (0, 2));
+}
+
+/// A named file is read even when its size and mtime are the stored ones
+/// (an edit of the same length within the file system's time resolution).
+#[test]
+fn a_named_file_is_read_even_with_the_same_size_and_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    let fresh_db = dir.path().join("fresh.sqlite");
+    write(&root, "a.py", "def aaaa():\n    pass\n");
+    write(&root, "b.py", "from a import *\nbbbb()\n");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let path = root.join("a.py");
+    let time = fs::metadata(&path)
+        .expect("a.py")
+        .modified()
+        .expect("mtime");
+    write(&root, "a.py", "def bbbb():\n    pass\n");
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .expect("a.py")
+        .set_modified(time)
+        .expect("mtime set back");
+    let stats = refresh_named_and_compare(&mut index, &root, &fresh_db, "same size", &["a.py"]);
+    assert_eq!(stats.parsed, 1, "{stats:?}");
 }

@@ -119,56 +119,93 @@ fn open_and_refresh_waiting(
             .map_err(|e| Refused::from(format!("{}: {e} (use --db FILE)", dir.display())))?;
     }
     let path = db_path(root, db);
-    let mut index = match Index::open_for_build(&path, env!("AST_OUTLINE_INDEX_BUILD_ID")) {
-        Err(error) if error.is_damaged() && db.is_none() => {
-            for suffix in ["", "-wal", "-shm"] {
-                let mut file = path.clone().into_os_string();
-                file.push(suffix);
-                let _ = std::fs::remove_file(file);
-            }
-            report(format!(
-                "note: {}: the index was damaged ({error}); building it again",
-                path.display()
-            ));
-            Index::open_for_build(&path, env!("AST_OUTLINE_INDEX_BUILD_ID"))
-                .map_err(|e| Refused::new(&path, &e))?
+    let open = |path: &Path| -> Result<Index, Refused> {
+        let index = open_index(path, db.is_none())?;
+        if let Some(wait) = wait {
+            index
+                .set_busy_timeout(wait)
+                .map_err(|e| Refused::new(path, &e))?;
         }
-        Err(error) if error.is_damaged() => {
-            return Err(Refused::from(format!(
-                "{}: not an ast-outline index, or damaged ({error}); delete it or choose \
-                 another --db",
-                path.display()
-            )));
-        }
-        opened => opened.map_err(|e| Refused::new(&path, &e))?,
+        Ok(index)
     };
+    let mut index = open(&path)?;
     if wait.is_some() && index.created {
         report(format!(
             "note: no index of {} yet: building it (later queries only refresh it)",
             root.display()
         ));
     }
-    if let Some(wait) = wait {
-        index
-            .set_busy_timeout(wait)
-            .map_err(|e| Refused::new(&path, &e))?;
+    match refresh_named_or_all(&mut index, root, changed) {
+        Ok((stats, notes)) => Ok((index, stats, notes)),
+        // Damage found only now (pages the open did not read): at the
+        // default place the index is a cache, built again.
+        Err(error) if error.is_damaged() && db.is_none() => {
+            drop(index);
+            remove_database(&path);
+            report(format!(
+                "note: {}: the index was damaged ({error}); building it again",
+                path.display()
+            ));
+            let mut index = open(&path)?;
+            let (stats, notes) = refresh(&mut index, root)?;
+            Ok((index, stats, notes))
+        }
+        Err(error) => Err(Refused::new(&path, &error)),
     }
+}
+
+/// Opens the database at `path` for a refresh; when it is damaged and at
+/// the default place (`cache`), deletes it and opens a new one, with a note.
+fn open_index(path: &Path, cache: bool) -> Result<Index, Refused> {
+    match Index::open_for_build(path, env!("AST_OUTLINE_INDEX_BUILD_ID")) {
+        Err(error) if error.is_damaged() && cache => {
+            remove_database(path);
+            report(format!(
+                "note: {}: the index was damaged ({error}); building it again",
+                path.display()
+            ));
+            Index::open_for_build(path, env!("AST_OUTLINE_INDEX_BUILD_ID"))
+                .map_err(|e| Refused::new(path, &e))
+        }
+        Err(error) if error.is_damaged() => Err(Refused::from(format!(
+            "{}: not an ast-outline index, or damaged ({error}); delete it or choose \
+             another --db",
+            path.display()
+        ))),
+        opened => opened.map_err(|e| Refused::new(path, &e)),
+    }
+}
+
+/// Deletes the database at `path` and its WAL files (errors ignored: what
+/// cannot be deleted makes the next open fail with its own message).
+fn remove_database(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.to_owned().into_os_string();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// Refreshes `index` from the files named by `changed` when [`named_files`]
+/// allows it, else from every file under `root`: the statistics and the
+/// walk's notes.
+fn refresh_named_or_all(
+    index: &mut Index,
+    root: &Path,
+    changed: &[PathBuf],
+) -> Result<(RefreshStats, Vec<String>), index::Error> {
     if !changed.is_empty() {
-        let named = named_files(root, changed, &index).map_err(|e| Refused::new(&path, &e))?;
-        match named {
+        match named_files(root, changed, index)? {
             Ok((files, gone)) => {
-                let stats = index
-                    .refresh_files(&files, &gone, &parse)
-                    .map_err(|e| Refused::new(&path, &e))?;
-                if let Some(stats) = stats {
-                    return Ok((index, stats, Vec::new()));
+                if let Some(stats) = index.refresh_files(&files, &gone, &parse)? {
+                    return Ok((stats, Vec::new()));
                 }
             }
             Err(why) => report(format!("note: {why}: every file is looked at")),
         }
     }
-    let (stats, notes) = refresh(&mut index, root)?;
-    Ok((index, stats, notes))
+    let (entries, notes) = entries(root);
+    Ok((index.refresh(&entries, &parse)?, notes))
 }
 
 /// The files to read again and the display paths of files gone.
@@ -233,11 +270,22 @@ fn named_files(
                     });
                     continue;
                 }
-                if language.is_some() || settings {
-                    return Ok(Err(format!("{}: not indexed yet", path.display())));
+                if settings {
+                    return Ok(Err(format!("{}: a settings file", path.display())));
+                }
+                if language.is_some() {
+                    let why = if index.created {
+                        "a new index"
+                    } else {
+                        "not indexed yet"
+                    };
+                    return Ok(Err(format!("{}: {why}", path.display())));
                 }
             }
-            Ok(_) => return Ok(Err(format!("{}: a directory", path.display()))),
+            Ok(meta) if meta.is_dir() => {
+                return Ok(Err(format!("{}: a directory", path.display())));
+            }
+            Ok(_) => return Ok(Err(format!("{}: not a regular file", path.display()))),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 if index.holds_file(&display)? {
                     gone.push(display);
