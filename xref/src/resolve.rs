@@ -64,6 +64,8 @@ struct Tables<'a> {
     attributes: HashMap<(&'a str, &'a str), &'a Attribute>,
     /// Function qualname → its declared return type.
     returns: HashMap<&'a str, &'a ReturnType>,
+    /// The names of the module's `__all__` (Python), when it has one.
+    exports: Option<HashSet<&'a str>>,
 }
 
 /// Name → every (file, definition) with that name: top-level definitions
@@ -90,6 +92,9 @@ struct Project<'a, S: Source + ?Sized> {
     tables: Vec<OnceLock<Tables<'a>>>,
     /// The tables of a file out of range (empty).
     no_tables: Tables<'a>,
+    /// Per file, its language as the lookups tell them apart (from the
+    /// path, as [`is_rust`] and [`is_script`] find it).
+    kinds: Vec<FileKind>,
     /// Every path, and file by path (TypeScript specifiers).
     paths: StdHashSet<&'a str>,
     by_path: HashMap<&'a str, usize>,
@@ -103,6 +108,17 @@ struct Project<'a, S: Source + ?Sized> {
     impl_of: HashMap<(usize, usize), (usize, usize)>,
     /// Rust: type (file, definition) → its impl blocks.
     impls: HashMap<(usize, usize), Vec<(usize, usize)>>,
+}
+
+/// A file's language as the lookups tell them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FileKind {
+    /// Rust ([`is_rust`]).
+    Rust,
+    /// TypeScript or JavaScript ([`is_script`]).
+    Script,
+    /// Python (or another language).
+    Other,
 }
 
 /// The facts of a file a source could not give.
@@ -373,6 +389,18 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             by_module,
             submodules,
             star_targets: (0..count).map(|_| OnceLock::new()).collect(),
+            kinds: (0..count)
+                .map(|f| {
+                    let path = src.path(f).unwrap_or_default();
+                    if is_rust(path) {
+                        FileKind::Rust
+                    } else if is_script(path) {
+                        FileKind::Script
+                    } else {
+                        FileKind::Other
+                    }
+                })
+                .collect(),
             tables: (0..count).map(|_| OnceLock::new()).collect(),
             no_tables: Tables::default(),
             paths,
@@ -485,7 +513,12 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     });
             }
         }
+        let exports = facts
+            .exports
+            .as_ref()
+            .map(|all| all.iter().map(String::as_str).collect());
         Tables {
+            exports,
             qualnames,
             children,
             imports,
@@ -495,6 +528,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             attributes,
             returns,
         }
+    }
+
+    /// Whether file `f` is a Rust file (false out of range).
+    fn rust(&self, f: usize) -> bool {
+        self.kinds.get(f) == Some(&FileKind::Rust)
+    }
+
+    /// Whether file `f` is a TypeScript or JavaScript file (false out of
+    /// range).
+    fn script(&self, f: usize) -> bool {
+        self.kinds.get(f) == Some(&FileKind::Script)
     }
 
     /// File `f`'s path ("" out of range).
@@ -747,14 +791,14 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 let Some((head, rest)) = path.split_first() else {
                     return Entity::Unknown;
                 };
-                if is_rust(self.path(f))
+                if self.rust(f)
                     && scope.is_none()
                     && let Some(entity) = self.rust_rooted(f, reference, path)
                 {
                     return entity;
                 }
                 let mut entity = self.name(f, scope, head, reference.line, 0);
-                if entity == Entity::Unknown && is_rust(self.path(f)) && scope.is_none() {
+                if entity == Entity::Unknown && self.rust(f) && scope.is_none() {
                     // An extern crate or a workspace crate by name.
                     entity = match self.rust_path(std::slice::from_ref(head), 0) {
                         Entity::Unknown => Entity::External,
@@ -1056,8 +1100,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// `hops` bounds the recursion (a Rust glob's module is found through
     /// paths whose members may go through globs again).
     fn import_target(&self, f: usize, binding: &ImportBinding, hops: u32) -> Option<usize> {
-        let path = self.path(f);
-        if is_rust(path) {
+        if self.rust(f) {
             // A glob's module is a plain path: a few hops are enough, and
             // a bound keeps globs of globs from multiplying.
             return match self.rust_import(f, binding, false, (hops + 1).max(MAX_HOPS - 8)) {
@@ -1065,7 +1108,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 _ => None,
             };
         }
-        if is_script(path) {
+        if self.script(f) {
             // An empty specifier is the file itself (`export { a as b }`).
             if binding.module.is_empty() {
                 return Some(f);
@@ -1090,13 +1133,13 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         if hops > MAX_HOPS {
             return Entity::Unknown;
         }
-        if is_rust(self.path(f)) {
+        if self.rust(f) {
             return self.rust_import(f, binding, true, hops + 1);
         }
         let Some(m) = self.import_target(f, binding, hops + 1) else {
             // `from . import sub` where `.` is a namespace: try the submodule.
             if let Some(name) = &binding.name
-                && !is_script(self.path(f))
+                && !self.script(f)
             {
                 let joined = if binding.module.is_empty() {
                     name.clone()
@@ -1141,7 +1184,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         // TypeScript: `export default config` names `config` (the outline's
         // `default` symbol is only the export statement).
-        if is_script(self.path(m))
+        if self.script(m)
             && let Some(binding) = self
                 .tables(m)
                 .imports
@@ -1227,7 +1270,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 .collect()
         };
         // `import_target` passes a Rust glob `(hops + 2).max(MAX_HOPS - 8)`.
-        let fixed = !is_rust(self.path(f)) || hops + 2 <= MAX_HOPS - 8;
+        let fixed = !self.rust(f) || hops + 2 <= MAX_HOPS - 8;
         let Some(cell) = self.star_targets.get(f).filter(|_| fixed) else {
             return Cow::Owned(compute());
         };
@@ -1245,12 +1288,11 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// when it is defined, else those not starting with `_`). Other
     /// languages' globs are not filtered.
     fn star_exports(&self, m: usize, name: &str) -> bool {
-        let path = self.path(m);
-        if is_rust(path) || is_script(path) {
+        if self.rust(m) || self.script(m) {
             return true;
         }
-        match &self.facts(m).exports {
-            Some(all) => all.iter().any(|n| n == name),
+        match &self.tables(m).exports {
+            Some(all) => all.contains(name),
             None => !name.starts_with('_'),
         }
     }
@@ -1448,7 +1490,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// Rust file `f` holding `reference` (`a.b` for `mod a { mod b { … } }`);
     /// `None` at the file's own level or in another language.
     fn rust_inline_module<'r>(&self, f: usize, reference: &'r Reference) -> Option<&'r str> {
-        if !is_rust(self.path(f)) {
+        if !self.rust(f) {
             return None;
         }
         let qualname = reference.scope.as_ref()?.qualname.as_str();
