@@ -19,6 +19,8 @@
 #   edit-body  after appending a comment line to EDIT (its content changes,
 #              its names do not)
 #   edit-def   after appending a new top-level function to EDIT
+#   edit-body-named, edit-def-named   the same edits, refreshed with
+#              `index --changed EDIT` (no walk: only the named file is read)
 #   defs/refs/callers  `ast-outline defs|refs|callers ... --no-refresh`
 # Whole processes are timed (start-up, walking the tree and the stat of every
 # file included); `refresh ms` is the refresh as the index command reports it
@@ -95,8 +97,8 @@ for spec in "$@"; do
     row build "$build_ms" "$((build_rss / 1024))" "$(refresh_ms "$work/out.json")" \
       "build/outline $(echo "scale=2; $build_ms / $outline_ms" | bc) (goal <= 2)"
     echo "  $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["files"], "files,", d["references"], "references, phases", d["phases_ms"])' "$work/out.json"), db $(($(stat -c %s "$db") / 1048576)) MB"
-    step() { # step NAME: one timed refresh, prints "wall refresh_ms"
-      local t; t=$(timed "$work/out.json" "$bin" index "$copy" --db "$db" -q --format json)
+    step() { # step [ARGS...]: one timed refresh, prints "wall refresh_ms"
+      local t; t=$(timed "$work/out.json" "$bin" index "$copy" --db "$db" -q --format json "$@") || return 1
       echo "${t%% *} $(refresh_ms "$work/out.json")"
     }
     report() { # report NAME GOAL_MS RESULTS
@@ -104,28 +106,36 @@ for spec in "$@"; do
       ms=$(echo -n "$3" | cut -d' ' -f2 | median)
       row "$1" "$wall" - "$ms" "refresh/goal $(echo "scale=2; $ms / $2" | bc) (goal < 1; wall/goal $(echo "scale=2; $wall / $2" | bc))"
     }
+    last() { echo "  last: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("phases", d["phases_ms"], "files read", d.get("files_read"), "resolved files", d.get("resolved_files"))' "$work/out.json")"; }
     results=""; for _ in $(seq "$runs"); do results+="$(step)"$'\n'; done
     report nochange 100 "$results"
     if [ -n "$edit" ]; then
       break_link "$copy/$edit"
-      results=""
-      for i in $(seq "$runs"); do
-        printf '\n# bench edit %s %s\n' "$label" "$i" >> "$copy/$edit"
-        results+="$(step)"$'\n'
+      # Each edit refreshed twice over: the whole tree walked, then (suffix
+      # `-named`) only the edited file named (`index --changed FILE`, as a
+      # watcher or an editor that knows what changed does).
+      for mode in walk named; do
+        suffix=""; extra=()
+        if [ "$mode" = named ]; then suffix="-named"; extra=(--changed "$copy/$edit"); fi
+        results=""
+        for i in $(seq "$runs"); do
+          printf '\n# bench edit %s %s %s\n' "$label" "$mode" "$i" >> "$copy/$edit"
+          results+="$(step "${extra[@]}")"$'\n' || { row "edit-body$suffix" failed - - "(this binary has no --changed?)"; continue 2; }
+        done
+        report "edit-body$suffix" 100 "$results"
+        last
+        results=""
+        for i in $(seq "$runs"); do
+          case "$edit" in
+            *.py) printf '\ndef _bench_added_%s_%s_%s():\n    return %s\n' "$label" "$mode" "$i" "$i" >> "$copy/$edit" ;;
+            *.rs) printf '\npub fn bench_added_%s_%s_%s() -> u32 {\n    %s\n}\n' "$label" "$mode" "$i" "$i" >> "$copy/$edit" ;;
+            *) printf '\nexport function benchAdded_%s_%s_%s() {\n  return %s;\n}\n' "$label" "$mode" "$i" "$i" >> "$copy/$edit" ;;
+          esac
+          results+="$(step "${extra[@]}")"$'\n'
+        done
+        report "edit-def$suffix" 100 "$results"
+        last
       done
-      report edit-body 100 "$results"
-      echo "  last: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("phases", d["phases_ms"])' "$work/out.json")"
-      results=""
-      for i in $(seq "$runs"); do
-        case "$edit" in
-          *.py) printf '\ndef _bench_added_%s_%s():\n    return %s\n' "$label" "$i" "$i" >> "$copy/$edit" ;;
-          *.rs) printf '\npub fn bench_added_%s_%s() -> u32 {\n    %s\n}\n' "$label" "$i" "$i" >> "$copy/$edit" ;;
-          *) printf '\nexport function benchAdded_%s_%s() {\n  return %s;\n}\n' "$label" "$i" "$i" >> "$copy/$edit" ;;
-        esac
-        results+="$(step)"$'\n'
-      done
-      report edit-def 100 "$results"
-      echo "  last: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("phases", d["phases_ms"])' "$work/out.json")"
     fi
     # Queries: a name defined in the edited file (or `main`), its first
     # definition as the target.

@@ -192,6 +192,90 @@ fn queries_refresh_first_and_report_bad_targets() {
     assert_eq!(output.status.code(), Some(1));
 }
 
+/// `index --changed PATH…` refreshes only the files named, when it can; a
+/// new source file or a settings file makes it a refresh of every file.
+#[test]
+fn index_changed_refreshes_only_the_named_files() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    let summary =
+        |output: &Output| -> Value { serde_json::from_str(&stdout(output)).expect("JSON summary") };
+    let built = summary(&run(&["index", root, "--format", "json"]));
+    assert_eq!(built["named_only"], false);
+    // An edit and a deletion, named relative to the working directory.
+    write(
+        dir.path(),
+        "app/signup.py",
+        "from app.accounts import User\n\ndef signup() -> User:\n    u = User()\n    u.save()\n    return User()\n",
+    );
+    std::fs::remove_file(dir.path().join("app/invoice.py")).expect("deleted");
+    write(dir.path(), "README.md", "notes\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .current_dir(dir.path())
+        .args(["index", ".", "--format", "json", "--changed"])
+        .args(["app/signup.py", "app/invoice.py", "README.md"])
+        .output()
+        .expect("the binary runs");
+    let named = summary(&output);
+    assert_eq!(
+        (
+            &named["named_only"],
+            &named["parsed"],
+            &named["removed"],
+            &named["files"]
+        ),
+        (
+            &Value::Bool(true),
+            &Value::from(1),
+            &Value::from(1),
+            &Value::from(4)
+        ),
+        "{named}"
+    );
+    let text = stdout(&run(&[
+        "refs",
+        "--root",
+        root,
+        "--no-refresh",
+        "app/billing.py:User",
+    ]));
+    assert!(!text.contains("invoice"), "{text}");
+    let text = stdout(&run(&[
+        "refs",
+        "--root",
+        root,
+        "--no-refresh",
+        "app/accounts.py:User",
+    ]));
+    assert!(text.contains("L6:12 instantiate User"), "{text}");
+    // A file the index does not hold yet: every file is looked at.
+    write(
+        dir.path(),
+        "app/late.py",
+        "from app.accounts import User\nUser()\n",
+    );
+    let late = dir.path().join("app/late.py");
+    let output = run(&[
+        "index",
+        root,
+        "--format",
+        "json",
+        "--changed",
+        late.to_str().expect("UTF-8 path"),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("not indexed yet: every file is looked at"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let whole = summary(&output);
+    assert_eq!(
+        (&whole["named_only"], &whole["files"]),
+        (&Value::Bool(false), &Value::from(5))
+    );
+}
+
 /// The default database directory, `ROOT/.ast-outline/`, is kept out of git
 /// and backups (as the outline cache is), and a link in its place is never
 /// followed.

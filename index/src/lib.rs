@@ -43,6 +43,7 @@ mod refresh;
 /// The index as a SCIP index (Sourcegraph's code-intelligence protobuf).
 pub mod scip;
 pub mod store;
+mod visible;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -263,7 +264,51 @@ impl Index {
         entries: &[SourceEntry],
         parse: Parser<'_>,
     ) -> Result<RefreshStats, Error> {
-        refresh::refresh(&mut self.conn, entries, parse)
+        let stats = refresh::refresh(&mut self.conn, refresh::Scope::All(entries), parse)?;
+        // Only a refresh of named files can decline.
+        Ok(stats.unwrap_or_default())
+    }
+
+    /// Refreshes only the files named: `changed` (edited, or new) are read
+    /// again, the files at the display paths `gone` (deleted) are removed,
+    /// and every other file is kept as stored, without looking at it. This
+    /// is what a caller that knows which files changed (a watcher, an
+    /// editor) uses instead of [`Index::refresh`], which stats every file.
+    /// The project settings (`tsconfig.json`, `package.json`, `Cargo.toml`)
+    /// are the ones the last [`Index::refresh`] read: a change to one of
+    /// them, or to what the walk leaves out (`.gitignore`), needs
+    /// [`Index::refresh`]. A display path not stored in `gone` is ignored.
+    ///
+    /// `Ok(None)`, with nothing written, when the index holds no settings
+    /// of an earlier [`Index::refresh`] (a new index, or one built by an
+    /// older version): call [`Index::refresh`] instead.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`]; the previous index is then unchanged.
+    pub fn refresh_files(
+        &mut self,
+        changed: &[SourceEntry],
+        gone: &[String],
+        parse: Parser<'_>,
+    ) -> Result<Option<RefreshStats>, Error> {
+        refresh::refresh(
+            &mut self.conn,
+            refresh::Scope::Files { changed, gone },
+            parse,
+        )
+    }
+
+    /// Whether the index holds a file at `display` (its path relative to
+    /// the indexed root, `/`-separated).
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn holds_file(&self, display: &str) -> Result<bool, Error> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM files WHERE path = ?1)",
+            [display],
+            |row| row.get(0),
+        )?)
     }
 }
 

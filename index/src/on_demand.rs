@@ -24,6 +24,9 @@ pub(crate) struct FileRow {
     pub(crate) is_package: bool,
 }
 
+/// (file number, definition index) pairs.
+type Pairs = Vec<(usize, usize)>;
+
 /// One file's definitions (with their symbol keys) and facts.
 pub(crate) struct FileData {
     /// In source order (`symbols.ord`).
@@ -48,6 +51,9 @@ pub(crate) struct OnDemand<'t> {
     /// Whether a Rust file was read (the source knows no impl block: the
     /// caller must resolve with every file loaded instead).
     rust: Cell<bool>,
+    /// [`xref::Source::named`]'s answers so far, by (name, member): common
+    /// member names (`get`, `append`) are asked for again and again.
+    named: RefCell<HashMap<(String, bool), Pairs>>,
 }
 
 impl<'t> OnDemand<'t> {
@@ -68,16 +74,23 @@ impl<'t> OnDemand<'t> {
                 })
             })?
             .collect::<Result<_, _>>()?;
+        Ok(Self::with_files(tx, files))
+    }
+
+    /// A source over the file rows `files` (read by an earlier source of
+    /// the same transaction), with nothing loaded yet.
+    pub(crate) fn with_files(tx: &'t Transaction<'t>, files: Vec<FileRow>) -> Self {
         let position = files.iter().enumerate().map(|(f, r)| (r.id, f)).collect();
         let loaded = files.iter().map(|_| OnceCell::new()).collect();
-        Ok(OnDemand {
+        OnDemand {
             tx,
             files,
             position,
             loaded,
             failed: RefCell::new(None),
             rust: Cell::new(false),
-        })
+            named: RefCell::new(HashMap::new()),
+        }
     }
 
     /// The number of the file with id `id`.
@@ -110,6 +123,18 @@ impl<'t> OnDemand<'t> {
     /// read; the source is spent.
     pub(crate) fn finish(self) -> (Option<Error>, bool) {
         (self.failed.into_inner(), self.rust.get())
+    }
+
+    /// The file rows, for another source of the same transaction, and
+    /// whether a Rust file was read.
+    ///
+    /// # Errors
+    /// The first database error a lookup met.
+    pub(crate) fn into_files(self) -> Result<(Vec<FileRow>, bool), Error> {
+        match self.failed.into_inner() {
+            Some(error) => Err(error),
+            None => Ok((self.files, self.rust.get())),
+        }
     }
 
     fn fail(&self, error: Error) {
@@ -199,6 +224,30 @@ impl xref::Source for OnDemand<'_> {
     }
 
     fn named(&self, name: &str, member: bool) -> Vec<(usize, usize)> {
+        let key = (name.to_owned(), member);
+        if let Some(pairs) = self.named.borrow().get(&key) {
+            return pairs.clone();
+        }
+        let pairs = self.named_uncached(name, member);
+        self.named.borrow_mut().insert(key, pairs.clone());
+        pairs
+    }
+    fn bases(&self, f: usize, d: usize) -> Vec<(usize, usize)> {
+        let Some(&key) = self.data(f).and_then(|data| data.keys.get(d)) else {
+            return Vec::new();
+        };
+        let sql = "SELECT s.file_id, s.ord FROM relations r JOIN symbols s ON s.key = r.supertype \
+                   WHERE r.subtype = ?1 ORDER BY r.rowid";
+        self.pairs(sql, key).unwrap_or_else(|error| {
+            self.fail(error);
+            Vec::new()
+        })
+    }
+}
+
+impl OnDemand<'_> {
+    /// [`xref::Source::named`] from the `symbols` table.
+    fn named_uncached(&self, name: &str, member: bool) -> Vec<(usize, usize)> {
         // The symbols table holds no block; a member's qualname has a dot.
         let sql = if member {
             "SELECT file_id, ord FROM symbols WHERE name = ?1 AND instr(qualname, '.') > 0"
@@ -215,17 +264,5 @@ impl xref::Source for OnDemand<'_> {
                 Vec::new()
             }
         }
-    }
-
-    fn bases(&self, f: usize, d: usize) -> Vec<(usize, usize)> {
-        let Some(&key) = self.data(f).and_then(|data| data.keys.get(d)) else {
-            return Vec::new();
-        };
-        let sql = "SELECT s.file_id, s.ord FROM relations r JOIN symbols s ON s.key = r.supertype \
-                   WHERE r.subtype = ?1 ORDER BY r.rowid";
-        self.pairs(sql, key).unwrap_or_else(|error| {
-            self.fail(error);
-            Vec::new()
-        })
     }
 }

@@ -14,9 +14,11 @@
 //!   the crates that give Rust files their module paths.
 //!
 //! A file that cannot be read or parsed is skipped (imports then resolve as
-//! if it were absent). These files are read at every refresh that resolves
-//! again; a change to them alone does not trigger one, a change seen then
-//! ([`store_digest`]) resolves every reference again.
+//! if it were absent). These files are read at every refresh of the whole
+//! tree that resolves again; a change to them alone does not trigger one, a
+//! change seen then ([`store_config`]) resolves every reference again. A
+//! refresh of named files only ([`crate::Index::refresh_files`]) keeps the
+//! stored settings ([`stored_config`]).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -106,31 +108,43 @@ pub fn update_rust_modules(tx: &Transaction<'_>, crates: &[RustCrate]) -> Result
     Ok(changed)
 }
 
-/// Stores a digest (XXH3-64 of its debug form) of `config` in `meta` under
-/// `config`; returns whether it differs from the one stored (or none was).
-/// A tsconfig or Cargo.toml change then resolves everything again.
+/// Stores `config` (as JSON) in `meta` under `config`; returns whether it
+/// differs from the one stored (or none was). A tsconfig or Cargo.toml
+/// change then resolves everything again.
 ///
 /// # Errors
-/// [`Error::Sqlite`].
-pub fn store_digest(tx: &Transaction<'_>, config: &ProjectConfig) -> Result<bool, Error> {
-    let digest = format!(
-        "{:016x}",
-        xxhash_rust::xxh3::xxh3_64(format!("{config:?}").as_bytes())
-    );
+/// [`Error::Sqlite`]; [`Error::Json`] when it cannot be written as JSON.
+pub fn store_config(tx: &Transaction<'_>, config: &ProjectConfig) -> Result<bool, Error> {
+    let json = serde_json::to_string(config).map_err(|e| Error::Json(e.to_string()))?;
     let stored: Option<String> = tx
         .query_row("SELECT value FROM meta WHERE key = 'config'", [], |row| {
             row.get(0)
         })
         .optional()?;
-    if stored.as_deref() == Some(digest.as_str()) {
+    if stored.as_deref() == Some(json.as_str()) {
         return Ok(false);
     }
     tx.execute(
         "INSERT INTO meta(key, value) VALUES ('config', ?1) \
          ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        [digest],
+        [json],
     )?;
     Ok(true)
+}
+
+/// The settings [`store_config`] stored with the last refresh of every
+/// file; `None` when there are none (no such refresh yet, or an index from
+/// a version that kept only their digest).
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn stored_config(tx: &Transaction<'_>) -> Result<Option<ProjectConfig>, Error> {
+    let stored: Option<String> = tx
+        .query_row("SELECT value FROM meta WHERE key = 'config'", [], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    Ok(stored.and_then(|json| serde_json::from_str(&json).ok()))
 }
 
 /// The `[package] name` (or `[lib] name`) of a `Cargo.toml` in `dir`, read

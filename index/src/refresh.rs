@@ -24,7 +24,11 @@
 //! those kept too when their order changed: candidate lists are in source
 //! order), plus, when a file's imports or types changed, every name its
 //! imports bind (before and after); and M the modules of those files
-//! (before and after). A reference of a file outside C can only resolve
+//! (before and after), except the files whose scope facts are as before
+//! (lines aside): other files see only the names of their definitions,
+//! which N holds, so their importers need not be read again in full (they
+//! are in M again when their module changes). A reference of a file
+//! outside C can only resolve
 //! differently when its lookup reads something of them, so these are
 //! resolved again, and only these:
 //! - every reference of a file of C (its facts are new);
@@ -54,7 +58,7 @@
 //! The whole refresh is one transaction: a failure (or a crash) leaves the
 //! previous index as it was.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::UNIX_EPOCH;
 
@@ -63,7 +67,7 @@ use outline_core::xref::{
 };
 use outline_core::{FileOutline, Language, Symbol, SymbolKind};
 use rayon::prelude::*;
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use xref::{Definition, FileInput, python_module};
 
 use crate::Error;
@@ -89,6 +93,9 @@ pub type Parser<'p> =
 /// What a refresh did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RefreshStats {
+    /// Whether only named files were looked at ([`crate::Index::refresh_files`]),
+    /// not every file of the tree.
+    pub named_only: bool,
     /// Files in the index after the refresh.
     pub files: usize,
     /// Files parsed (new or changed content).
@@ -163,18 +170,39 @@ enum Checked {
 /// # Errors
 /// [`Error::Sqlite`] when the database fails (the transaction is rolled
 /// back: the previous index stays as it was).
-pub fn refresh(
+/// The files a refresh reads.
+#[derive(Clone, Copy)]
+pub(crate) enum Scope<'a> {
+    /// Every file of the project: stored files not among them are removed,
+    /// and the project settings are read again.
+    All(&'a [SourceEntry]),
+    /// Only these files changed: `changed` are read (a new one is added),
+    /// the stored files at the display paths `gone` are removed, every other
+    /// stored file is kept as stored, and so are the project settings.
+    Files {
+        changed: &'a [SourceEntry],
+        gone: &'a [String],
+    },
+}
+
+/// Refreshes the index to `scope` in one transaction. `Ok(None)` (nothing
+/// written) for [`Scope::Files`] when the index holds no project settings
+/// to keep (it was built by an older version): the caller refreshes with
+/// [`Scope::All`].
+pub(crate) fn refresh(
     conn: &mut Connection,
-    entries: &[SourceEntry],
+    scope: Scope<'_>,
     parse: Parser<'_>,
-) -> Result<RefreshStats, Error> {
+) -> Result<Option<RefreshStats>, Error> {
     let mut clock = std::time::Instant::now();
     let mut phase = |stats: &mut RefreshStats, name: &'static str| {
         stats.phases.push((name, clock.elapsed().as_millis()));
         clock = std::time::Instant::now();
     };
-    let mut stats = RefreshStats::default();
-    let present: HashSet<&str> = entries.iter().map(|e| e.display.as_str()).collect();
+    let mut stats = RefreshStats {
+        named_only: matches!(scope, Scope::Files { .. }),
+        ..RefreshStats::default()
+    };
     // A first build has no previous index to keep safe: with a rollback
     // journal the new pages are written once (WAL writes them twice); it is
     // still one transaction. WAL is back on after the commit.
@@ -188,9 +216,40 @@ pub fn refresh(
     // running at the same time in another process cannot have changed it
     // in between (two concurrent first builds failed on `files.path`).
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let stored = stored_files(&tx)?;
+    let (entries, stored, kept_config) = match scope {
+        Scope::All(entries) => (
+            entries,
+            stored_files(&tx, None::<std::iter::Empty<&str>>)?,
+            None,
+        ),
+        Scope::Files { changed, gone } => {
+            let Some(config) = crate::project_config::stored_config(&tx)? else {
+                return Ok(None);
+            };
+            let paths = changed.iter().map(|e| e.display.as_str());
+            let stored = stored_files(&tx, Some(paths.chain(gone.iter().map(String::as_str))))?;
+            (changed, stored, Some(config))
+        }
+    };
+    let removed: Vec<(&String, &Stored)> = match scope {
+        Scope::All(entries) => {
+            let present: HashSet<&str> = entries.iter().map(|e| e.display.as_str()).collect();
+            stored
+                .iter()
+                .filter(|(path, _)| !present.contains(path.as_str()))
+                .collect()
+        }
+        Scope::Files { gone, .. } => gone
+            .iter()
+            .filter_map(|path| stored.get_key_value(path))
+            .collect(),
+    };
     let mut old = Old::default();
     let mut changed = false;
+    // Whether the set of paths changed (a file added or removed: Python
+    // modules follow it), and whether a Rust file was parsed or removed.
+    let mut paths_changed = !removed.is_empty();
+    let mut rust_changed = removed.iter().any(|(path, _)| path.ends_with(".rs"));
     // Whether a file of a language other than Python was added, changed or
     // removed (see `resolve_again`'s caller).
     let mut other_language_changed = false;
@@ -198,14 +257,12 @@ pub fn refresh(
         outline_core::Language::from_path(path) != Some(outline_core::Language::Python)
     };
     let mut fresh: HashMap<i64, Facts> = HashMap::new();
-    for (path, row) in &stored {
-        if !present.contains(path.as_str()) {
-            other_language_changed |= not_python(path);
-            old.remember_deleted(&tx, row.id)?;
-            tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
-            stats.removed += 1;
-            changed = true;
-        }
+    for (path, row) in removed {
+        other_language_changed |= not_python(path);
+        old.remember_deleted(&tx, row.id)?;
+        tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
+        stats.removed += 1;
+        changed = true;
     }
     // Chunks of files are checked and parsed in parallel while the rows of
     // the chunk before are written (SQLite on this thread).
@@ -233,7 +290,9 @@ pub fn refresh(
                         old.remember_replaced(&tx, row.id)?;
                     } else {
                         other_language_changed |= not_python(&entry.display);
+                        paths_changed = true;
                     }
+                    rust_changed |= entry.language == Language::Rust;
                     let (id, diff) = write_file(&tx, row.map(|r| r.id), &parsed)?;
                     old.parsed_again(id, &parsed.scope, diff);
                     // A quiet change of any language keeps the incremental
@@ -250,6 +309,8 @@ pub fn refresh(
                 Checked::Problem(message) => {
                     if let Some(row) = row {
                         other_language_changed |= not_python(&entry.display);
+                        paths_changed = true;
+                        rust_changed |= entry.language == Language::Rust;
                         old.remember_deleted(&tx, row.id)?;
                         tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
                         changed = true;
@@ -280,11 +341,19 @@ pub fn refresh(
     phase(&mut stats, "check");
     let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
     if changed {
-        let config = crate::project_config::project_config(entries);
-        let layout_changed = update_modules(&tx, &fresh, &mut old)?;
-        let rust_layout_changed =
-            crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
-        let config_changed = crate::project_config::store_digest(&tx, &config)?;
+        // Settings are read from the project's files only when every file
+        // is looked at; otherwise the stored ones hold.
+        let (config, config_changed) = match kept_config {
+            Some(config) => (config, false),
+            None => {
+                let config = crate::project_config::project_config(entries);
+                let changed = crate::project_config::store_config(&tx, &config)?;
+                (config, changed)
+            }
+        };
+        let layout_changed = update_modules(&tx, &fresh, paths_changed, &mut old)?;
+        let rust_layout_changed = (rust_changed || config_changed)
+            && crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
         phase(&mut stats, "layout");
         // The incremental rule follows Python's imports and modules: a change
         // to a file of another language resolves everything again, unless it
@@ -293,7 +362,7 @@ pub fn refresh(
             || rust_layout_changed
             || config_changed
             || other_language_changed
-            || stored.is_empty()
+            || first_build
             || (stats.parsed + stats.removed) * 4 > usize::try_from(files_after).unwrap_or(0);
         resolve_again(&tx, fresh, old, full, &config, &mut stats, &mut phase)?;
         stats.resolved_again = true;
@@ -311,7 +380,7 @@ pub fn refresh(
         conn.pragma_update(None, "journal_mode", "WAL")?;
     }
     phase(&mut stats, "commit");
-    Ok(stats)
+    Ok(Some(stats))
 }
 
 /// Files checked (and parsed) in parallel before their rows are written.
@@ -321,32 +390,35 @@ const CHUNK: usize = 256;
 /// modules of the rule in the module documentation, the classes whose
 /// subclasses are affected, and the references their rows held.
 #[derive(Default)]
-struct Old {
+pub(crate) struct Old {
     /// N: names whose definitions appeared or went away, and the names
     /// bound by imports of files whose imports changed, before and after.
-    names: HashSet<String>,
+    pub(crate) names: HashSet<String>,
     /// M: modules of the files whose interface changed, before and after.
-    modules: HashSet<String>,
+    pub(crate) modules: HashSet<String>,
     /// Keys of the classes the files whose interface changed held before.
-    classes: Vec<i64>,
+    pub(crate) classes: Vec<i64>,
     /// References and resolved references deleted with the old rows.
-    references: i64,
+    pub(crate) references: i64,
     /// Of those, resolved.
-    resolved: i64,
+    pub(crate) resolved: i64,
     /// Keys of the symbols deleted (references to them resolve again).
-    removed_keys: Vec<i64>,
+    pub(crate) removed_keys: Vec<i64>,
     /// Files parsed again, by id: what they were before.
-    previous: HashMap<i64, Previous>,
+    pub(crate) previous: HashMap<i64, Previous>,
     /// Files parsed again whose interface did not change (see
     /// [`Old::parsed_again`]).
-    quiet: HashSet<i64>,
+    pub(crate) quiet: HashSet<i64>,
+    /// Files parsed again whose scope facts are as before (lines aside)
+    /// but whose definitions changed: their module is not in M.
+    pub(crate) names_only: HashSet<i64>,
     /// Whether a star import of a changed file appeared or went away (the
     /// names it brings are unknown: every star import is followed again).
-    star_changed: bool,
+    pub(crate) star_changed: bool,
 }
 
 /// A file parsed again, as it was before.
-struct Previous {
+pub(crate) struct Previous {
     module: Option<String>,
     /// Its stored scope facts (`None` when they did not decode).
     scope: Option<Facts>,
@@ -460,7 +532,11 @@ impl Old {
             }
         }
         if let Some(previous) = previous {
-            self.modules.extend(previous.module.clone());
+            if scope_same {
+                self.names_only.insert(id);
+            } else {
+                self.modules.extend(previous.module.clone());
+            }
             self.classes.extend(&previous.classes);
         }
     }
@@ -603,9 +679,13 @@ struct SymbolDiff {
     moved: Vec<String>,
 }
 
-fn stored_files(conn: &Connection) -> Result<HashMap<String, Stored>, Error> {
-    let mut statement = conn.prepare("SELECT path, id, size, mtime_ns, hash FROM files")?;
-    let rows = statement.query_map([], |row| {
+/// The stored change markers of every file, by path, or of the files at
+/// `only` (those stored).
+fn stored_files<'p>(
+    conn: &Connection,
+    only: Option<impl Iterator<Item = &'p str>>,
+) -> Result<HashMap<String, Stored>, Error> {
+    let row = |row: &rusqlite::Row<'_>| -> rusqlite::Result<(String, Stored)> {
         Ok((
             row.get::<_, String>(0)?,
             Stored {
@@ -615,8 +695,21 @@ fn stored_files(conn: &Connection) -> Result<HashMap<String, Stored>, Error> {
                 hash: row.get(4)?,
             },
         ))
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    };
+    let Some(only) = only else {
+        let mut statement = conn.prepare("SELECT path, id, size, mtime_ns, hash FROM files")?;
+        let rows = statement.query_map([], row)?;
+        return Ok(rows.collect::<Result<_, _>>()?);
+    };
+    let mut statement =
+        conn.prepare("SELECT path, id, size, mtime_ns, hash FROM files WHERE path = ?1")?;
+    let mut out = HashMap::new();
+    for path in only {
+        if let Some((path, stored)) = statement.query_row([path], row).optional()? {
+            out.insert(path, stored);
+        }
+    }
+    Ok(out)
 }
 
 fn check(entry: &SourceEntry, stored: Option<&Stored>, parse: Parser<'_>) -> Checked {
@@ -722,6 +815,7 @@ fn write_file(
             })?;
             before = rows.collect::<Result<_, _>>()?;
             tx.execute("DELETE FROM imports WHERE file_id = ?1", [id])?;
+            tx.execute("DELETE FROM mentions WHERE file_id = ?1", [id])?;
             tx.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
             tx.execute(
                 "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = ?4, \
@@ -876,18 +970,81 @@ fn write_file(
             binding.scope.as_ref().map(|s| s.id(&parsed.display))
         ])?;
     }
+    let mut insert = tx.prepare_cached(
+        "INSERT OR IGNORE INTO mentions(file_id, name, inherit) VALUES (?1, ?2, ?3)",
+    )?;
+    for (name, inherit) in mentions(&parsed.scope) {
+        insert.execute(params![file_id, name, inherit])?;
+    }
     Ok((file_id, diff))
+}
+
+/// The `mentions` rows of a file with scope facts `scope` (see
+/// [`crate::store`]): (name, whether a base-class reference mentions it).
+/// They are what [`imports_or_types_touch`] and the base-class part of
+/// [`affected`] read of a file's names.
+fn mentions(scope: &Facts) -> BTreeSet<(&str, bool)> {
+    let mut out = BTreeSet::new();
+    for binding in &scope.imports {
+        out.insert((binding.local.as_str(), false));
+        if let Some(name) = &binding.name {
+            out.insert((name.as_str(), false));
+        }
+    }
+    fn path<'f>(out: &mut BTreeSet<(&'f str, bool)>, parts: &'f [String], inherit: bool) {
+        for part in parts {
+            out.insert((part.as_str(), inherit));
+        }
+    }
+    for local in &scope.types {
+        if let TypeOf::Path(parts) | TypeOf::Alias(parts) = &local.type_of {
+            path(&mut out, parts, false);
+        }
+    }
+    for reference in &scope.references {
+        if let Receiver::Call(parts) = &reference.receiver {
+            path(&mut out, parts, false);
+        }
+        if reference.role == Role::Inherit {
+            out.insert((reference.name.as_str(), true));
+            if let Receiver::Path(parts) = &reference.receiver {
+                path(&mut out, parts, true);
+            }
+        }
+    }
+    for attribute in &scope.attributes {
+        if let Some(parts) = &attribute.type_of {
+            path(&mut out, parts, false);
+        }
+    }
+    out
 }
 
 /// Sets every Python file's module name and package flag from the current
 /// set of paths (a new `__init__.py` changes the modules below it); adds the
-/// modules of fresh files to M. Returns whether the module of a file that
+/// modules of fresh files to M. With `paths_changed` false (no file added
+/// or removed) the modules are the stored ones and only M is updated. Returns whether the module of a file that
 /// was not parsed again changed.
 fn update_modules(
     tx: &Transaction<'_>,
     fresh: &HashMap<i64, Facts>,
+    paths_changed: bool,
     old: &mut Old,
 ) -> Result<bool, Error> {
+    if !paths_changed {
+        // The same paths: every module is the stored one.
+        let mut statement =
+            tx.prepare_cached("SELECT module FROM files WHERE id = ?1 AND language = 'python'")?;
+        for id in fresh.keys() {
+            if old.quiet.contains(id) || old.names_only.contains(id) {
+                continue;
+            }
+            let module: Option<Option<String>> =
+                statement.query_row([id], |row| row.get(0)).optional()?;
+            old.modules.extend(module.flatten());
+        }
+        return Ok(false);
+    }
     let paths: Vec<(i64, String, Option<String>, bool)> = {
         let mut statement =
             tx.prepare("SELECT id, path, module, is_package FROM files WHERE language = 'python'")?;
@@ -908,7 +1065,11 @@ fn update_modules(
             if old.quiet.contains(id) && before.as_ref() != Some(&new_module) {
                 old.not_quiet(*id, None);
             }
-            if !old.quiet.contains(id) {
+            if old.names_only.contains(id) && before.as_ref() != Some(&new_module) {
+                old.names_only.remove(id);
+                old.modules.extend(before.flatten());
+            }
+            if !old.quiet.contains(id) && !old.names_only.contains(id) {
                 old.modules.extend(new_module.clone());
             }
         } else if new_module != *module || new_package != *is_package {
@@ -922,7 +1083,7 @@ fn update_modules(
 }
 
 /// Whether two dotted module names are the same or one is inside the other.
-fn related(a: &str, b: &str) -> bool {
+pub(crate) fn related(a: &str, b: &str) -> bool {
     a == b
         || (a.len() > b.len() && a.starts_with(b) && a.as_bytes().get(b.len()) == Some(&b'.'))
         || (b.len() > a.len() && b.starts_with(a) && b.as_bytes().get(a.len()) == Some(&b'.'))
@@ -1206,6 +1367,14 @@ fn resolve_again(
             stats,
             phase,
         )?
+    {
+        return Ok(());
+    }
+    // Other edits of Python files: the files the rule names, against files
+    // read on demand.
+    if !full
+        && !old.only_quiet(&fresh_ids)
+        && crate::visible::resolve_visible(tx, &fresh_ids, &old, config, stats, phase)?
     {
         return Ok(());
     }

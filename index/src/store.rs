@@ -32,7 +32,17 @@
 //!   and relations to it stay valid while its lines move. The index
 //!   `symbols_name` covers (name, qualname, file_id, ord): the definitions
 //!   of a name, top-level or members, are found without reading the table.
-//! - `imports(file_id, line, local, module, level, name, scope)`.
+//! - `imports(file_id, line, local, module, level, name, scope)`; the
+//!   indexes `imports_module` (the absolute imports of a module) and
+//!   `imports_relative` (files with relative imports) find the importers of
+//!   a changed module.
+//! - `mentions(file_id, name, inherit)`: each name a file's scope facts
+//!   mention where a change to a definition of that name could change the
+//!   file's resolution: the names its imports bind and import (`*` for a
+//!   star import), the parts of its locals' type paths, of call receivers
+//!   and of attribute types, and (`inherit` = 1) the names and receiver
+//!   parts of its base-class references. The index `mentions_name` finds
+//!   the files that mention a name (the refresh rule in `refresh.rs`).
 //! - `refs(file_id, seq, line, column, end_column, name, receiver, role,
 //!   caller, status, target, target_file, candidates, confidence, via)`:
 //!   `seq` is the reference's index in the file's facts (`(file_id, seq)` is
@@ -101,6 +111,15 @@ CREATE TABLE imports(
     scope TEXT
 );
 CREATE INDEX imports_file ON imports(file_id);
+CREATE INDEX imports_module ON imports(module) WHERE level = 0;
+CREATE INDEX imports_relative ON imports(file_id) WHERE level > 0;
+CREATE TABLE mentions(
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    inherit INTEGER NOT NULL,
+    PRIMARY KEY(file_id, name, inherit)
+) WITHOUT ROWID;
+CREATE INDEX mentions_name ON mentions(name);
 CREATE TABLE refs(
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,

@@ -87,6 +87,40 @@ fn refresh_and_compare(
     step: &str,
 ) -> RefreshStats {
     let stats = index.refresh(&entries(root), &parse).expect("refresh");
+    compare(index, &stats, root, fresh_db, step);
+    stats
+}
+
+/// Refreshes only the files at the display paths `named` (changed, new or
+/// deleted) and checks `index` against a fresh index of the same files.
+fn refresh_named_and_compare(
+    index: &mut Index,
+    root: &Path,
+    fresh_db: &Path,
+    step: &str,
+    named: &[&str],
+) -> RefreshStats {
+    let changed: Vec<SourceEntry> = entries(root)
+        .into_iter()
+        .filter(|e| named.contains(&e.display.as_str()))
+        .collect();
+    let gone: Vec<String> = named
+        .iter()
+        .filter(|n| !root.join(n).exists())
+        .map(|n| (*n).to_owned())
+        .collect();
+    let stats = index
+        .refresh_files(&changed, &gone, &parse)
+        .expect("refresh")
+        .expect("settings of an earlier refresh");
+    assert!(stats.named_only, "{step}");
+    compare(index, &stats, root, fresh_db, step);
+    stats
+}
+
+/// Checks `index`, after a refresh that gave `stats`, against a fresh
+/// index of the files under `root`.
+fn compare(index: &Index, stats: &RefreshStats, root: &Path, fresh_db: &Path, step: &str) {
     let _ = fs::remove_file(fresh_db);
     let mut fresh = Index::open(fresh_db).expect("open fresh");
     let full = fresh.refresh(&entries(root), &parse).expect("full build");
@@ -107,7 +141,6 @@ fn refresh_and_compare(
         (full.references, full.resolved, full.relations),
         "{step}: counts"
     );
-    stats
 }
 
 fn project(root: &Path) {
@@ -149,16 +182,45 @@ fn project(root: &Path) {
         "def main():\n    unique_thing()\n    compute()\n\ndef compute():\n    return 2\n",
     );
     write(root, "scripts/more.py", "def unrelated():\n    pass\n");
+    write(
+        root,
+        "scripts/alias.py",
+        "from pkg.star import helper as h\n\ndef go():\n    h()\n",
+    );
 }
 
 #[test]
 fn incremental_refreshes_equal_full_rebuilds() {
+    edits_equal_rebuilds(false);
+}
+
+#[test]
+fn refreshes_of_named_files_equal_full_rebuilds() {
+    edits_equal_rebuilds(true);
+}
+
+/// A sequence of edits, each refreshed (every file, or with `named` only
+/// the files the edit touched) and compared with a fresh index.
+fn edits_equal_rebuilds(named: bool) {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("src");
     let fresh_db = dir.path().join("fresh.sqlite");
     project(&root);
     let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
     let first = refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let step = |index: &mut Index, step: &str, files: &[&str]| {
+        let stats = if named {
+            refresh_named_and_compare(index, &root, &fresh_db, step, files)
+        } else {
+            refresh_and_compare(index, &root, &fresh_db, step)
+        };
+        // Every edit below but the new package (its modules change: the
+        // full mode) is resolved reading only the files the rule names.
+        if step != "new __init__.py" {
+            assert!(stats.files_read < stats.files, "{step}: {stats:?}");
+        }
+        stats
+    };
     assert!(first.references > 20, "{first:?}");
     assert!(first.relations >= 2, "{first:?}");
 
@@ -168,7 +230,7 @@ fn incremental_refreshes_equal_full_rebuilds() {
         "scripts/more.py",
         "def unrelated():\n    pass\n\ndef unique_thing():\n    pass\n",
     );
-    let stats = refresh_and_compare(&mut index, &root, &fresh_db, "add a definition");
+    let stats = step(&mut index, "add a definition", &["scripts/more.py"]);
     assert!(stats.resolved_files < stats.files, "incremental: {stats:?}");
 
     // Move definitions down (their ids change) and remove one.
@@ -179,7 +241,7 @@ fn incremental_refreshes_equal_full_rebuilds() {
          class Other:\n    def save(self):\n        pass\n\n\
          def helper():\n    return 1\n",
     );
-    let stats = refresh_and_compare(&mut index, &root, &fresh_db, "remove a method");
+    let stats = step(&mut index, "remove a method", &["pkg/models.py"]);
     assert!(stats.resolved_files < stats.files, "incremental: {stats:?}");
 
     // Rename a definition.
@@ -188,7 +250,7 @@ fn incremental_refreshes_equal_full_rebuilds() {
         "scripts/tool.py",
         "def main():\n    unique_thing()\n    compute2()\n\ndef compute2():\n    return 2\n",
     );
-    refresh_and_compare(&mut index, &root, &fresh_db, "rename a definition");
+    step(&mut index, "rename a definition", &["scripts/tool.py"]);
 
     // Change a base: User now derives from Other (Admin inherits through it).
     write(
@@ -197,7 +259,7 @@ fn incremental_refreshes_equal_full_rebuilds() {
         "from pkg.models import Base, Other\n\nclass User(Other):\n    def run(self):\n        \
          self.save()\n        self.close()\n",
     );
-    refresh_and_compare(&mut index, &root, &fresh_db, "change a base");
+    step(&mut index, "change a base", &["pkg/users.py"]);
 
     // Give Other a base in the module: subclasses elsewhere find new members.
     write(
@@ -207,7 +269,7 @@ fn incremental_refreshes_equal_full_rebuilds() {
          pass\n\nclass Other(Base):\n    def save(self):\n        pass\n\n\
          def helper():\n    return 1\n",
     );
-    refresh_and_compare(&mut index, &root, &fresh_db, "a base of a base");
+    step(&mut index, "a base of a base", &["pkg/models.py"]);
 
     // Change a re-export: pkg.Base is now Other.
     write(
@@ -215,7 +277,7 @@ fn incremental_refreshes_equal_full_rebuilds() {
         "pkg/__init__.py",
         "from .models import Other as Base\n",
     );
-    refresh_and_compare(&mut index, &root, &fresh_db, "change a re-export");
+    step(&mut index, "change a re-export", &["pkg/__init__.py"]);
 
     // Change an import.
     write(
@@ -225,7 +287,7 @@ fn incremental_refreshes_equal_full_rebuilds() {
          def make() -> Base:\n    b: Base = Base()\n    b.save()\n    helper()\n    \
          pkg.models.helper()\n    return b\n",
     );
-    refresh_and_compare(&mut index, &root, &fresh_db, "change an import");
+    step(&mut index, "change an import", &["pkg/api.py"]);
 
     // Add a module that others can import, and an importer.
     write(&root, "pkg/extra.py", "def helper():\n    return 3\n");
@@ -234,15 +296,41 @@ fn incremental_refreshes_equal_full_rebuilds() {
         "scripts/more.py",
         "from pkg.extra import helper\n\ndef unrelated():\n    helper()\n",
     );
-    refresh_and_compare(&mut index, &root, &fresh_db, "add a file");
+    step(
+        &mut index,
+        "add a file",
+        &["pkg/extra.py", "scripts/more.py"],
+    );
 
     // Delete a file others import.
     fs::remove_file(root.join("pkg/extra.py")).expect("delete");
-    refresh_and_compare(&mut index, &root, &fresh_db, "delete a file");
+    step(&mut index, "delete a file", &["pkg/extra.py"]);
+
+    // Remove a function imported under another name (`h()` names it).
+    write(
+        &root,
+        "pkg/models.py",
+        "import os\n\nclass Base:\n    def save(self):\n        pass\n    def close(self):\n        \
+         pass\n\nclass Other(Base):\n    def save(self):\n        pass\n",
+    );
+    step(&mut index, "remove an aliased function", &["pkg/models.py"]);
+    // And add it back: `h()` resolves again (through the star import).
+    write(
+        &root,
+        "pkg/models.py",
+        "import os\n\nclass Base:\n    def save(self):\n        pass\n    def close(self):\n        \
+         pass\n\nclass Other(Base):\n    def save(self):\n        pass\n\n\
+         def helper():\n    return 1\n",
+    );
+    step(
+        &mut index,
+        "add an aliased function back",
+        &["pkg/models.py"],
+    );
 
     // A new package: scripts/ becomes one (module names change).
     write(&root, "scripts/__init__.py", "");
-    refresh_and_compare(&mut index, &root, &fresh_db, "new __init__.py");
+    step(&mut index, "new __init__.py", &["scripts/__init__.py"]);
 
     // Nothing changed: nothing resolved again, the counts are kept.
     let before = export(&index);
@@ -643,4 +731,73 @@ fn rust_path_attributes_give_modules_and_follow_edits() {
         target(&index, "src/api.rs:2:17"),
         "src/platform/windows.rs:1:open"
     );
+}
+
+#[test]
+fn a_refresh_of_named_files_needs_the_settings_of_a_whole_refresh() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    write(&root, "a.py", "def f():\n    pass\n");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    let declined = index
+        .refresh_files(&entries(&root), &[], &parse)
+        .expect("refresh");
+    assert_eq!(declined, None, "a new index has no stored settings");
+    assert!(!index.holds_file("a.py").expect("query"), "nothing written");
+    index.refresh(&entries(&root), &parse).expect("refresh");
+    assert!(index.holds_file("a.py").expect("query"));
+    // A path that is not stored is ignored; the stored file is kept.
+    let stats = index
+        .refresh_files(&[], &["b.py".to_owned()], &parse)
+        .expect("refresh")
+        .expect("settings stored");
+    assert_eq!((stats.removed, stats.files), (0, 1));
+}
+
+/// Edits other files can see (a function and a class added to a module,
+/// then another function instead, then an import instead, then none),
+/// refreshed with files read on demand, give the rows of a
+/// rebuild from scratch: the same four standard library packages, six of
+/// their modules edited in turn, each step refreshed by name only.
+#[test]
+fn visible_edits_of_the_standard_library_equal_rebuilds_and_read_few_files() {
+    let stdlib = stdlib_dir();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("lib");
+    for package in ["json", "email", "logging", "concurrent"] {
+        copy_tree(&stdlib.join(package), &root.join(package));
+    }
+    let fresh_db = dir.path().join("fresh.sqlite");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    let first = refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let edited = [
+        "json/decoder.py",
+        "json/__init__.py",
+        "email/message.py",
+        "email/_policybase.py",
+        "logging/__init__.py",
+        "concurrent/futures/_base.py",
+    ];
+    for path in edited {
+        let original = fs::read_to_string(root.join(path)).expect("readable");
+        // A name that other modules use (a project-unique bare name, and
+        // one class member), then another name, then neither.
+        let versions = [
+            format!(
+                "{original}\n\ndef loads(s):\n    return s\n\nclass Added:\n    def encode(self):\n        pass\n"
+            ),
+            format!("{original}\n\ndef renamed_for_test(s):\n    return s\n"),
+            format!("import os as renamed_for_test\n{original}"),
+            original.clone(),
+        ];
+        for (step, text) in versions.iter().enumerate() {
+            fs::write(root.join(path), text).expect("written");
+            let label = format!("{path}, step {step}");
+            let stats = refresh_named_and_compare(&mut index, &root, &fresh_db, &label, &[path]);
+            assert!(
+                stats.files_read < first.files,
+                "{label}: read every file: {stats:?}"
+            );
+        }
+    }
 }

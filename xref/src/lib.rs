@@ -40,7 +40,7 @@ pub use ts_modules::{
 /// Project-wide settings that are not in the files' facts, read at the edge
 /// (the `index` crate) and given to [`resolve_with`] /
 /// [`Resolver::with_config`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ProjectConfig {
     /// Every `tsconfig.json`/`jsconfig.json` of the project.
     pub ts_configs: Vec<TsConfig>,

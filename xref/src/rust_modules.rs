@@ -18,7 +18,7 @@ use outline_core::xref::ModuleDecl;
 use crate::ts_modules::join;
 
 /// A crate of the project, from its `Cargo.toml` (read at the edge).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RustCrate {
     /// The package name (`[package] name`, or `[lib] name`).
     pub name: String,

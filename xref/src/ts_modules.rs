@@ -15,7 +15,7 @@ use std::collections::HashSet;
 /// The module-resolution settings of one `tsconfig.json` (or
 /// `jsconfig.json`), with its paths made relative to the project root
 /// (`/`-separated, no leading `./`; `""` is the root itself).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TsConfig {
     /// The directory holding the tsconfig: it applies to files below it
     /// (the nearest one wins).
@@ -33,7 +33,7 @@ pub struct TsConfig {
 
 /// A package of the project, from its `package.json`: a bare specifier
 /// naming it (`@app/core`, `@app/core/sub`) is one of its files.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TsPackage {
     /// `name`.
     pub name: String,

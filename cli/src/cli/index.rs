@@ -87,15 +87,17 @@ pub(crate) fn open_and_refresh(
     root: &Path,
     db: Option<&PathBuf>,
 ) -> Result<(Index, RefreshStats, Vec<String>), Refused> {
-    open_and_refresh_waiting(root, db, None)
+    open_and_refresh_waiting(root, db, None, &[])
 }
 
 /// [`open_and_refresh`], waiting at most `wait` (default 10 s) for another
-/// process's lock.
+/// process's lock; with `changed` paths, a refresh of those files only when
+/// [`named_files`] allows it.
 fn open_and_refresh_waiting(
     root: &Path,
     db: Option<&PathBuf>,
     wait: Option<std::time::Duration>,
+    changed: &[PathBuf],
 ) -> Result<(Index, RefreshStats, Vec<String>), Refused> {
     if !root.is_dir() {
         return Err(Refused::from(format!(
@@ -151,8 +153,105 @@ fn open_and_refresh_waiting(
             .set_busy_timeout(wait)
             .map_err(|e| Refused::new(&path, &e))?;
     }
+    if !changed.is_empty() {
+        let named = named_files(root, changed, &index).map_err(|e| Refused::new(&path, &e))?;
+        match named {
+            Ok((files, gone)) => {
+                let stats = index
+                    .refresh_files(&files, &gone, &parse)
+                    .map_err(|e| Refused::new(&path, &e))?;
+                if let Some(stats) = stats {
+                    return Ok((index, stats, Vec::new()));
+                }
+            }
+            Err(why) => report(format!("note: {why}: every file is looked at")),
+        }
+    }
     let (stats, notes) = refresh(&mut index, root)?;
     Ok((index, stats, notes))
+}
+
+/// The files to read again and the display paths of files gone.
+type NamedFiles = (Vec<SourceEntry>, Vec<String>);
+
+/// The paths `changed` as a refresh of named files takes them: the indexed
+/// files to read again and the display paths of indexed files that are
+/// gone. Paths are as given (relative to the working directory); their
+/// directory must exist. `Ok(Err(why))` when one of them needs every file
+/// looked at: a source file the index does not hold (the walk decides
+/// whether it is left out), a directory, a settings file (`*.json`,
+/// `*.toml`, a dotfile such as `.gitignore`), a path outside `root`, or
+/// one that cannot be read. Other files (`README.md`) are skipped.
+///
+/// # Errors
+/// The database fails.
+fn named_files(
+    root: &Path,
+    changed: &[PathBuf],
+    index: &Index,
+) -> Result<Result<NamedFiles, String>, index::Error> {
+    let Ok(root) = root.canonicalize() else {
+        return Ok(Err(format!("{}: cannot be read", root.display())));
+    };
+    let mut files = Vec::new();
+    let mut gone = Vec::new();
+    for path in changed {
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let relative = parent
+            .canonicalize()
+            .ok()
+            .and_then(|dir| Some(dir.strip_prefix(&root).ok()?.join(path.file_name()?)));
+        let Some(relative) = relative else {
+            return Ok(Err(format!(
+                "{}: not a file in a directory of {}",
+                path.display(),
+                root.display()
+            )));
+        };
+        let display = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        let name = path.file_name().map(|n| n.to_string_lossy());
+        let settings = name
+            .as_deref()
+            .is_some_and(|n| n.starts_with('.') || n.ends_with(".json") || n.ends_with(".toml"));
+        let language = Language::from_path(&display);
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_file() => {
+                if let Some(language) = language
+                    && index.holds_file(&display)?
+                {
+                    files.push(SourceEntry {
+                        path: root.join(&relative),
+                        display,
+                        language,
+                    });
+                    continue;
+                }
+                if language.is_some() || settings {
+                    return Ok(Err(format!("{}: not indexed yet", path.display())));
+                }
+            }
+            Ok(_) => return Ok(Err(format!("{}: a directory", path.display()))),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                if index.holds_file(&display)? {
+                    gone.push(display);
+                } else if language.is_none() {
+                    return Ok(Err(format!(
+                        "{}: gone, and not an indexed file",
+                        path.display()
+                    )));
+                }
+            }
+            Err(error) => return Ok(Err(format!("{}: {error}", path.display()))),
+        }
+    }
+    Ok(Ok((files, gone)))
 }
 
 /// Why an index could not be opened or refreshed.
@@ -215,7 +314,8 @@ pub(crate) fn refresh(
 /// `ast-outline index [ROOT]`.
 pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
     let started = std::time::Instant::now();
-    let (index, stats, notes) = match open_and_refresh(&args.root, args.db.as_ref()) {
+    let opened = open_and_refresh_waiting(&args.root, args.db.as_ref(), None, &args.changed);
+    let (index, stats, notes) = match opened {
         Ok(done) => done,
         Err(message) => {
             report(message.message);
@@ -234,12 +334,15 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
             json!({
                 "db": index.path().display().to_string(),
                 "rebuilt": index.created,
+                "named_only": stats.named_only,
                 "files": stats.files,
                 "parsed": stats.parsed,
                 "touched": stats.touched,
                 "removed": stats.removed,
                 "resolved_again": stats.resolved_again,
                 "files_read": stats.files_read,
+                "resolved_files": stats.resolved_files,
+                "re_resolved": stats.re_resolved,
                 "references": stats.references,
                 "resolved": stats.resolved,
                 "relations": stats.relations,
@@ -276,7 +379,7 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
     // A refresh running elsewhere is waited for a moment, then the last
     // completed one answers.
     let wait = Some(std::time::Duration::from_secs(2));
-    match open_and_refresh_waiting(&location.root, location.db.as_ref(), wait) {
+    match open_and_refresh_waiting(&location.root, location.db.as_ref(), wait, &[]) {
         Ok((index, stats, _)) => {
             if !stats.problems.is_empty() {
                 report(format!(
