@@ -66,7 +66,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
