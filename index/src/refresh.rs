@@ -216,19 +216,32 @@ pub(crate) fn refresh(
     // running at the same time in another process cannot have changed it
     // in between (two concurrent first builds failed on `files.path`).
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Named files, each once (a file named twice would be parsed twice, the
+    // second time against the first's rows).
+    let named: Vec<SourceEntry> = match scope {
+        Scope::All(_) => Vec::new(),
+        Scope::Files { changed, .. } => {
+            let mut seen = HashSet::new();
+            changed
+                .iter()
+                .filter(|e| seen.insert(e.display.as_str()))
+                .cloned()
+                .collect()
+        }
+    };
     let (entries, stored, kept_config) = match scope {
         Scope::All(entries) => (
             entries,
             stored_files(&tx, None::<std::iter::Empty<&str>>)?,
             None,
         ),
-        Scope::Files { changed, gone } => {
+        Scope::Files { gone, .. } => {
             let Some(config) = crate::project_config::stored_config(&tx)? else {
                 return Ok(None);
             };
-            let paths = changed.iter().map(|e| e.display.as_str());
+            let paths = named.iter().map(|e| e.display.as_str());
             let stored = stored_files(&tx, Some(paths.chain(gone.iter().map(String::as_str))))?;
-            (changed, stored, Some(config))
+            (named.as_slice(), stored, Some(config))
         }
     };
     let removed: Vec<(&String, &Stored)> = match scope {
@@ -239,8 +252,10 @@ pub(crate) fn refresh(
                 .filter(|(path, _)| !present.contains(path.as_str()))
                 .collect()
         }
+        // A path both named and gone is named (it is there).
         Scope::Files { gone, .. } => gone
             .iter()
+            .filter(|path| !entries.iter().any(|e| e.display == **path))
             .filter_map(|path| stored.get_key_value(path))
             .collect(),
     };
@@ -296,8 +311,10 @@ pub(crate) fn refresh(
                     let (id, diff) = write_file(&tx, row.map(|r| r.id), &parsed)?;
                     old.parsed_again(id, &parsed.scope, diff);
                     // A quiet change of any language keeps the incremental
-                    // rule; see `resolve_again` for the rest.
-                    if row.is_some() && !old.quiet.contains(&id) {
+                    // rule, and so does one that only adds, removes or
+                    // renames definitions (other files see only their
+                    // names); see `resolve_again` for the rest.
+                    if row.is_some() && !old.quiet.contains(&id) && !old.names_only.contains(&id) {
                         other_language_changed |= not_python(&entry.display);
                     }
                     // Only what other files' resolution reads stays in
@@ -351,6 +368,7 @@ pub(crate) fn refresh(
                 (config, changed)
             }
         };
+        old.rust_changed = rust_changed;
         let layout_changed = update_modules(&tx, &fresh, paths_changed, &mut old)?;
         let rust_layout_changed = (rust_changed || config_changed)
             && crate::project_config::update_rust_modules(&tx, &config.rust_crates)?;
@@ -412,6 +430,9 @@ pub(crate) struct Old {
     /// Files parsed again whose scope facts are as before (lines aside)
     /// but whose definitions changed: their module is not in M.
     pub(crate) names_only: HashSet<i64>,
+    /// Whether a Rust file was parsed or removed (no resolution on demand:
+    /// a Rust impl block can be in any file).
+    pub(crate) rust_changed: bool,
     /// Whether a star import of a changed file appeared or went away (the
     /// names it brings are unknown: every star import is followed again).
     pub(crate) star_changed: bool,
@@ -1373,6 +1394,7 @@ fn resolve_again(
     // Other edits of Python files: the files the rule names, against files
     // read on demand.
     if !full
+        && !old.rust_changed
         && !old.only_quiet(&fresh_ids)
         && crate::visible::resolve_visible(tx, &fresh_ids, &old, config, stats, phase)?
     {

@@ -801,3 +801,115 @@ fn visible_edits_of_the_standard_library_equal_rebuilds_and_read_few_files() {
         }
     }
 }
+
+/// Copies the Rust sources and the `Cargo.toml` of the workspace crate
+/// `name` to `to/name`.
+fn copy_crate(name: &str, to: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name);
+    fs::create_dir_all(to.join(name)).expect("directory");
+    fs::copy(from.join("Cargo.toml"), to.join(name).join("Cargo.toml")).expect("copied");
+    let mut stack = vec![std::path::PathBuf::from("src")];
+    while let Some(dir) = stack.pop() {
+        fs::create_dir_all(to.join(name).join(&dir)).expect("directory");
+        for entry in fs::read_dir(from.join(&dir)).expect("readable directory") {
+            let path = entry.expect("entry").path();
+            let relative = dir.join(path.file_name().expect("a name"));
+            if path.is_dir() {
+                stack.push(relative);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                fs::copy(&path, to.join(name).join(&relative)).expect("copied");
+            }
+        }
+    }
+}
+
+/// Rust edits that only add, remove or rename definitions keep the
+/// incremental rule (references named by them, not every file), and equal
+/// a rebuild: three crates of this repository, three of their modules
+/// given a method `get` in an existing impl block, a function and a struct
+/// named like items of other modules, then another function, then
+/// an impl block (a change other files see otherwise: everything is
+/// resolved again), then their original text.
+#[test]
+fn rust_definitions_added_to_this_repository_equal_rebuilds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("repo");
+    for name in ["outline-core", "xref", "index"] {
+        copy_crate(name, &root);
+    }
+    let fresh_db = dir.path().join("fresh.sqlite");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    let first = refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    assert!(first.files > 30 && first.resolved > 3000, "{first:?}");
+    for path in [
+        "xref/src/modules.rs",
+        "outline-core/src/model.rs",
+        "outline-core/src/id.rs",
+    ] {
+        let original = fs::read_to_string(root.join(path)).expect("readable");
+        // A method `get` in the file's first impl block, if any.
+        let mut with_method = String::new();
+        let mut added = false;
+        for line in original.lines() {
+            with_method.push_str(line);
+            with_method.push('\n');
+            if !added && line.starts_with("impl") && line.ends_with('{') {
+                with_method.push_str("    pub fn get(&self) -> usize {\n        0\n    }\n");
+                added = true;
+            }
+        }
+        let versions = [
+            format!(
+                "{with_method}\npub fn resolve_with() {{}}\n\npub struct Keys;\n\nfn symbol_id() {{}}\n"
+            ),
+            format!("{original}\npub fn renamed_for_test() {{}}\n"),
+            format!(
+                "{original}\npub struct Unit;\n\nimpl Unit {{\n    pub fn decode(&self) {{}}\n}}\n"
+            ),
+            original.clone(),
+        ];
+        for (step, text) in versions.iter().enumerate() {
+            fs::write(root.join(path), text).expect("written");
+            let label = format!("{path}, step {step}");
+            let stats = refresh_named_and_compare(&mut index, &root, &fresh_db, &label, &[path]);
+            if step < 2 {
+                assert!(
+                    stats.resolved_files < stats.files,
+                    "{label}: resolved every file: {stats:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A file named twice (and also as gone) is read once, and the refresh
+/// equals a rebuild.
+#[test]
+fn a_file_named_twice_is_read_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    let fresh_db = dir.path().join("fresh.sqlite");
+    project(&root);
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    refresh_and_compare(&mut index, &root, &fresh_db, "build");
+    let models = fs::read_to_string(root.join("pkg/models.py")).expect("readable");
+    write(
+        &root,
+        "pkg/models.py",
+        &format!("{models}\ndef unique_thing():\n    pass\n"),
+    );
+    let entry = entries(&root)
+        .into_iter()
+        .find(|e| e.display == "pkg/models.py")
+        .expect("entry");
+    let stats = index
+        .refresh_files(
+            &[entry.clone(), entry],
+            &["pkg/models.py".to_owned()],
+            &parse,
+        )
+        .expect("refresh")
+        .expect("settings stored");
+    assert_eq!((stats.parsed, stats.removed), (1, 0), "{stats:?}");
+    compare(&index, &stats, &root, &fresh_db, "named twice");
+}

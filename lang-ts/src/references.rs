@@ -138,36 +138,26 @@ type Chain = Vec<(String, BytePos, BytePos)>;
 /// The names of `expr` when it is a dotted chain of identifiers (the first
 /// may be `this`).
 fn chain(expr: &Expr) -> Option<Chain> {
-    match expr {
-        Expr::Ident(i) => Some(vec![(i.sym.to_string(), i.span.lo, i.span.hi)]),
-        Expr::This(t) => Some(vec![("this".to_owned(), t.span.lo, t.span.hi)]),
-        Expr::Paren(p) => chain(&p.expr),
+    let member = match expr {
+        Expr::Ident(i) => return Some(vec![(i.sym.to_string(), i.span.lo, i.span.hi)]),
+        Expr::This(t) => return Some(vec![("this".to_owned(), t.span.lo, t.span.hi)]),
+        Expr::Paren(p) => return chain(&p.expr),
         // `a!.b`: the non-null assertion changes no name.
-        Expr::TsNonNull(n) => chain(&n.expr),
+        Expr::TsNonNull(n) => return chain(&n.expr),
         // `a?.b`: an optional member is a member.
         Expr::OptChain(o) => match &*o.base {
-            OptChainBase::Member(MemberExpr {
-                obj,
-                prop: MemberProp::Ident(name),
-                ..
-            }) => {
-                let mut out = chain(obj)?;
-                out.push((name.sym.to_string(), name.span.lo, name.span.hi));
-                Some(out)
-            }
-            _ => None,
+            OptChainBase::Member(member) => member,
+            _ => return None,
         },
-        Expr::Member(MemberExpr {
-            obj,
-            prop: MemberProp::Ident(name),
-            ..
-        }) => {
-            let mut out = chain(obj)?;
-            out.push((name.sym.to_string(), name.span.lo, name.span.hi));
-            Some(out)
-        }
-        _ => None,
-    }
+        Expr::Member(member) => member,
+        _ => return None,
+    };
+    let MemberProp::Ident(name) = &member.prop else {
+        return None;
+    };
+    let mut out = chain(&member.obj)?;
+    out.push((name.sym.to_string(), name.span.lo, name.span.hi));
+    Some(out)
 }
 
 fn entity_chain(name: &TsEntityName) -> Chain {

@@ -360,7 +360,13 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
             stats.references,
             stats.resolved,
             stats.relations,
-            if index.created { ", new index" } else { "" },
+            if index.created {
+                ", new index"
+            } else if stats.named_only {
+                ", named files only"
+            } else {
+                ""
+            },
         ),
     };
     print_or_exit(&text);
