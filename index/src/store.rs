@@ -151,6 +151,20 @@ CREATE INDEX refs_caller ON refs(caller) WHERE caller IS NOT NULL;
 CREATE INDEX refs_name ON refs(name);
 ";
 
+/// Creates the indexes of [`REFS_INDEXES`] (after a full rebuild filled
+/// `refs`), the sorts using one helper thread per other core (SQLite's
+/// `threads` pragma, at most 4; back to none after).
+///
+/// # Errors
+/// [`Error::Sqlite`] when SQLite fails.
+pub(crate) fn create_refs_indexes(conn: &Connection) -> Result<(), Error> {
+    let helpers = std::thread::available_parallelism().map_or(0, |n| n.get().saturating_sub(1));
+    conn.pragma_update(None, "threads", i64::try_from(helpers.min(4)).unwrap_or(0))?;
+    let created = conn.execute_batch(REFS_INDEXES);
+    conn.pragma_update(None, "threads", 0)?;
+    Ok(created?)
+}
+
 /// Drops the indexes of [`REFS_INDEXES`].
 pub(crate) const DROP_REFS_INDEXES: &str = "
 DROP INDEX IF EXISTS refs_target; DROP INDEX IF EXISTS refs_caller;
@@ -222,10 +236,6 @@ pub fn open(path: &Path) -> Result<(Connection, bool), Error> {
     // Larger page cache and in-memory temporary b-trees (index builds).
     conn.pragma_update(None, "cache_size", -65536)?;
     conn.pragma_update(None, "temp_store", "MEMORY")?;
-    // Sorts (the index builds of a full rebuild above all) may use helper
-    // threads, one per other core (SQLite's `threads` pragma, at most 4).
-    let helpers = std::thread::available_parallelism().map_or(0, |n| n.get().saturating_sub(1));
-    conn.pragma_update(None, "threads", i64::try_from(helpers.min(4)).unwrap_or(0))?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     let created = if versions(&conn)? == Some((SCHEMA_VERSION, outline_core::xref::FACTS_VERSION)) {
         false
