@@ -1590,7 +1590,7 @@ fn resolve_again(
     stats.resolved_files = whole_count;
     phase(stats, "resolve");
     if full {
-        tx.execute_batch(crate::store::REFS_INDEXES)?;
+        crate::store::create_refs_indexes(tx)?;
     }
     tx.execute("DELETE FROM relations", [])?;
     let mut insert =

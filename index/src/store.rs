@@ -52,7 +52,11 @@
 //!   level); `status` is `resolved`, `candidate`, `external` or `module`;
 //!   `target` the key of the resolved symbol, `target_file` the id of the
 //!   file a `module` reference names; `candidates` the candidate keys as
-//!   little-endian 8-byte integers (NULL when none).
+//!   little-endian 8-byte integers (NULL when none). The indexes
+//!   `refs_target` and `refs_caller` are partial (`IS NOT NULL`): every
+//!   query compares the column to a key (`target = ?`), which SQLite can
+//!   answer from a partial index, and leaving the NULL rows out (two in
+//!   five targets, one in six callers) makes them cheaper to build.
 //! - `relations(subtype, supertype, kind)`: symbol keys.
 
 use std::path::Path;
@@ -62,7 +66,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -142,10 +146,24 @@ CREATE INDEX relations_supertype ON relations(supertype);
 /// The indexes of `refs`, dropped during a full rebuild and created again
 /// after it.
 pub(crate) const REFS_INDEXES: &str = "
-CREATE INDEX refs_target ON refs(target);
-CREATE INDEX refs_caller ON refs(caller);
+CREATE INDEX refs_target ON refs(target) WHERE target IS NOT NULL;
+CREATE INDEX refs_caller ON refs(caller) WHERE caller IS NOT NULL;
 CREATE INDEX refs_name ON refs(name);
 ";
+
+/// Creates the indexes of [`REFS_INDEXES`] (after a full rebuild filled
+/// `refs`), the sorts using one helper thread per other core (SQLite's
+/// `threads` pragma, at most 4; back to none after).
+///
+/// # Errors
+/// [`Error::Sqlite`] when SQLite fails.
+pub(crate) fn create_refs_indexes(conn: &Connection) -> Result<(), Error> {
+    let helpers = std::thread::available_parallelism().map_or(0, |n| n.get().saturating_sub(1));
+    conn.pragma_update(None, "threads", i64::try_from(helpers.min(4)).unwrap_or(0))?;
+    let created = conn.execute_batch(REFS_INDEXES);
+    conn.pragma_update(None, "threads", 0)?;
+    Ok(created?)
+}
 
 /// Drops the indexes of [`REFS_INDEXES`].
 pub(crate) const DROP_REFS_INDEXES: &str = "
@@ -306,4 +324,55 @@ pub(crate) fn recreate(conn: &mut Connection) -> Result<(), Error> {
     )?;
     tx.commit()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan SQLite picks for `sql` (one `?1` parameter), its detail
+    /// lines joined.
+    fn plan(conn: &Connection, sql: &str) -> String {
+        let mut statement = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .expect("statement");
+        let rows = statement
+            .query_map([1], |row| row.get::<_, String>(3))
+            .expect("plan");
+        rows.map(|row| row.expect("row"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The partial indexes of `refs` (`IS NOT NULL`) serve the lookups by
+    /// key the queries and the refresh make.
+    #[test]
+    fn lookups_by_target_and_caller_use_the_partial_indexes() {
+        let mut conn = Connection::open_in_memory().expect("database");
+        recreate(&mut conn).expect("schema");
+        for (sql, index) in [
+            (
+                "SELECT file_id, seq FROM refs WHERE target = ?1",
+                "refs_target",
+            ),
+            (
+                "SELECT caller FROM refs WHERE target = ?1 AND role IN ('call', 'instantiate')",
+                "refs_target",
+            ),
+            (
+                "SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id \
+                 WHERE r.target = ?1 AND r.status != 'module' ORDER BY f.path, r.line",
+                "refs_target",
+            ),
+            (
+                "SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id \
+                 WHERE r.caller = ?1 AND r.role IN ('call', 'instantiate') ORDER BY f.path",
+                "refs_caller",
+            ),
+            ("SELECT file_id, seq FROM refs WHERE name = ?1", "refs_name"),
+        ] {
+            let plan = plan(&conn, sql);
+            assert!(plan.contains(index), "{sql}: {plan}");
+        }
+    }
 }

@@ -1,7 +1,9 @@
 //! The resolver: the project's tables and the scope-order lookup.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet as StdHashSet;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::{LazyLock, OnceLock};
 
 use outline_core::SymbolKind;
@@ -43,6 +45,10 @@ struct Tables<'a> {
     /// Qualname → definition index (the last definition wins, as the later
     /// binding does at run time).
     qualnames: HashMap<&'a str, usize>,
+    /// (Parent qualname, last segment) → definition index, for every
+    /// dotted qualname of `qualnames` (the same winner): a member lookup
+    /// without building the joined qualname.
+    children: HashMap<(&'a str, &'a str), usize>,
     /// (Scope qualname, local name) → import bindings in order; the module
     /// level has the scope qualname "".
     imports: HashMap<(&'a str, &'a str), Vec<&'a ImportBinding>>,
@@ -58,6 +64,8 @@ struct Tables<'a> {
     attributes: HashMap<(&'a str, &'a str), &'a Attribute>,
     /// Function qualname → its declared return type.
     returns: HashMap<&'a str, &'a ReturnType>,
+    /// The names of the module's `__all__` (Python), when it has one.
+    exports: Option<HashSet<&'a str>>,
 }
 
 /// Name → every (file, definition) with that name: top-level definitions
@@ -73,12 +81,22 @@ struct Project<'a, S: Source + ?Sized> {
     src: &'a S,
     config: ProjectConfig,
     by_module: HashMap<std::borrow::Cow<'a, str>, usize>,
+    /// `by_module` by parent module then last segment (`a.b.c` under `a.b`
+    /// then `c`), for submodule lookups without building the dotted name.
+    submodules: HashMap<std::borrow::Cow<'a, str>, HashMap<std::borrow::Cow<'a, str>, usize>>,
+    /// Per file, the files its module-level star imports name, in order
+    /// (duplicates kept), once computed with the usual hop bound (see
+    /// [`Project::star_targets`]).
+    star_targets: Vec<OnceLock<Vec<usize>>>,
     /// Per file, built on first use.
     tables: Vec<OnceLock<Tables<'a>>>,
     /// The tables of a file out of range (empty).
     no_tables: Tables<'a>,
+    /// Per file, its language as the lookups tell them apart (from the
+    /// path, as [`is_rust`] and [`is_script`] find it).
+    kinds: Vec<FileKind>,
     /// Every path, and file by path (TypeScript specifiers).
-    paths: HashSet<&'a str>,
+    paths: StdHashSet<&'a str>,
     by_path: HashMap<&'a str, usize>,
     /// Definitions by name; `None` when the source answers
     /// ([`Source::on_demand`]).
@@ -90,6 +108,17 @@ struct Project<'a, S: Source + ?Sized> {
     impl_of: HashMap<(usize, usize), (usize, usize)>,
     /// Rust: type (file, definition) → its impl blocks.
     impls: HashMap<(usize, usize), Vec<(usize, usize)>>,
+}
+
+/// A file's language as the lookups tell them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FileKind {
+    /// Rust ([`is_rust`]).
+    Rust,
+    /// TypeScript or JavaScript ([`is_script`]).
+    Script,
+    /// Python (or another language).
+    Other,
 }
 
 /// The facts of a file a source could not give.
@@ -293,7 +322,7 @@ fn relation_kind(subtype: SymbolKind, supertype: SymbolKind) -> &'static str {
 impl<'a, S: Source + ?Sized> Project<'a, S> {
     fn new(src: &'a S, config: &ProjectConfig) -> Self {
         let count = src.len();
-        let mut by_module = HashMap::new();
+        let mut by_module = HashMap::default();
         for f in 0..count {
             // Files in namespace directories come after the others (below).
             if let (Some(path), Some(module)) = (src.path(f), src.module(f))
@@ -316,7 +345,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 by_module.entry(Cow::Borrowed(module)).or_insert(f);
             }
         }
-        let paths: HashSet<&str> = (0..count).filter_map(|f| src.path(f)).collect();
+        let paths: StdHashSet<&str> = (0..count).filter_map(|f| src.path(f)).collect();
         let by_path: HashMap<&str, usize> =
             (0..count).filter_map(|f| Some((src.path(f)?, f))).collect();
         let names = (!src.on_demand()).then(|| {
@@ -339,18 +368,47 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
             names
         });
+        let mut submodules: HashMap<Cow<'a, str>, HashMap<Cow<'a, str>, usize>> =
+            HashMap::default();
+        for (module, &f) in &by_module {
+            let split = match module {
+                Cow::Borrowed(module) => module
+                    .rsplit_once('.')
+                    .map(|(parent, last)| (Cow::Borrowed(parent), Cow::Borrowed(last))),
+                Cow::Owned(module) => module.rsplit_once('.').map(|(parent, last)| {
+                    (Cow::Owned(parent.to_owned()), Cow::Owned(last.to_owned()))
+                }),
+            };
+            if let Some((parent, last)) = split {
+                submodules.entry(parent).or_default().insert(last, f);
+            }
+        }
         Project {
             src,
             config: config.clone(),
             by_module,
+            submodules,
+            star_targets: (0..count).map(|_| OnceLock::new()).collect(),
+            kinds: (0..count)
+                .map(|f| {
+                    let path = src.path(f).unwrap_or_default();
+                    if is_rust(path) {
+                        FileKind::Rust
+                    } else if is_script(path) {
+                        FileKind::Script
+                    } else {
+                        FileKind::Other
+                    }
+                })
+                .collect(),
             tables: (0..count).map(|_| OnceLock::new()).collect(),
             no_tables: Tables::default(),
             paths,
             by_path,
             names,
-            bases: HashMap::new(),
-            impl_of: HashMap::new(),
-            impls: HashMap::new(),
+            bases: HashMap::default(),
+            impl_of: HashMap::default(),
+            impls: HashMap::default(),
         }
     }
 
@@ -362,15 +420,44 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
     }
 
+    /// The definition of file `f` whose qualname is `parent.name` (the
+    /// `qualnames` entry of the joined name).
+    fn child(&self, f: usize, parent: &str, name: &str) -> Option<usize> {
+        let tables = self.tables(f);
+        if name.contains('.') {
+            return tables
+                .qualnames
+                .get(format!("{parent}.{name}").as_str())
+                .copied();
+        }
+        tables.children.get(&(parent, name)).copied()
+    }
+
+    /// The module file named `module.name` (the `by_module` entry of the
+    /// joined name).
+    fn submodule(&self, module: &str, name: &str) -> Option<usize> {
+        if name.contains('.') {
+            return self
+                .by_module
+                .get(format!("{module}.{name}").as_str())
+                .copied();
+        }
+        self.submodules.get(module)?.get(name).copied()
+    }
+
     fn build_tables(&self, f: usize) -> Tables<'a> {
         let definitions = self.src.definitions(f).unwrap_or_default();
         let facts = self.facts(f);
         let path = self.path(f);
-        let mut qualnames = HashMap::new();
+        let mut qualnames = HashMap::default();
+        let mut children = HashMap::default();
         for (d, definition) in definitions.iter().enumerate() {
             qualnames.insert(definition.qualname.as_str(), d);
+            if let Some(split) = definition.qualname.rsplit_once('.') {
+                children.insert(split, d);
+            }
         }
-        let mut types: HashMap<(&str, &str), Vec<&LocalType>> = HashMap::new();
+        let mut types: HashMap<(&str, &str), Vec<&LocalType>> = HashMap::default();
         for local in &facts.types {
             let scope = local.scope.as_ref().map_or("", |s| s.qualname.as_str());
             types
@@ -378,7 +465,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 .or_default()
                 .push(local);
         }
-        let mut attributes = HashMap::new();
+        let mut attributes = HashMap::default();
         for attribute in &facts.attributes {
             attributes
                 .entry((attribute.class.qualname.as_str(), attribute.name.as_str()))
@@ -389,7 +476,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             .iter()
             .map(|r| (r.function.qualname.as_str(), r))
             .collect();
-        let mut imports: HashMap<(&str, &str), Vec<&ImportBinding>> = HashMap::new();
+        let mut imports: HashMap<(&str, &str), Vec<&ImportBinding>> = HashMap::default();
         let mut stars = Vec::new();
         for binding in &facts.imports {
             let scope = binding.scope.as_ref().map_or("", |s| s.qualname.as_str());
@@ -404,7 +491,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 .or_default()
                 .push(binding);
         }
-        let mut specifiers = HashMap::new();
+        let mut specifiers = HashMap::default();
         if is_script(path) {
             for binding in &facts.imports {
                 if binding.module.is_empty() {
@@ -426,8 +513,14 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     });
             }
         }
+        let exports = facts
+            .exports
+            .as_ref()
+            .map(|all| all.iter().map(String::as_str).collect());
         Tables {
+            exports,
             qualnames,
+            children,
             imports,
             stars,
             types,
@@ -435,6 +528,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             attributes,
             returns,
         }
+    }
+
+    /// Whether file `f` is a Rust file (false out of range).
+    fn rust(&self, f: usize) -> bool {
+        self.kinds.get(f) == Some(&FileKind::Rust)
+    }
+
+    /// Whether file `f` is a TypeScript or JavaScript file (false out of
+    /// range).
+    fn script(&self, f: usize) -> bool {
+        self.kinds.get(f) == Some(&FileKind::Script)
     }
 
     /// File `f`'s path ("" out of range).
@@ -648,12 +752,12 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             let Some(alias) = alias else {
                 return Entity::Unknown;
             };
-            let qualname = match &alias.scope {
-                Some(scope) => format!("{}.{}", scope.qualname, alias.local),
-                None => alias.local.clone(),
+            let definition = match &alias.scope {
+                Some(scope) => self.child(f, &scope.qualname, &alias.local),
+                None => self.tables(f).qualnames.get(alias.local.as_str()).copied(),
             };
-            return match self.tables(f).qualnames.get(qualname.as_str()) {
-                Some(&d) => Entity::Def(f, d),
+            return match definition {
+                Some(d) => Entity::Def(f, d),
                 None => Entity::Unknown,
             };
         }
@@ -670,10 +774,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 // stands for one (`cls = JSONEncoder`).
                 match scope {
                     Some(s)
-                        if !self
-                            .tables(f)
-                            .qualnames
-                            .contains_key(format!("{s}.{}", reference.name).as_str())
+                        if self.child(f, s, &reference.name).is_none()
                             && self
                                 .latest_import(f, s, &reference.name, reference.line)
                                 .is_none() =>
@@ -690,14 +791,14 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 let Some((head, rest)) = path.split_first() else {
                     return Entity::Unknown;
                 };
-                if is_rust(self.path(f))
+                if self.rust(f)
                     && scope.is_none()
                     && let Some(entity) = self.rust_rooted(f, reference, path)
                 {
                     return entity;
                 }
                 let mut entity = self.name(f, scope, head, reference.line, 0);
-                if entity == Entity::Unknown && is_rust(self.path(f)) && scope.is_none() {
+                if entity == Entity::Unknown && self.rust(f) && scope.is_none() {
                     // An extern crate or a workspace crate by name.
                     entity = match self.rust_path(std::slice::from_ref(head), 0) {
                         Entity::Unknown => Entity::External,
@@ -771,7 +872,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             if let Some(&c) = self.tables(f).qualnames.get(scope)
                 && self.kind(f, c) == Some(SymbolKind::Class)
             {
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 seen.insert((f, c));
                 for &(bf, bd) in self.bases_of(f, c).iter() {
                     let found = self.class_member(bf, bd, &reference.name, &mut seen, true, 0);
@@ -815,8 +916,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             return Entity::Unknown;
         }
         if let Some(scope) = scope {
-            let qualname = format!("{scope}.{name}");
-            if let Some(&d) = self.tables(f).qualnames.get(qualname.as_str()) {
+            if let Some(d) = self.child(f, scope, name) {
                 return Entity::Def(f, d);
             }
             if let Some(binding) = self.latest_import(f, scope, name, line) {
@@ -837,7 +937,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
             (Some(d), None) => self.variable(f, d, hops),
             (None, Some(binding)) => self.follow_import(f, binding, hops + 1),
-            (None, None) => self.star_member(f, name, hops, &mut HashSet::from([f])),
+            (None, None) => self.star_member(f, name, hops, &mut HashSet::from_iter([f])),
         }
     }
 
@@ -972,8 +1072,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         let mut entity = Entity::Unknown;
         let mut current = scope;
         while let Some(s) = current {
-            let qualname = format!("{s}.{head}");
-            if let Some(&d) = self.tables(f).qualnames.get(qualname.as_str()) {
+            if let Some(d) = self.child(f, s, head) {
                 entity = Entity::Def(f, d);
                 break;
             }
@@ -1001,8 +1100,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// `hops` bounds the recursion (a Rust glob's module is found through
     /// paths whose members may go through globs again).
     fn import_target(&self, f: usize, binding: &ImportBinding, hops: u32) -> Option<usize> {
-        let path = self.path(f);
-        if is_rust(path) {
+        if self.rust(f) {
             // A glob's module is a plain path: a few hops are enough, and
             // a bound keeps globs of globs from multiplying.
             return match self.rust_import(f, binding, false, (hops + 1).max(MAX_HOPS - 8)) {
@@ -1010,7 +1108,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 _ => None,
             };
         }
-        if is_script(path) {
+        if self.script(f) {
             // An empty specifier is the file itself (`export { a as b }`).
             if binding.module.is_empty() {
                 return Some(f);
@@ -1035,13 +1133,13 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         if hops > MAX_HOPS {
             return Entity::Unknown;
         }
-        if is_rust(self.path(f)) {
+        if self.rust(f) {
             return self.rust_import(f, binding, true, hops + 1);
         }
         let Some(m) = self.import_target(f, binding, hops + 1) else {
             // `from . import sub` where `.` is a namespace: try the submodule.
             if let Some(name) = &binding.name
-                && !is_script(self.path(f))
+                && !self.script(f)
             {
                 let joined = if binding.module.is_empty() {
                     name.clone()
@@ -1073,7 +1171,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// re-exported import, a submodule, a star import.
     fn module_member(&self, m: usize, name: &str, hops: u32) -> Entity {
         match self.own_member(m, name, hops) {
-            Entity::Unknown => self.star_member(m, name, hops, &mut HashSet::from([m])),
+            Entity::Unknown => self.star_member(m, name, hops, &mut HashSet::from_iter([m])),
             found => found,
         }
     }
@@ -1086,7 +1184,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         // TypeScript: `export default config` names `config` (the outline's
         // `default` symbol is only the export statement).
-        if is_script(self.path(m))
+        if self.script(m)
             && let Some(binding) = self
                 .tables(m)
                 .imports
@@ -1109,11 +1207,10 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         {
             return self.follow_import(m, binding, hops + 1);
         }
-        if let Some(module) = self.src.module(m) {
-            let sub = format!("{module}.{name}");
-            if let Some(&s) = self.by_module.get(sub.as_str()) {
-                return Entity::Module(s);
-            }
+        if let Some(module) = self.src.module(m)
+            && let Some(s) = self.submodule(module, name)
+        {
+            return Entity::Module(s);
         }
         Entity::Unknown
     }
@@ -1128,10 +1225,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             return Entity::Unknown;
         }
         let targets: Vec<usize> = self
-            .tables(f)
-            .stars
+            .star_targets(f, hops)
             .iter()
-            .filter_map(|star| self.import_target(f, star, hops + 1))
+            .copied()
             .filter(|target| visited.insert(*target))
             .collect();
         for &target in &targets {
@@ -1157,17 +1253,46 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         Entity::Unknown
     }
 
+    /// The files the module-level star imports of file `f` name, in order
+    /// ([`Project::import_target`] of each, at `hops + 1`). The answer
+    /// depends on `hops` only for a Rust glob past its own fixed bound, so
+    /// it is kept per file otherwise: every lookup through the stars of a
+    /// file (`from m import *`, `use m::*`) would compute it again.
+    fn star_targets(&self, f: usize, hops: u32) -> Cow<'_, [usize]> {
+        let stars = &self.tables(f).stars;
+        if stars.is_empty() {
+            return Cow::Borrowed(&[]);
+        }
+        let compute = || -> Vec<usize> {
+            stars
+                .iter()
+                .filter_map(|star| self.import_target(f, star, hops + 1))
+                .collect()
+        };
+        // `import_target` passes a Rust glob `(hops + 2).max(MAX_HOPS - 8)`.
+        let fixed = !self.rust(f) || hops + 2 <= MAX_HOPS - 8;
+        let Some(cell) = self.star_targets.get(f).filter(|_| fixed) else {
+            return Cow::Owned(compute());
+        };
+        if let Some(targets) = cell.get() {
+            return Cow::Borrowed(targets);
+        }
+        // Computed outside the cell: a Rust glob's path may come back
+        // through this file's globs (a cycle), which must not wait on it.
+        let targets = compute();
+        Cow::Borrowed(cell.get_or_init(|| targets))
+    }
+
     /// Whether `from m import *` of the Python module `m` binds `name`
     /// (Python reference, "The import statement": the names of `__all__`
     /// when it is defined, else those not starting with `_`). Other
     /// languages' globs are not filtered.
     fn star_exports(&self, m: usize, name: &str) -> bool {
-        let path = self.path(m);
-        if is_rust(path) || is_script(path) {
+        if self.rust(m) || self.script(m) {
             return true;
         }
-        match &self.facts(m).exports {
-            Some(all) => all.iter().any(|n| n == name),
+        match &self.tables(m).exports {
+            Some(all) => all.contains(name),
             None => !name.starts_with('_'),
         }
     }
@@ -1180,7 +1305,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 let instance = matches!(entity, Entity::Instance(..));
                 match self.kind(f, d) {
                     kind if has_members(kind) => {
-                        let mut seen = HashSet::new();
+                        let mut seen = HashSet::default();
                         self.class_member(f, d, name, &mut seen, instance, hops + 1)
                     }
                     Some(
@@ -1193,12 +1318,12 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                         | SymbolKind::Method,
                     ) if !instance => match self.value_of(f, d, hops + 1) {
                         Entity::Instance(cf, cd) => {
-                            let mut seen = HashSet::new();
+                            let mut seen = HashSet::default();
                             self.class_member(cf, cd, name, &mut seen, true, hops + 1)
                         }
                         // An alias of a class or module (`Alias = mod.Class`).
                         Entity::Def(cf, cd) if has_members(self.kind(cf, cd)) => {
-                            let mut seen = HashSet::new();
+                            let mut seen = HashSet::default();
                             self.class_member(cf, cd, name, &mut seen, false, hops + 1)
                         }
                         Entity::Module(m) => self.module_member(m, name, hops + 1),
@@ -1365,7 +1490,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// Rust file `f` holding `reference` (`a.b` for `mod a { mod b { … } }`);
     /// `None` at the file's own level or in another language.
     fn rust_inline_module<'r>(&self, f: usize, reference: &'r Reference) -> Option<&'r str> {
-        if !is_rust(self.path(f)) {
+        if !self.rust(f) {
             return None;
         }
         let qualname = reference.scope.as_ref()?.qualname.as_str();
@@ -1397,10 +1522,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// (its imports are not told apart from the file's).
     fn rust_inline_item(&self, f: usize, reference: &Reference, name: &str) -> Option<Entity> {
         let module = self.rust_inline_module(f, reference)?;
-        let &d = self
-            .tables(f)
-            .qualnames
-            .get(format!("{module}.{name}").as_str())?;
+        let d = self.child(f, module, name)?;
         Some(Entity::Def(f, d))
     }
 
@@ -1432,8 +1554,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         {
             return self.attribute_value(f, attribute, hops + 1);
         }
-        let qualname = format!("{}.{name}", class.qualname);
-        if let Some(&m) = self.tables(f).qualnames.get(qualname.as_str()) {
+        if let Some(m) = self.child(f, &class.qualname, name) {
             return Entity::Def(f, m);
         }
         // A declared attribute that is no symbol (a TypeScript constructor
@@ -1456,8 +1577,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             let Some(block) = self.definition(bf, bd) else {
                 continue;
             };
-            let qualname = format!("{}.{name}", block.qualname);
-            if let Some(&m) = self.tables(bf).qualnames.get(qualname.as_str()) {
+            if let Some(m) = self.child(bf, &block.qualname, name) {
                 return Entity::Def(bf, m);
             }
         }
