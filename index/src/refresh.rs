@@ -26,8 +26,8 @@
 //! imports bind (before and after); and M the modules of those files
 //! (before and after), except the files whose scope facts are as before
 //! (lines aside): other files see only the names of their definitions,
-//! which N holds, so their importers need not be read again in full (they
-//! are in M again when their module changes). A reference of a file
+//! which N holds, so neither their importers nor their subclasses need be
+//! read again in full (they are followed again when their module changes). A reference of a file
 //! outside C can only resolve
 //! differently when its lookup reads something of them, so these are
 //! resolved again, and only these:
@@ -565,12 +565,15 @@ impl Old {
             }
         }
         if let Some(previous) = previous {
+            // Only definitions changed: their names (N) are all other files
+            // see, through imports and through the bases of subclasses
+            // alike, so neither the module nor the classes are followed.
             if scope_same {
                 self.names_only.insert(id);
             } else {
                 self.modules.extend(previous.module.clone());
+                self.classes.extend(&previous.classes);
             }
-            self.classes.extend(&previous.classes);
         }
     }
 
@@ -1111,6 +1114,8 @@ fn update_modules(
             if old.names_only.contains(id) && before.as_ref() != Some(&new_module) {
                 old.names_only.remove(id);
                 old.modules.extend(before.flatten());
+                let classes = old.previous.get(id).map(|p| p.classes.clone());
+                old.classes.extend(classes.unwrap_or_default());
             }
             if !old.quiet.contains(id) && !old.names_only.contains(id) {
                 old.modules.extend(new_module.clone());
