@@ -268,11 +268,12 @@ pub struct IndexArgs {
     /// Print no notes about files that could not be indexed.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Refresh only these files (edited or deleted since the last refresh)
-    /// instead of looking at every file of ROOT. A path the index does not
-    /// hold yet, a directory, or a settings file (`*.json`, `*.toml`,
-    /// dotfiles such as `.gitignore`) makes it a refresh of every file;
-    /// other files are skipped.
+    /// Refresh only these files (edited or deleted since the last refresh;
+    /// paths relative to the working directory, inside ROOT) instead of
+    /// looking at every file of ROOT. A source file the index does not hold
+    /// yet, a directory, or a settings file (`*.json`, `*.toml`, dotfiles
+    /// such as `.gitignore`) makes it a refresh of every file; other files,
+    /// and missing source files the index does not hold, are skipped.
     #[arg(long, value_name = "PATH", num_args = 1..)]
     pub changed: Vec<PathBuf>,
 }

@@ -289,7 +289,12 @@ fn named_files(
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 if index.holds_file(&display)? {
                     gone.push(display);
-                } else if language.is_none() {
+                } else if language.is_some() {
+                    report(format!(
+                        "note: {}: no such file, and not in the index: skipped",
+                        path.display()
+                    ));
+                } else {
                     return Ok(Err(format!(
                         "{}: gone, and not an indexed file",
                         path.display()
