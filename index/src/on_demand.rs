@@ -6,11 +6,49 @@
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 
-use outline_core::xref::Facts;
+use std::collections::BTreeMap;
+
+use outline_core::xref::{Facts, Reference};
 use rusqlite::Transaction;
 use xref::Definition;
 
 use crate::Error;
+use crate::refresh::{Keys, RefValues, ref_values};
+
+/// One file's references resolved on demand: its number, its id, its
+/// references and the resolutions of those asked for.
+pub(crate) type Resolved = (usize, i64, Vec<Reference>, Vec<xref::Resolution>);
+
+/// Each file's relations as rows (subtype, supertype, kind), by file id;
+/// within a file by subtype, each subtype's in the resolver's order (the
+/// order `bases` reads them back in).
+pub(crate) type KeyedRelations = BTreeMap<i64, Vec<(i64, i64, String)>>;
+
+/// `found` (each file's relations, by file id) as rows of keys; relations
+/// whose ends were not read are left out.
+pub(crate) fn keyed_relations(
+    keys: &Keys<'_>,
+    found: &[(i64, Vec<xref::Relation>)],
+) -> KeyedRelations {
+    found
+        .iter()
+        .map(|(id, relations)| {
+            let mut rows: Vec<(i64, i64, String)> = relations
+                .iter()
+                .filter_map(|relation| {
+                    Some((
+                        *keys.by_id.get(relation.subtype.as_str())?,
+                        *keys.by_id.get(relation.supertype.as_str())?,
+                        relation.kind.clone(),
+                    ))
+                })
+                .collect();
+            // By subtype (stable: each one's bases keep their order).
+            rows.sort_by_key(|row| row.0);
+            (*id, rows)
+        })
+        .collect()
+}
 
 /// A file row without its facts: id, path, module, package flag.
 pub(crate) struct FileRow {
@@ -109,6 +147,63 @@ impl<'t> OnDemand<'t> {
             }
         })
         .as_ref()
+    }
+
+    /// Resolves the references of file `f` (id `id`) read from its stored
+    /// blob: all of them, or those at the positions `only`.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`] when the blob cannot be read.
+    pub(crate) fn resolve_file(
+        &self,
+        resolver: &xref::Resolver<'_, OnDemand<'_>>,
+        f: usize,
+        id: i64,
+        only: Option<&[i64]>,
+    ) -> Result<Resolved, Error> {
+        let blob: Vec<u8> = self
+            .tx
+            .prepare_cached("SELECT refs_facts FROM files WHERE id = ?1")?
+            .query_row([id], |row| row.get(0))?;
+        let references: Vec<Reference> = crate::store::decode(&blob).unwrap_or_default();
+        let positions: Option<Vec<usize>> = only.map(|seqs| {
+            seqs.iter()
+                .filter_map(|&seq| usize::try_from(seq).ok())
+                .collect()
+        });
+        let resolutions = resolver.resolve_references(f, &references, positions.as_deref());
+        Ok((f, id, references, resolutions))
+    }
+
+    /// The keys of every definition read so far (targets, candidates and
+    /// callers are among them), and file ids by path.
+    pub(crate) fn keys(&self) -> Keys<'_> {
+        let mut by_id: rustc_hash::FxHashMap<&str, i64> = rustc_hash::FxHashMap::default();
+        for (_, data) in self.read_so_far() {
+            for (definition, key) in data.definitions.iter().zip(&data.keys) {
+                by_id.insert(definition.id.as_str(), *key);
+            }
+        }
+        Keys {
+            by_id,
+            files: self.files.iter().map(|r| (r.path.as_str(), r.id)).collect(),
+        }
+    }
+
+    /// The `refs` rows of `resolved`, with the keys `keys`.
+    pub(crate) fn rows(&self, keys: &Keys<'_>, resolved: Vec<Resolved>) -> Vec<RefValues> {
+        let mut rows = Vec::new();
+        for (f, id, mut references, resolutions) in resolved {
+            let path = self.files.get(f).map_or("", |r| r.path.as_str());
+            for resolution in &resolutions {
+                if let Some(reference) = references.get_mut(resolution.reference)
+                    && let Some(row) = ref_values(path, id, keys, reference, resolution)
+                {
+                    rows.push(row);
+                }
+            }
+        }
+        rows
     }
 
     /// The files read so far, with their numbers.

@@ -13,12 +13,11 @@
 
 use std::collections::HashSet;
 
-use outline_core::xref::Reference;
 use rusqlite::Transaction;
 
 use crate::Error;
-use crate::on_demand::OnDemand;
-use crate::refresh::{Keys, RefValues, RefreshStats, insert_ref, ref_values};
+use crate::on_demand::{OnDemand, Resolved, keyed_relations};
+use crate::refresh::{RefreshStats, insert_ref};
 
 /// Resolves again the references of the files `quiet` (file ids), every
 /// one of them quiet, and writes their rows (their old rows are gone:
@@ -50,66 +49,22 @@ pub(crate) fn resolve_quiet(
     files.sort_unstable();
     let resolver = xref::Resolver::with_source(&source, config);
     phase(stats, "tables");
-    let mut resolved: Vec<(usize, i64, Vec<Reference>, Vec<xref::Resolution>)> = Vec::new();
+    let mut resolved: Vec<Resolved> = Vec::new();
     let mut relations: Vec<(i64, Vec<xref::Relation>)> = Vec::new();
     for &(f, id) in &files {
         relations.push((id, resolver.relations_of(f)));
-        let blob: Vec<u8> = tx
-            .prepare_cached("SELECT refs_facts FROM files WHERE id = ?1")?
-            .query_row([id], |row| row.get(0))?;
-        let references: Vec<Reference> = crate::store::decode(&blob).unwrap_or_default();
-        let resolutions = references
-            .iter()
-            .enumerate()
-            .filter_map(|(r, reference)| resolver.resolve_reference(f, r, reference))
-            .collect();
-        resolved.push((f, id, references, resolutions));
+        resolved.push(source.resolve_file(&resolver, f, id, None)?);
     }
     drop(resolver);
-    // Keys of every definition read (targets, candidates and callers are
-    // among them), file ids by path.
-    let mut by_id: rustc_hash::FxHashMap<&str, i64> = rustc_hash::FxHashMap::default();
     stats.files_read = source.read_so_far().count();
-    for (_, data) in source.read_so_far() {
-        for (definition, key) in data.definitions.iter().zip(&data.keys) {
-            by_id.insert(definition.id.as_str(), *key);
-        }
-    }
-    let keys = Keys {
-        by_id,
-        files: source
-            .files
-            .iter()
-            .map(|r| (r.path.as_str(), r.id))
-            .collect(),
-    };
-    for (id, found) in &relations {
-        let mut found: Vec<(i64, i64, String)> = found
-            .iter()
-            .filter_map(|relation| {
-                Some((
-                    *keys.by_id.get(relation.subtype.as_str())?,
-                    *keys.by_id.get(relation.supertype.as_str())?,
-                    relation.kind.clone(),
-                ))
-            })
-            .collect();
+    let keys = source.keys();
+    for (id, mut found) in keyed_relations(&keys, &relations) {
         found.sort_unstable();
-        if found != crate::refresh::relations_of(tx, *id)? {
+        if found != crate::refresh::relations_of(tx, id)? {
             return Ok(false);
         }
     }
-    let mut rows: Vec<RefValues> = Vec::new();
-    for (f, id, mut references, resolutions) in resolved {
-        let path = source.files.get(f).map_or("", |r| r.path.as_str());
-        for resolution in &resolutions {
-            if let Some(reference) = references.get_mut(resolution.reference)
-                && let Some(row) = ref_values(path, id, &keys, reference, resolution)
-            {
-                rows.push(row);
-            }
-        }
-    }
+    let rows = source.rows(&keys, resolved);
     drop(keys);
     phase(stats, "resolve");
     let (failed, rust) = source.finish();

@@ -1525,17 +1525,7 @@ fn resolve_again(
             .flat_map_iter(|(f, seqs, blob)| {
                 let mut references: Vec<Reference> =
                     crate::store::decode(&blob).unwrap_or_default();
-                let resolutions: Vec<xref::Resolution> = match seqs {
-                    None => references
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(r, reference)| resolver.resolve_reference(f, r, reference))
-                        .collect(),
-                    Some(seqs) => seqs
-                        .iter()
-                        .filter_map(|&r| resolver.resolve_reference(f, r, references.get(r)?))
-                        .collect(),
-                };
+                let resolutions = resolver.resolve_references(f, &references, seqs.as_deref());
                 resolutions
                     .into_iter()
                     .filter_map(|resolution| {

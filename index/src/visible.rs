@@ -19,12 +19,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use outline_core::xref::Reference;
 use rusqlite::Transaction;
 
 use crate::Error;
-use crate::on_demand::OnDemand;
-use crate::refresh::{Keys, Old, RefValues, RefreshStats, insert_ref, ref_values, related};
+use crate::on_demand::{KeyedRelations, OnDemand, Resolved, keyed_relations};
+use crate::refresh::{Old, RefValues, RefreshStats, insert_ref, related};
 
 /// The refresh resolves on demand when at most `MIN_REACH` files, or one
 /// in `FILES_PER_REACH` of the project's files, have references to resolve
@@ -110,7 +109,7 @@ fn attempt(
         .iter()
         .map(|&(f, id)| (id, resolver.relations_of(f)))
         .collect();
-    let first = keyed_relations(&keys_read(&source), &found);
+    let first = keyed_relations(&source.keys(), &found);
     let mut unchanged = true;
     for (id, rows) in &first {
         if *rows != stored_in_order(tx, *id)? {
@@ -123,7 +122,7 @@ fn attempt(
     phase(stats, "relations");
     let (rows, source) = if unchanged {
         // The bases read were right: the same source resolves the rest.
-        let rows = references(tx, &source, &resolver, &files, &affected, None)?;
+        let rows = references(&source, &resolver, &files, &affected, None)?;
         drop(resolver);
         (rows, source)
     } else {
@@ -135,7 +134,7 @@ fn attempt(
         write_relations(tx, &affected, &first)?;
         let source = OnDemand::with_files(tx, files_rows);
         let resolver = xref::Resolver::with_source(&source, config);
-        let rows = references(tx, &source, &resolver, &files, &affected, Some(&first))?;
+        let rows = references(&source, &resolver, &files, &affected, Some(&first))?;
         drop(resolver);
         (rows, source)
     };
@@ -158,7 +157,6 @@ fn attempt(
 /// `check`, the files' relations must come out as `check` (`None` when
 /// they do not).
 fn references(
-    tx: &Transaction<'_>,
     source: &OnDemand<'_>,
     resolver: &xref::Resolver<'_, OnDemand<'_>>,
     files: &[(usize, i64)],
@@ -166,52 +164,23 @@ fn references(
     check: Option<&KeyedRelations>,
 ) -> Result<Option<Vec<RefValues>>, Error> {
     let mut found: Vec<(i64, Vec<xref::Relation>)> = Vec::new();
-    let mut resolved: Vec<(usize, i64, Vec<Reference>, Vec<xref::Resolution>)> = Vec::new();
-    let mut blob = tx.prepare_cached("SELECT refs_facts FROM files WHERE id = ?1")?;
+    let mut resolved: Vec<Resolved> = Vec::new();
     for &(f, id) in files {
         if check.is_some() {
             found.push((id, resolver.relations_of(f)));
         }
-        let bytes: Vec<u8> = blob.query_row([id], |row| row.get(0))?;
-        let references: Vec<Reference> = crate::store::decode(&bytes).unwrap_or_default();
-        let resolutions = references
-            .iter()
-            .enumerate()
-            .filter_map(|(r, reference)| resolver.resolve_reference(f, r, reference))
-            .collect();
-        resolved.push((f, id, references, resolutions));
+        resolved.push(source.resolve_file(resolver, f, id, None)?);
     }
     for (&id, seqs) in &affected.single {
-        let Some(f) = source.position(id) else {
-            continue;
-        };
-        let bytes: Vec<u8> = blob.query_row([id], |row| row.get(0))?;
-        let references: Vec<Reference> = crate::store::decode(&bytes).unwrap_or_default();
-        let resolutions = seqs
-            .iter()
-            .filter_map(|&seq| {
-                let r = usize::try_from(seq).ok()?;
-                resolver.resolve_reference(f, r, references.get(r)?)
-            })
-            .collect();
-        resolved.push((f, id, references, resolutions));
+        if let Some(f) = source.position(id) {
+            resolved.push(source.resolve_file(resolver, f, id, Some(seqs))?);
+        }
     }
-    let keys = keys_read(source);
+    let keys = source.keys();
     if check.is_some_and(|first| keyed_relations(&keys, &found) != *first) {
         return Ok(None);
     }
-    let mut rows: Vec<RefValues> = Vec::new();
-    for (f, id, mut references, resolutions) in resolved {
-        let path = source.files.get(f).map_or("", |r| r.path.as_str());
-        for resolution in &resolutions {
-            if let Some(reference) = references.get_mut(resolution.reference)
-                && let Some(row) = ref_values(path, id, &keys, reference, resolution)
-            {
-                rows.push(row);
-            }
-        }
-    }
-    Ok(Some(rows))
+    Ok(Some(source.rows(&keys, resolved)))
 }
 
 /// Replaces the stored relations of the files resolved again with `found`.
@@ -259,54 +228,6 @@ fn numbered(source: &OnDemand<'_>, ids: &BTreeSet<i64>) -> Option<Vec<(usize, i6
     }
     files.sort_unstable();
     Some(files)
-}
-
-/// The keys of every definition `source` read (targets, candidates and
-/// callers are among them), and file ids by path.
-fn keys_read<'s>(source: &'s OnDemand<'_>) -> Keys<'s> {
-    let mut by_id: rustc_hash::FxHashMap<&str, i64> = rustc_hash::FxHashMap::default();
-    for (_, data) in source.read_so_far() {
-        for (definition, key) in data.definitions.iter().zip(&data.keys) {
-            by_id.insert(definition.id.as_str(), *key);
-        }
-    }
-    Keys {
-        by_id,
-        files: source
-            .files
-            .iter()
-            .map(|r| (r.path.as_str(), r.id))
-            .collect(),
-    }
-}
-
-/// Each file's relations as rows (subtype, supertype, kind), by subtype,
-/// each subtype's in the resolver's order (the order `bases` reads them
-/// back in).
-type KeyedRelations = BTreeMap<i64, Vec<(i64, i64, String)>>;
-
-fn keyed_relations(keys: &Keys<'_>, found: &[(i64, Vec<xref::Relation>)]) -> KeyedRelations {
-    found
-        .iter()
-        .map(|(id, relations)| {
-            let rows = relations
-                .iter()
-                .filter_map(|relation| {
-                    Some((
-                        *keys.by_id.get(relation.subtype.as_str())?,
-                        *keys.by_id.get(relation.supertype.as_str())?,
-                        relation.kind.clone(),
-                    ))
-                })
-                .collect();
-            (*id, rows)
-        })
-        .map(|(id, mut rows): (i64, Vec<(i64, i64, String)>)| {
-            // By subtype (stable: each one's bases keep their order).
-            rows.sort_by_key(|row| row.0);
-            (id, rows)
-        })
-        .collect()
 }
 
 /// The rule of [`super::refresh`] on the index's tables.

@@ -302,6 +302,28 @@ impl<'a, S: Source + ?Sized> Resolver<'a, S> {
         }
         self.project.resolution(f, r, reference)
     }
+
+    /// [`Resolver::resolve_reference`] for the references `references` of
+    /// file `f` (all of its references, in order): every one, or only those
+    /// at the positions `only`; local variables left out.
+    pub fn resolve_references(
+        &self,
+        f: usize,
+        references: &[Reference],
+        only: Option<&[usize]>,
+    ) -> Vec<Resolution> {
+        match only {
+            None => references
+                .iter()
+                .enumerate()
+                .filter_map(|(r, reference)| self.resolve_reference(f, r, reference))
+                .collect(),
+            Some(positions) => positions
+                .iter()
+                .filter_map(|&r| self.resolve_reference(f, r, references.get(r)?))
+                .collect(),
+        }
+    }
 }
 
 /// `implements` when a class or struct names an interface or trait,
