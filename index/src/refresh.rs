@@ -1558,18 +1558,12 @@ fn resolve_again(
         };
         let (written, next_rows) = std::thread::scope(|scope| {
             let handle = next.map(|blobs| scope.spawn(move || resolve_chunk(blobs)));
-            let mut written = Ok(());
-            for row in &rows {
-                match insert_ref(&mut insert, row) {
-                    Ok(()) => {
-                        references += 1;
-                        resolved += i64::from(row.status == xref::Status::Resolved);
-                        stats.re_resolved += 1;
-                    }
-                    Err(error) => {
-                        written = Err(error);
-                        break;
-                    }
+            let written = insert_refs(tx, &mut insert, &rows);
+            if written.is_ok() {
+                for row in &rows {
+                    references += 1;
+                    resolved += i64::from(row.status == xref::Status::Resolved);
+                    stats.re_resolved += 1;
                 }
             }
             let next_rows = handle.map(|handle| {
@@ -1747,6 +1741,61 @@ pub(crate) fn ref_values(
 pub(crate) const INSERT_REF: &str = "INSERT INTO refs(file_id, seq, line, column, end_column, \
      name, receiver, role, caller, status, target, target_file, candidates, confidence, via) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+
+/// Rows per statement of [`insert_refs`] (15 parameters each, far below
+/// SQLite's limit of 32,766).
+const ROWS_PER_INSERT: usize = 64;
+
+/// Inserts `rows`, [`ROWS_PER_INSERT`] per statement (one statement per
+/// row spends most of its time outside the B-tree); `single` inserts the
+/// rest one by one.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub(crate) fn insert_refs(
+    tx: &Transaction<'_>,
+    single: &mut rusqlite::CachedStatement<'_>,
+    rows: &[RefValues],
+) -> Result<(), Error> {
+    let mut chunks = rows.chunks_exact(ROWS_PER_INSERT);
+    if chunks.len() > 0 {
+        let values =
+            vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; ROWS_PER_INSERT].join(", ");
+        let sql = format!(
+            "INSERT INTO refs(file_id, seq, line, column, end_column, name, receiver, role, \
+             caller, status, target, target_file, candidates, confidence, via) VALUES {values}"
+        );
+        let mut statement = tx.prepare_cached(&sql)?;
+        for chunk in &mut chunks {
+            let mut params: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(chunk.len() * 15);
+            let statuses: Vec<&str> = chunk.iter().map(|row| row.status.as_str()).collect();
+            for (row, status) in chunk.iter().zip(&statuses) {
+                params.extend_from_slice(&[
+                    &row.file_id,
+                    &row.seq,
+                    &row.line,
+                    &row.column,
+                    &row.end_column,
+                    &row.name,
+                    &row.receiver,
+                    &row.role,
+                    &row.caller,
+                    status,
+                    &row.target,
+                    &row.target_file,
+                    &row.candidates,
+                    &row.confidence,
+                    &row.via,
+                ]);
+            }
+            statement.execute(params.as_slice())?;
+        }
+    }
+    for row in chunks.remainder() {
+        insert_ref(single, row)?;
+    }
+    Ok(())
+}
 
 /// Inserts one `refs` row.
 pub(crate) fn insert_ref(
