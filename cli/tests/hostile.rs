@@ -495,6 +495,42 @@ fn rust_prefix_chains_100000_deep_are_left_out_with_an_error() {
 }
 
 #[test]
+fn rust_assignment_chains_of_a_million_links_are_left_out_with_an_error() {
+    // Assignments are right-associative: `syn` parses the right side of
+    // each `=` by recursion, and a million of them (a 4 MB file) overflowed
+    // even the parser's 256 MiB stack and aborted the process.
+    const N: usize = 1_000_000;
+    for (path, link) in [("assignments.rs", "a = "), ("compound.rs", "a += ")] {
+        let source = format!(
+            "pub fn before() {{}}\nfn g() {{ {}1; }}\npub fn after() {{}}\n",
+            link.repeat(N)
+        );
+        let outline = on_small_stack(|| outline(path, &source));
+        // The text left out ends at the `;`, so what is parsed ends with an
+        // `=`: `syn` says so too.
+        assert_eq!(
+            errors(&outline),
+            [
+                "brackets nested more than 2000 levels deep: the text inside them (lines 2-2) was not parsed",
+                "expected an expression"
+            ],
+            "{path}"
+        );
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["before", "g", "after"], "{path}");
+    }
+    // A long expression of other operators, and many assignments one after
+    // another, are parsed whole.
+    let flat = format!(
+        "fn g() {{ let x = {}1; {} }}\n",
+        "a == b && ".repeat(5_000),
+        "a = 1; b += 2; c = (d, e = f); ".repeat(1_000)
+    );
+    let outline = on_small_stack(|| outline("flat.rs", &flat));
+    assert_eq!(errors(&outline), Vec::<&str>::new());
+}
+
+#[test]
 fn max_nesting_is_an_option() {
     let deep = 4_000;
     let source = format!("x = {}1{}\n", "(".repeat(deep), ")".repeat(deep));

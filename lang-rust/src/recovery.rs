@@ -630,6 +630,14 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
                 angles.token(&mut out, Token::Operand, i, i, end);
                 i += 1;
             }
+            b'=' if is_assignment(bytes, i, range.start) => {
+                angles.assign(&mut out, i, end);
+                i += 1;
+            }
+            b',' => {
+                angles.comma(&mut out, i, end);
+                i += 1;
+            }
             _ => {
                 angles.token(&mut out, Token::Operator, i, i, end);
                 i += 1;
@@ -645,7 +653,9 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
 /// The nesting depth [`scan_nesting`] tracks: the open delimiters, the
 /// generic angle brackets (`Vec<Vec<…>>`) and the links of prefix chains
 /// (`& & T`, `*const *mut T`, `fn() -> fn() -> T`, `|| |x| e`, `.. ..x`,
-/// `dyn`, `impl`, `break break x`, `return`, `yield`, `- -x`, `!!x`), which `syn` also parses by recursion. Angle brackets are
+/// `dyn`, `impl`, `break break x`, `return`, `yield`, `- -x`, `!!x`) and
+/// the assignments of one expression (`a = b = c`), which `syn` also parses
+/// by recursion. Angle brackets are
 /// counted per delimiter level and forgotten at `;`, `{` and `}`, so
 /// comparisons (`a < b`) left open by a heuristic never add up beyond one
 /// statement; a chain is counted per delimiter level while its links follow
@@ -659,6 +669,11 @@ struct Angles {
     here: usize,
     /// The links of the prefix chain running at the innermost level.
     chain: usize,
+    /// The assignment operators (`=`, `+=`, …) of the expression running at
+    /// the innermost level: they are right-associative, and `syn` parses the
+    /// right side of each by recursion (`a = a = … = 1`), so they nest
+    /// like links, but operands do not end them (only `;`, `,`, `{`, `}`).
+    assigns: usize,
     /// Whether the last token of the innermost level ended an operand (an
     /// identifier, a literal, a closing bracket), so `&`, `*`, `..`, `|`
     /// after it are binary operators, not links.
@@ -668,9 +683,9 @@ struct Angles {
     /// The offset of the last `<` counted as an angle bracket.
     last_angle: Option<usize>,
     /// Those of each enclosing level (one per entry of [`Scan::open`]):
-    /// (angle brackets, chain links, closure head open).
-    saved: Vec<(usize, usize, bool)>,
-    /// Angle brackets and chain links open at all levels.
+    /// (angle brackets, chain links, assignments, closure head open).
+    saved: Vec<(usize, usize, usize, bool)>,
+    /// Angle brackets, chain links and assignments open at all levels.
     total: usize,
     /// Whether the last range of [`Scan::deep`] is still open.
     in_deep: bool,
@@ -718,9 +733,12 @@ impl Angles {
     /// Forgets the angle brackets and the chain of the innermost level (at
     /// `;`, `{`, `}`).
     fn reset(&mut self, out: &mut Scan, at: usize) {
-        self.total = self.total.saturating_sub(self.here + self.chain);
+        self.total = self
+            .total
+            .saturating_sub(self.here + self.chain + self.assign_links());
         self.here = 0;
         self.chain = 0;
+        self.assigns = 0;
         self.in_head = false;
         self.operand = false;
         self.left(out, at);
@@ -728,9 +746,11 @@ impl Angles {
 
     /// At an opening delimiter: a new level.
     fn push(&mut self) {
-        self.saved.push((self.here, self.chain, self.in_head));
+        self.saved
+            .push((self.here, self.chain, self.assigns, self.in_head));
         self.here = 0;
         self.chain = 0;
+        self.assigns = 0;
         self.in_head = false;
         self.operand = false;
     }
@@ -738,8 +758,10 @@ impl Angles {
     /// At a closing delimiter: back to the enclosing level, whose chain goes
     /// on (`fn(u8) -> …`); `operand` after `)` and `]`.
     fn pop(&mut self, operand: bool) {
-        self.total = self.total.saturating_sub(self.here + self.chain);
-        (self.here, self.chain, self.in_head) = self.saved.pop().unwrap_or_default();
+        self.total = self
+            .total
+            .saturating_sub(self.here + self.chain + self.assign_links());
+        (self.here, self.chain, self.assigns, self.in_head) = self.saved.pop().unwrap_or_default();
         self.operand = operand;
     }
 
@@ -759,6 +781,32 @@ impl Angles {
                 self.left(out, start);
             }
         }
+    }
+
+    /// An assignment operator ending at `last`: one more level until the
+    /// expression ends.
+    /// (The first `=` of an expression adds none: it may be that of a
+    /// `let`, `type` or `const`, which is no assignment expression.)
+    fn assign(&mut self, out: &mut Scan, last: usize, end: usize) {
+        self.token(out, Token::Operator, last, last, end);
+        self.assigns += 1;
+        if self.assigns > 1 {
+            self.total += 1;
+            self.entered(out, last, end);
+        }
+    }
+
+    /// The levels the assignments of the innermost level add.
+    fn assign_links(&self) -> usize {
+        self.assigns.saturating_sub(1)
+    }
+
+    /// At a `,` at `at`: the expression's assignments end there.
+    fn comma(&mut self, out: &mut Scan, at: usize, end: usize) {
+        self.token(out, Token::Operator, at, at, end);
+        self.total = self.total.saturating_sub(self.assign_links());
+        self.assigns = 0;
+        self.left(out, at);
     }
 
     fn link(&mut self, out: &mut Scan, last: usize, end: usize) {
@@ -786,6 +834,20 @@ impl Angles {
             self.in_head = true;
             1
         }
+    }
+}
+
+/// Whether the `=` at `at` is an assignment operator (`=`, `+=`, `<<=`…):
+/// not part of `==`, `=>`, `!=`, `<=` or `>=` (a `<<=` or `>>=` is).
+fn is_assignment(bytes: &[u8], at: usize, floor: usize) -> bool {
+    if matches!(bytes.get(at + 1), Some(b'=' | b'>')) {
+        return false;
+    }
+    let before = |n: usize| at.checked_sub(n).filter(|&j| j >= floor).map(|j| bytes[j]);
+    match before(1) {
+        Some(b'=' | b'!') => false,
+        Some(c @ (b'<' | b'>')) => before(2) == Some(c),
+        _ => true,
     }
 }
 
