@@ -49,7 +49,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use outline_core::SymbolKind;
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 pub use refresh::{Parser, RefreshStats, SourceEntry};
 
@@ -64,7 +64,8 @@ pub enum Error {
     /// A file or directory could not be read or created: the path and the
     /// error.
     Io(String, std::io::Error),
-    /// Facts could not be written as JSON.
+    /// Facts or an export could not be encoded or decoded (the blobs'
+    /// MessagePack, JSON, SCIP).
     Json(String),
     /// A query target names no definition, or several.
     Target(String),
@@ -296,6 +297,36 @@ impl Index {
             refresh::Scope::Files { changed, gone },
             parse,
         )
+    }
+
+    /// The directory the index was last refreshed from, as
+    /// [`Index::set_root`] recorded it (meta `root`); `None` before.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn root(&self) -> Result<Option<String>, Error> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'root'", [], |row| {
+                row.get(0)
+            })
+            .optional()?)
+    }
+
+    /// Records `root` (an absolute path) as the directory the index was
+    /// refreshed from; writes only when it differs from the one recorded.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn set_root(&self, root: &str) -> Result<(), Error> {
+        if self.root()?.as_deref() != Some(root) {
+            self.conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('root', ?1) \
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [root],
+            )?;
+        }
+        Ok(())
     }
 
     /// Whether the index holds a file at `display` (its path relative to

@@ -178,16 +178,17 @@ impl<'t> OnDemand<'t> {
     /// The keys of every definition read so far (targets, candidates and
     /// callers are among them), and file ids by path.
     pub(crate) fn keys(&self) -> Keys<'_> {
-        let mut by_id: rustc_hash::FxHashMap<&str, i64> = rustc_hash::FxHashMap::default();
-        for (_, data) in self.read_so_far() {
-            for (definition, key) in data.definitions.iter().zip(&data.keys) {
-                by_id.insert(definition.id.as_str(), *key);
-            }
-        }
-        Keys {
-            by_id,
-            files: self.files.iter().map(|r| (r.path.as_str(), r.id)).collect(),
-        }
+        let definitions = self.read_so_far().flat_map(|(f, data)| {
+            let path = self.files.get(f).map_or("", |r| r.path.as_str());
+            data.definitions
+                .iter()
+                .zip(&data.keys)
+                .map(move |(d, k)| (path, d, *k))
+        });
+        Keys::of(
+            definitions,
+            self.files.iter().map(|r| (r.path.as_str(), r.id)).collect(),
+        )
     }
 
     /// The `refs` rows of `resolved`, with the keys `keys`.

@@ -575,11 +575,7 @@ pub fn callees(conn: &Connection, id: &str) -> Result<Vec<RefRow>, Error> {
     let Some(key) = symbol_key(conn, id)? else {
         return Ok(Vec::new());
     };
-    references(
-        conn,
-        "r.caller = ?1 AND r.role IN ('call', 'instantiate')",
-        [key],
-    )
+    references(conn, crate::store::CALLEES, [key])
 }
 
 /// Supertypes and subtypes of `id`, transitively.

@@ -155,6 +155,8 @@ struct Parsed {
     facts_blob: Vec<u8>,
     /// All the references, encoded.
     refs_blob: Vec<u8>,
+    /// The `ref_names` rows: the references' distinct names, hashed.
+    name_hashes: Vec<i64>,
 }
 
 enum Checked {
@@ -211,11 +213,19 @@ pub(crate) fn refresh(
     })?;
     if first_build {
         conn.pragma_update(None, "journal_mode", "DELETE")?;
+        // Every row of a first build belongs to a file it inserted before:
+        // the foreign-key checks (a lookup of the file per row, millions of
+        // them) are off until the commit. The pragma is a no-op inside a
+        // transaction, hence here.
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
     }
     // The write lock is taken before the stored state is read, so a refresh
     // running at the same time in another process cannot have changed it
     // in between (two concurrent first builds failed on `files.path`).
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    if first_build {
+        tx.execute_batch(crate::store::DROP_FILE_INDEXES)?;
+    }
     // Named files, each once (a file named twice would be parsed twice, the
     // second time against the first's rows).
     let named: Vec<SourceEntry> = match scope {
@@ -366,6 +376,9 @@ pub(crate) fn refresh(
         written?;
         pending = next.zip(next_checked);
     }
+    if first_build {
+        crate::store::create_indexes(&tx, crate::store::FILE_INDEXES)?;
+    }
     phase(&mut stats, "check");
     let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
     // Settings are read from the project's files only when every file is
@@ -408,6 +421,7 @@ pub(crate) fn refresh(
     tx.commit()?;
     if first_build {
         conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
     }
     phase(&mut stats, "commit");
     Ok(Some(stats))
@@ -792,6 +806,13 @@ fn check(
     match parse(&entry.display, entry.language, bytes) {
         Ok((outline, facts)) => {
             let scope = scope_facts(&facts);
+            let mut name_hashes: Vec<i64> = facts
+                .references
+                .iter()
+                .map(|r| crate::store::name_hash(&r.name))
+                .collect();
+            name_hashes.sort_unstable();
+            name_hashes.dedup();
             let blobs = crate::store::encode(&scope)
                 .and_then(|f| Ok((f, crate::store::encode(&facts.references)?)));
             match blobs {
@@ -805,6 +826,7 @@ fn check(
                     scope,
                     facts_blob,
                     refs_blob,
+                    name_hashes,
                 })),
                 Err(error) => Checked::Problem(error.to_string()),
             }
@@ -862,6 +884,7 @@ fn write_file(
             before = rows.collect::<Result<_, _>>()?;
             tx.execute("DELETE FROM imports WHERE file_id = ?1", [id])?;
             tx.execute("DELETE FROM mentions WHERE file_id = ?1", [id])?;
+            tx.execute("DELETE FROM ref_names WHERE file_id = ?1", [id])?;
             tx.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
             tx.execute(
                 "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = ?4, \
@@ -1021,6 +1044,11 @@ fn write_file(
     )?;
     for (name, inherit) in mentions(&parsed.scope) {
         insert.execute(params![file_id, name, inherit])?;
+    }
+    let mut insert =
+        tx.prepare_cached("INSERT INTO ref_names(file_id, name_hash) VALUES (?1, ?2)")?;
+    for hash in &parsed.name_hashes {
+        insert.execute(params![file_id, hash])?;
     }
     Ok((file_id, diff))
 }
@@ -1352,9 +1380,9 @@ fn affected(
     // Single references: those named by N, and those resolved to a symbol
     // that was deleted (an alias can name it by another name).
     let mut found: std::collections::BTreeSet<(i64, i64)> = std::collections::BTreeSet::new();
-    let mut statement = tx.prepare_cached("SELECT file_id, seq FROM refs WHERE name = ?1")?;
+    let mut statement = tx.prepare_cached(crate::store::REFS_BY_NAME)?;
     for name in &old.names {
-        let rows = statement.query_map([name], |row| {
+        let rows = statement.query_map(params![crate::store::name_hash(name), name], |row| {
             Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
         })?;
         for row in rows {
@@ -1579,7 +1607,7 @@ fn resolve_again(
     stats.resolved_files = whole_count;
     phase(stats, "resolve");
     if full {
-        crate::store::create_refs_indexes(tx)?;
+        crate::store::create_indexes(tx, crate::store::REFS_INDEXES)?;
     }
     tx.execute("DELETE FROM relations", [])?;
     let mut insert =
@@ -1642,28 +1670,66 @@ fn new_relations_of(
     out
 }
 
-/// Symbol keys by text id, file ids by path (FxHash: looked up millions of
-/// times per build, with keys from the index itself).
+/// Symbol keys by text id and by (path, start line, qualname), file ids by
+/// path (FxHash: looked up millions of times per build, with keys from the
+/// index itself).
 pub(crate) struct Keys<'a> {
     pub(crate) by_id: rustc_hash::FxHashMap<&'a str, i64>,
+    /// The same keys by the parts of their ids: a reference's enclosing
+    /// definition is found without formatting its id.
+    by_scope: rustc_hash::FxHashMap<(&'a str, u32, &'a str), i64>,
     pub(crate) files: rustc_hash::FxHashMap<&'a str, i64>,
 }
 
 impl<'a> Keys<'a> {
     fn new(loaded: &'a Loaded) -> Self {
-        let mut by_id = rustc_hash::FxHashMap::default();
-        for (file, keys) in loaded.files.iter().zip(&loaded.keys) {
-            for (definition, key) in file.definitions.iter().zip(keys) {
-                by_id.insert(definition.id.as_str(), *key);
-            }
-        }
+        let definitions = loaded
+            .files
+            .iter()
+            .zip(&loaded.keys)
+            .flat_map(|(file, keys)| {
+                let path = file.path.as_str();
+                file.definitions
+                    .iter()
+                    .zip(keys)
+                    .map(move |(d, k)| (path, d, *k))
+            });
         let files = loaded
             .files
             .iter()
             .zip(&loaded.ids)
             .map(|(f, id)| (f.path.as_str(), *id))
             .collect();
-        Keys { by_id, files }
+        Keys::of(definitions, files)
+    }
+
+    /// The keys of `definitions` (each with its file's path and its key),
+    /// and the file ids `files`.
+    pub(crate) fn of(
+        definitions: impl Iterator<Item = (&'a str, &'a xref::Definition, i64)>,
+        files: rustc_hash::FxHashMap<&'a str, i64>,
+    ) -> Self {
+        let mut by_id = rustc_hash::FxHashMap::default();
+        let mut by_scope = rustc_hash::FxHashMap::default();
+        for (path, definition, key) in definitions {
+            by_id.insert(definition.id.as_str(), key);
+            by_scope.insert(
+                (path, definition.start_line, definition.qualname.as_str()),
+                key,
+            );
+        }
+        Keys {
+            by_id,
+            by_scope,
+            files,
+        }
+    }
+
+    /// The key of the definition `scope` of the file at `path`.
+    fn scope(&self, path: &str, scope: &outline_core::xref::ScopeKey) -> Option<i64> {
+        self.by_scope
+            .get(&(path, scope.start_line, scope.qualname.as_str()))
+            .copied()
     }
 }
 
@@ -1701,10 +1767,7 @@ pub(crate) fn ref_values(
         Receiver::Expression => "?".to_owned(),
         Receiver::Call(path) => format!("{}()", path.join(".")),
     };
-    let caller = reference
-        .scope
-        .as_ref()
-        .and_then(|s| keys.by_id.get(s.id(path).as_str()).copied());
+    let caller = reference.scope.as_ref().and_then(|s| keys.scope(path, s));
     let (target, target_file) = match (&resolution.target, resolution.status) {
         (Some(path), xref::Status::Module) => (None, keys.files.get(path.as_str()).copied()),
         (Some(id), _) => (keys.by_id.get(id.as_str()).copied(), None),

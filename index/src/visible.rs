@@ -19,7 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use rusqlite::Transaction;
+use rusqlite::{Transaction, params};
 
 use crate::Error;
 use crate::on_demand::{KeyedRelations, OnDemand, Resolved, keyed_relations};
@@ -257,11 +257,11 @@ fn affected(tx: &Transaction<'_>, fresh: &HashSet<i64>, old: &Old) -> Result<Aff
     // symbol; a base-class one makes its file whole (its relations change).
     let mut found: BTreeSet<(i64, i64, bool)> = BTreeSet::new();
     {
-        let mut named =
-            tx.prepare_cached("SELECT file_id, seq, role = 'inherit' FROM refs WHERE name = ?1")?;
+        let mut named = tx.prepare_cached(crate::store::REFS_BY_NAME)?;
         for name in &old.names {
-            let rows =
-                named.query_map([name], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+            let rows = named.query_map(params![crate::store::name_hash(name), name], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })?;
             for row in rows {
                 found.insert(row?);
             }
