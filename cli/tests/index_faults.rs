@@ -208,3 +208,50 @@ fn while_another_refresh_holds_the_lock_queries_answer_from_the_last_one() {
         stdout(&after)
     );
 }
+
+#[test]
+fn a_db_of_another_tree_is_refused_not_refreshed_from_here() {
+    // A query with --db run from another directory refreshed that index
+    // from the working directory: it dropped every file of its own tree.
+    let project = indexed();
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        elsewhere.path().join("other.py"),
+        "def other():\n    pass\n",
+    )
+    .expect("written");
+    let db = db(project.path());
+    let db = db.to_str().expect("utf-8 path");
+    for args in [
+        vec!["defs", "User", "--db", db],
+        vec!["index", ".", "--db", db],
+    ] {
+        let out = run(elsewhere.path(), &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
+        let root = project.path().canonicalize().expect("root");
+        assert!(
+            stderr(&out).contains(&format!(
+                "the index of {}, not of .: give that directory as the root",
+                root.display()
+            )),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // The index is untouched: asked as it is, and from its own root.
+    let out = run(
+        elsewhere.path(),
+        &["defs", "User", "--db", db, "--no-refresh"],
+    );
+    assert!(stdout(&out).contains("models.py"), "{}", stderr(&out));
+    let root = project.path().to_str().expect("utf-8 path");
+    let out = run(
+        elsewhere.path(),
+        &["defs", "User", "--db", db, "--root", root],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("models.py"), "{}", stdout(&out));
+    let out = run(project.path(), &["defs", "other", "--db", db]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("other.py"), "{}", stdout(&out));
+}

@@ -129,13 +129,32 @@ fn open_and_refresh_waiting(
         Ok(index)
     };
     let mut index = open(&path)?;
+    // A database named with --db may be another tree's index: refreshed
+    // from this root, it would lose every file of the other (found when a
+    // query with `--db` ran from another directory).
+    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let canonical = canonical.to_string_lossy();
+    if db.is_some()
+        && let Some(stored) = index.root().map_err(|e| Refused::new(&path, &e))?
+        && stored != canonical
+        && Path::new(&stored).is_dir()
+    {
+        return Err(Refused::from(format!(
+            "{}: the index of {stored}, not of {}: give that directory as the root \
+             (or query it as it is with --no-refresh)",
+            path.display(),
+            root.display()
+        )));
+    }
     if wait.is_some() && index.created {
         report(format!(
             "note: no index of {} yet: building it (later queries only refresh it)",
             root.display()
         ));
     }
-    match refresh_named_or_all(&mut index, root, changed) {
+    let refreshed = refresh_named_or_all(&mut index, root, changed)
+        .and_then(|done| index.set_root(&canonical).map(|()| done));
+    match refreshed {
         Ok((stats, notes)) => Ok((index, stats, notes)),
         // Damage found only now (pages the open did not read): at the
         // default place the index is a cache, built again.
@@ -148,6 +167,9 @@ fn open_and_refresh_waiting(
             ));
             let mut index = open(&path)?;
             let (stats, notes) = refresh(&mut index, root)?;
+            index
+                .set_root(&canonical)
+                .map_err(|e| Refused::new(&path, &e))?;
             Ok((index, stats, notes))
         }
         Err(error) => Err(Refused::new(&path, &error)),
