@@ -34,6 +34,7 @@
 //! assert_eq!(calls[0].call.line, 4);
 //! ```
 
+mod codes;
 pub mod export;
 mod on_demand;
 mod project_config;

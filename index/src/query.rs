@@ -147,14 +147,14 @@ fn ref_row(row: &Row<'_>) -> rusqlite::Result<(RefRow, Option<Vec<u8>>)> {
             end_column: row.get(3)?,
             name: row.get(4)?,
             receiver: row.get(5)?,
-            role: row.get(6)?,
+            role: crate::codes::role_name(row.get(6)?).to_owned(),
             caller: row.get(7)?,
-            status: row.get(8)?,
+            status: crate::codes::status_name(row.get(8)?).to_owned(),
             target: row.get(9)?,
             candidates: Vec::new(),
             // Stored from an f32: 0.6 reads back as 0.6000000238….
             confidence: (row.get::<_, f64>(11)? * 1e4).round() / 1e4,
-            via: row.get(12)?,
+            via: crate::codes::via_name(row.get(12)?).to_owned(),
         },
         row.get(10)?,
     ))
@@ -489,7 +489,7 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
     let Some(key) = symbol_key(conn, id)? else {
         return Ok(Vec::new());
     };
-    let mut rows = references(conn, "r.target = ?1 AND r.status != 'module'", [key])?;
+    let mut rows = references(conn, "r.target = ?1 AND r.status != 3 /* module */", [key])?;
     if candidates {
         let name: String =
             conn.query_row("SELECT name FROM symbols WHERE key = ?1", [key], |row| {
@@ -497,7 +497,7 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
             })?;
         let listed = references(
             conn,
-            "r.status = 'candidate' AND r.name = ?1 AND r.candidates IS NOT NULL",
+            "r.status = 1 /* candidate */ AND r.name = ?1 AND r.candidates IS NOT NULL",
             [name],
         )?;
         rows.extend(
@@ -523,7 +523,7 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
     let mut seen: HashSet<i64> = HashSet::from([start]);
     let mut frontier = vec![(start, id.to_owned())];
     let mut statement = conn.prepare_cached(
-        "SELECT caller FROM refs WHERE target = ?1 AND role IN ('call', 'instantiate') \
+        "SELECT caller FROM refs WHERE target = ?1 AND role IN (0, 1) /* call, instantiate */ \
          AND caller IS NOT NULL",
     )?;
     for level in 1..=depth.max(1) {
@@ -531,7 +531,7 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
         for (callee_key, callee) in &frontier {
             let calls = references(
                 conn,
-                "r.target = ?1 AND r.role IN ('call', 'instantiate') AND r.status != 'module'",
+                "r.target = ?1 AND r.role IN (0, 1) /* call, instantiate */ AND r.status != 3 /* module */",
                 [callee_key],
             )?;
             let caller_keys: Vec<i64> = statement

@@ -80,7 +80,7 @@ pub(crate) fn resolve_quiet(
     for row in &rows {
         insert_ref(&mut insert, row)?;
         references += 1;
-        resolved_count += i64::from(row.status == xref::Status::Resolved);
+        resolved_count += i64::from(row.is_resolved());
     }
     crate::store::set_meta_count(tx, "references", references)?;
     crate::store::set_meta_count(tx, "resolved", resolved_count)?;

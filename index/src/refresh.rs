@@ -478,7 +478,8 @@ impl Old {
     fn count_references(&mut self, tx: &Transaction<'_>, id: i64) -> Result<(), Error> {
         let (references, resolved): (i64, i64) = tx
             .prepare_cached(
-                "SELECT count(*), coalesce(sum(status = 'resolved'), 0) FROM refs WHERE file_id = ?1",
+                "SELECT count(*), coalesce(sum(status = 0 /* resolved */), 0) FROM refs \
+             WHERE file_id = ?1",
             )?
             .query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))?;
         self.references += references;
@@ -805,16 +806,15 @@ fn check(
     }
     match parse(&entry.display, entry.language, bytes) {
         Ok((outline, facts)) => {
-            let scope = scope_facts(&facts);
-            let mut name_hashes: Vec<i64> = facts
-                .references
+            let (scope, references) = scope_facts(facts);
+            let mut name_hashes: Vec<i64> = references
                 .iter()
                 .map(|r| crate::store::name_hash(&r.name))
                 .collect();
             name_hashes.sort_unstable();
             name_hashes.dedup();
             let blobs = crate::store::encode(&scope)
-                .and_then(|f| Ok((f, crate::store::encode(&facts.references)?)));
+                .and_then(|f| Ok((f, crate::store::encode(&references)?)));
             match blobs {
                 Ok((facts_blob, refs_blob)) => Checked::Parsed(Box::new(Parsed {
                     display: entry.display.clone(),
@@ -839,23 +839,34 @@ fn check(
 /// that belong to no type (those are stored apart). Kept: inheritance
 /// references, and every reference naming the type a definition is for
 /// (the `subtype` of Rust's `impl Trait for Type` self type, which maps the
-/// impl to its type for relations and member lookups).
-fn scope_facts(facts: &Facts) -> Facts {
-    Facts {
-        supported: facts.supported,
-        references: facts
-            .references
+/// impl to its type for relations and member lookups). Returned with all
+/// the references (`facts` is taken apart, nothing else is copied).
+fn scope_facts(facts: Facts) -> (Facts, Vec<Reference>) {
+    let Facts {
+        supported,
+        references,
+        imports,
+        types,
+        attributes,
+        returns,
+        exports,
+        modules,
+    } = facts;
+    let scope = Facts {
+        supported,
+        references: references
             .iter()
             .filter(|r| r.role == Role::Inherit || r.subtype.is_some())
             .cloned()
             .collect(),
-        imports: facts.imports.clone(),
-        types: facts.types.clone(),
-        attributes: facts.attributes.clone(),
-        returns: facts.returns.clone(),
-        exports: facts.exports.clone(),
-        modules: facts.modules.clone(),
-    }
+        imports,
+        types,
+        attributes,
+        returns,
+        exports,
+        modules,
+    };
+    (scope, references)
 }
 
 /// Writes the rows of one file (the file, its symbols and imports),
@@ -1499,7 +1510,8 @@ fn resolve_again(
         resolved = 0;
     } else {
         let mut count = tx.prepare_cached(
-            "SELECT count(*), coalesce(sum(status = 'resolved'), 0) FROM refs WHERE file_id = ?1",
+            "SELECT count(*), coalesce(sum(status = 0 /* resolved */), 0) FROM refs \
+             WHERE file_id = ?1",
         )?;
         let mut delete = tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?;
         for &i in &affected.whole {
@@ -1515,7 +1527,7 @@ fn resolve_again(
             delete.execute([id])?;
         }
         let mut status = tx.prepare_cached(
-            "SELECT status = 'resolved' FROM refs WHERE file_id = ?1 AND seq = ?2",
+            "SELECT status = 0 /* resolved */ FROM refs WHERE file_id = ?1 AND seq = ?2",
         )?;
         let mut delete = tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1 AND seq = ?2")?;
         for &(file_id, seq) in &affected.rows {
@@ -1590,7 +1602,7 @@ fn resolve_again(
             if written.is_ok() {
                 for row in &rows {
                     references += 1;
-                    resolved += i64::from(row.status == xref::Status::Resolved);
+                    resolved += i64::from(row.is_resolved());
                     stats.re_resolved += 1;
                 }
             }
@@ -1742,14 +1754,21 @@ pub(crate) struct RefValues {
     end_column: u32,
     name: String,
     receiver: String,
-    role: &'static str,
+    role: i64,
     caller: Option<i64>,
-    pub(crate) status: xref::Status,
+    status: i64,
     target: Option<i64>,
     target_file: Option<i64>,
     candidates: Option<Vec<u8>>,
     confidence: f64,
-    via: &'static str,
+    via: i64,
+}
+
+impl RefValues {
+    /// Whether the reference is resolved.
+    pub(crate) fn is_resolved(&self) -> bool {
+        self.status == crate::codes::status_code(xref::Status::Resolved)
+    }
 }
 
 /// The row of the resolution of `reference` of the file at `path` with id
@@ -1789,14 +1808,14 @@ pub(crate) fn ref_values(
         end_column: reference.end_column,
         name: std::mem::take(&mut reference.name),
         receiver,
-        role: resolution.role.as_str(),
+        role: crate::codes::role_code(resolution.role),
         caller,
-        status: resolution.status,
+        status: crate::codes::status_code(resolution.status),
         target,
         target_file,
         candidates,
         confidence: f64::from(resolution.confidence),
-        via: resolution.via.as_str(),
+        via: crate::codes::via_code(resolution.via),
     })
 }
 
@@ -1831,8 +1850,7 @@ pub(crate) fn insert_refs(
         let mut statement = tx.prepare_cached(&sql)?;
         for chunk in &mut chunks {
             let mut params: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(chunk.len() * 15);
-            let statuses: Vec<&str> = chunk.iter().map(|row| row.status.as_str()).collect();
-            for (row, status) in chunk.iter().zip(&statuses) {
+            for row in chunk {
                 params.extend_from_slice(&[
                     &row.file_id,
                     &row.seq,
@@ -1843,7 +1861,7 @@ pub(crate) fn insert_refs(
                     &row.receiver,
                     &row.role,
                     &row.caller,
-                    status,
+                    &row.status,
                     &row.target,
                     &row.target_file,
                     &row.candidates,
@@ -1875,7 +1893,7 @@ pub(crate) fn insert_ref(
         row.receiver,
         row.role,
         row.caller,
-        row.status.as_str(),
+        row.status,
         row.target,
         row.target_file,
         row.candidates,

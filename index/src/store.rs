@@ -49,7 +49,8 @@
 //!   the primary key, the table is clustered by it); `receiver` is the
 //!   dotted receiver (`self`, `a.b`), `?` for an expression, empty for a bare
 //!   name; `caller` the key of the enclosing definition (NULL at module
-//!   level); `status` is `resolved`, `candidate`, `external` or `module`;
+//!   level); `role`, `status` (`resolved`, `candidate`, `external`,
+//!   `module`) and `via` are integer codes ([`crate::codes`]);
 //!   `target` the key of the resolved symbol, `target_file` the id of the
 //!   file a `module` reference names; `candidates` the candidate keys as
 //!   little-endian 8-byte integers (NULL when none). The index
@@ -75,7 +76,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -129,14 +130,14 @@ CREATE TABLE refs(
     end_column INTEGER NOT NULL,
     name TEXT NOT NULL,
     receiver TEXT NOT NULL,
-    role TEXT NOT NULL,
+    role INTEGER NOT NULL,
     caller INTEGER,
-    status TEXT NOT NULL,
+    status INTEGER NOT NULL,
     target INTEGER,
     target_file INTEGER,
     candidates BLOB,
     confidence REAL NOT NULL,
-    via TEXT NOT NULL,
+    via INTEGER NOT NULL,
     PRIMARY KEY(file_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE ref_names(
@@ -202,14 +203,14 @@ DROP INDEX IF EXISTS refs_target;
 /// The `refs` rows (file id, sequence, whether a base-class reference) of
 /// the references named `?2`, whose [`name_hash`] is `?1`: the files
 /// `ref_names` gives, each file's rows scanned for the name.
-pub(crate) const REFS_BY_NAME: &str = "SELECT r.file_id, r.seq, r.role = 'inherit' \
+pub(crate) const REFS_BY_NAME: &str = "SELECT r.file_id, r.seq, r.role = 3 /* inherit */ \
      FROM ref_names n JOIN refs r ON r.file_id = n.file_id \
      WHERE n.name_hash = ?1 AND r.name = ?2";
 
 /// The `WHERE` clause (over `refs r`) of the calls made by the definition
 /// of key `?1`: the rows of the definition's own file only.
 pub(crate) const CALLEES: &str = "r.file_id = (SELECT file_id FROM symbols WHERE key = ?1) \
-     AND r.caller = ?1 AND r.role IN ('call', 'instantiate')";
+     AND r.caller = ?1 AND r.role IN (0, 1) /* call, instantiate */";
 
 /// The `ref_names` value of a reference name: the name's XXH3-64, its bits
 /// as a signed integer (SQLite's integer type).
@@ -415,12 +416,12 @@ mod tests {
                 "refs_target",
             ),
             (
-                "SELECT caller FROM refs WHERE target = ?1 AND role IN ('call', 'instantiate')",
+                "SELECT caller FROM refs WHERE target = ?1 AND role IN (0, 1) /* call, instantiate */",
                 "refs_target",
             ),
             (
                 "SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id \
-                 WHERE r.target = ?1 AND r.status != 'module' ORDER BY f.path, r.line",
+                 WHERE r.target = ?1 AND r.status != 3 /* module */ ORDER BY f.path, r.line",
                 "refs_target",
             ),
             (callees.as_str(), "SEARCH r USING PRIMARY KEY (file_id=?)"),

@@ -266,8 +266,9 @@ fn affected(tx: &Transaction<'_>, fresh: &HashSet<i64>, old: &Old) -> Result<Aff
                 found.insert(row?);
             }
         }
-        let mut targeted =
-            tx.prepare_cached("SELECT file_id, seq, role = 'inherit' FROM refs WHERE target = ?1")?;
+        let mut targeted = tx.prepare_cached(
+            "SELECT file_id, seq, role = 3 /* inherit */ FROM refs WHERE target = ?1",
+        )?;
         for key in &old.removed_keys {
             let rows =
                 targeted.query_map([key], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
@@ -385,7 +386,8 @@ fn write_rows(
     let mut references = crate::store::meta_count(tx, "references")? - old.references;
     let mut resolved = crate::store::meta_count(tx, "resolved")? - old.resolved;
     let mut count = tx.prepare_cached(
-        "SELECT count(*), coalesce(sum(status = 'resolved'), 0) FROM refs WHERE file_id = ?1",
+        "SELECT count(*), coalesce(sum(status = 0 /* resolved */), 0) FROM refs \
+         WHERE file_id = ?1",
     )?;
     let mut delete = tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?;
     for id in affected.whole.iter().filter(|id| !fresh.contains(id)) {
@@ -394,8 +396,9 @@ fn write_rows(
         resolved -= r;
         delete.execute([id])?;
     }
-    let mut status =
-        tx.prepare_cached("SELECT status = 'resolved' FROM refs WHERE file_id = ?1 AND seq = ?2")?;
+    let mut status = tx.prepare_cached(
+        "SELECT status = 0 /* resolved */ FROM refs WHERE file_id = ?1 AND seq = ?2",
+    )?;
     let mut delete = tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1 AND seq = ?2")?;
     for (id, seqs) in &affected.single {
         for seq in seqs {
@@ -409,7 +412,7 @@ fn write_rows(
     for row in rows {
         insert_ref(&mut insert, row)?;
         references += 1;
-        resolved += i64::from(row.status == xref::Status::Resolved);
+        resolved += i64::from(row.is_resolved());
     }
     let relations: i64 = tx.query_row("SELECT count(*) FROM relations", [], |row| row.get(0))?;
     crate::store::set_meta_count(tx, "references", references)?;

@@ -192,7 +192,8 @@ fn references_follow_edits_deletions_and_renames() {
     let stats = refresh(&mut index, root);
     assert_eq!((stats.parsed, stats.removed), (0, 1));
     let conn = index.connection();
-    let statuses: Vec<(String, String)> = {
+    // `status` is an integer code: 2 is `external` (index/src/codes.rs).
+    let statuses: Vec<(String, i64)> = {
         let mut statement = conn
             .prepare(
                 "SELECT r.name, r.status FROM refs r JOIN files f ON f.id = r.file_id \
@@ -205,13 +206,7 @@ fn references_follow_edits_deletions_and_renames() {
             .collect::<Result<_, _>>()
             .expect("rows")
     };
-    assert_eq!(
-        statuses,
-        [
-            ("User".to_owned(), "external".to_owned()),
-            ("User".to_owned(), "external".to_owned())
-        ]
-    );
+    assert_eq!(statuses, [("User".to_owned(), 2), ("User".to_owned(), 2)]);
 }
 
 #[test]

@@ -242,7 +242,8 @@ pub struct IndexLocation {
     /// output are relative to it.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
-    /// The database (default ROOT/.ast-outline/index.sqlite).
+    /// The database (default ROOT/.ast-outline/index.sqlite). An index
+    /// refreshed from another root is refused, not refreshed from this one.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// Output format: `text` (grouped by file) or `json` (one object).
@@ -259,7 +260,8 @@ pub struct IndexArgs {
     /// The project root to index.
     #[arg(value_name = "ROOT", default_value = ".")]
     pub root: PathBuf,
-    /// The database (default ROOT/.ast-outline/index.sqlite).
+    /// The database (default ROOT/.ast-outline/index.sqlite). An index
+    /// refreshed from another root is refused, not refreshed from this one.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// Output format of the summary.
