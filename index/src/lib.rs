@@ -41,6 +41,7 @@ mod project_config;
 pub mod query;
 mod quiet;
 mod refresh;
+mod rows;
 /// The index as a SCIP index (Sourcegraph's code-intelligence protobuf).
 pub mod scip;
 pub mod store;

@@ -17,7 +17,7 @@ use rusqlite::Transaction;
 
 use crate::Error;
 use crate::on_demand::{OnDemand, Resolved, keyed_relations};
-use crate::refresh::{RefreshStats, insert_ref};
+use crate::refresh::{RefreshStats, insert_refs};
 
 /// Resolves again the references of the files `quiet` (file ids), every
 /// one of them quiet, and writes their rows (their old rows are gone:
@@ -76,9 +76,8 @@ pub(crate) fn resolve_quiet(
     }
     let mut references = crate::store::meta_count(tx, "references")? - deleted.0;
     let mut resolved_count = crate::store::meta_count(tx, "resolved")? - deleted.1;
-    let mut insert = tx.prepare_cached(crate::refresh::INSERT_REF)?;
+    insert_refs(tx, &rows)?;
     for row in &rows {
-        insert_ref(&mut insert, row)?;
         references += 1;
         resolved_count += i64::from(row.is_resolved());
     }

@@ -1541,7 +1541,6 @@ fn resolve_again(
     let mut whole: Vec<usize> = affected.whole.iter().copied().collect();
     whole.sort_unstable_by_key(|&i| loaded.ids.get(i).copied());
     let whole_count = whole.len();
-    let mut insert = tx.prepare_cached(INSERT_REF)?;
     let mut blob = tx.prepare_cached("SELECT refs_facts FROM files WHERE id = ?1")?;
     let mut read_references = |i: usize| -> Result<Vec<u8>, Error> {
         let id = loaded.ids.get(i).copied().unwrap_or(-1);
@@ -1598,7 +1597,7 @@ fn resolve_again(
         };
         let (written, next_rows) = std::thread::scope(|scope| {
             let handle = next.map(|blobs| scope.spawn(move || resolve_chunk(blobs)));
-            let written = insert_refs(tx, &mut insert, &rows);
+            let written = insert_refs(tx, &rows);
             if written.is_ok() {
                 for row in &rows {
                     references += 1;
@@ -1819,86 +1818,38 @@ pub(crate) fn ref_values(
     })
 }
 
-/// The statement [`insert_ref`] runs.
-pub(crate) const INSERT_REF: &str = "INSERT INTO refs(file_id, seq, line, column, end_column, \
-     name, receiver, role, caller, status, target, target_file, candidates, confidence, via) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+/// The `refs` columns, in the order of [`RefValues::values`].
+const REF_COLUMNS: &str = "INSERT INTO refs(file_id, seq, line, column, end_column, name, \
+     receiver, role, caller, status, target, target_file, candidates, confidence, via)";
 
-/// Rows per statement of [`insert_refs`] (15 parameters each, far below
-/// SQLite's limit of 32,766).
-const ROWS_PER_INSERT: usize = 64;
+impl RefValues {
+    /// The row's values, in the order of [`REF_COLUMNS`].
+    fn values(&self) -> [&dyn rusqlite::ToSql; 15] {
+        [
+            &self.file_id,
+            &self.seq,
+            &self.line,
+            &self.column,
+            &self.end_column,
+            &self.name,
+            &self.receiver,
+            &self.role,
+            &self.caller,
+            &self.status,
+            &self.target,
+            &self.target_file,
+            &self.candidates,
+            &self.confidence,
+            &self.via,
+        ]
+    }
+}
 
-/// Inserts `rows`, [`ROWS_PER_INSERT`] per statement (one statement per
-/// row spends most of its time outside the B-tree); `single` inserts the
-/// rest one by one.
+/// Inserts the `refs` rows `rows` ([`crate::rows::insert_rows`]).
 ///
 /// # Errors
 /// [`Error::Sqlite`].
-pub(crate) fn insert_refs(
-    tx: &Transaction<'_>,
-    single: &mut rusqlite::CachedStatement<'_>,
-    rows: &[RefValues],
-) -> Result<(), Error> {
-    let mut chunks = rows.chunks_exact(ROWS_PER_INSERT);
-    if chunks.len() > 0 {
-        let values =
-            vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; ROWS_PER_INSERT].join(", ");
-        let sql = format!(
-            "INSERT INTO refs(file_id, seq, line, column, end_column, name, receiver, role, \
-             caller, status, target, target_file, candidates, confidence, via) VALUES {values}"
-        );
-        let mut statement = tx.prepare_cached(&sql)?;
-        for chunk in &mut chunks {
-            let mut params: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(chunk.len() * 15);
-            for row in chunk {
-                params.extend_from_slice(&[
-                    &row.file_id,
-                    &row.seq,
-                    &row.line,
-                    &row.column,
-                    &row.end_column,
-                    &row.name,
-                    &row.receiver,
-                    &row.role,
-                    &row.caller,
-                    &row.status,
-                    &row.target,
-                    &row.target_file,
-                    &row.candidates,
-                    &row.confidence,
-                    &row.via,
-                ]);
-            }
-            statement.execute(params.as_slice())?;
-        }
-    }
-    for row in chunks.remainder() {
-        insert_ref(single, row)?;
-    }
-    Ok(())
-}
-
-/// Inserts one `refs` row.
-pub(crate) fn insert_ref(
-    insert: &mut rusqlite::CachedStatement<'_>,
-    row: &RefValues,
-) -> Result<(), Error> {
-    insert.execute(params![
-        row.file_id,
-        row.seq,
-        row.line,
-        row.column,
-        row.end_column,
-        row.name,
-        row.receiver,
-        row.role,
-        row.caller,
-        row.status,
-        row.target,
-        row.target_file,
-        row.candidates,
-        row.confidence,
-        row.via
-    ])?;
-    Ok(())
+pub(crate) fn insert_refs(conn: &Connection, rows: &[RefValues]) -> Result<(), Error> {
+    let values: Vec<_> = rows.iter().map(RefValues::values).collect();
+    crate::rows::insert_rows(conn, REF_COLUMNS, &values)
 }

@@ -288,6 +288,9 @@ pub fn open(path: &Path) -> Result<(Connection, bool), Error> {
     conn.pragma_update(None, "cache_size", -65536)?;
     conn.pragma_update(None, "temp_store", "MEMORY")?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    // Room for every statement a refresh prepares (two per multi-row
+    // insert, see `rows.rs`), so none is prepared again in a loop.
+    conn.set_prepared_statement_cache_capacity(64);
     let created = if versions(&conn)? == Some((SCHEMA_VERSION, outline_core::xref::FACTS_VERSION)) {
         false
     } else {

@@ -23,7 +23,7 @@ use rusqlite::{Transaction, params};
 
 use crate::Error;
 use crate::on_demand::{KeyedRelations, OnDemand, Resolved, keyed_relations};
-use crate::refresh::{Old, RefValues, RefreshStats, insert_ref, related};
+use crate::refresh::{Old, RefValues, RefreshStats, insert_refs, related};
 
 /// The refresh resolves on demand when at most `MIN_REACH` files, or one
 /// in `FILES_PER_REACH` of the project's files, have references to resolve
@@ -408,9 +408,8 @@ fn write_rows(
             delete.execute([id, seq])?;
         }
     }
-    let mut insert = tx.prepare_cached(crate::refresh::INSERT_REF)?;
+    insert_refs(tx, rows)?;
     for row in rows {
-        insert_ref(&mut insert, row)?;
         references += 1;
         resolved += i64::from(row.is_resolved());
     }
