@@ -531,6 +531,34 @@ fn rust_assignment_chains_of_a_million_links_are_left_out_with_an_error() {
 }
 
 #[test]
+fn python_lambdas_a_million_deep_give_the_references_above_5000_levels() {
+    // The parser takes them, but the visit for references recursed once per
+    // level and aborted the process (the index's facts, not the outline).
+    let source = format!("x = f({}a)\n", "lambda: ".repeat(1_000_000));
+    let (outline, facts) = on_small_stack(|| {
+        ast_outline::outline_source_with_facts(
+            "deep.py",
+            Language::Python,
+            &source,
+            &OutlineOptions::default(),
+        )
+    });
+    assert_eq!(outline.symbols[0].name, "x");
+    let names: Vec<&str> = facts.references.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["f"]);
+    // Under the limit, the innermost name is found.
+    let source = format!("x = f({}a)\n", "lambda: ".repeat(100));
+    let (_, facts) = ast_outline::outline_source_with_facts(
+        "shallow.py",
+        Language::Python,
+        &source,
+        &OutlineOptions::default(),
+    );
+    let names: Vec<&str> = facts.references.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["f", "a"]);
+}
+
+#[test]
 fn max_nesting_is_an_option() {
     let deep = 4_000;
     let source = format!("x = {}1{}\n", "(".repeat(deep), ")".repeat(deep));

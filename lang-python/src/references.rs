@@ -41,6 +41,7 @@ pub(crate) fn module_facts(source: &Source<'_>, body: &[Stmt]) -> Facts {
             supported: true,
             ..Facts::default()
         },
+        depth: 0,
     };
     collector.facts.exports = dunder_all(body);
     collector.visit_body(body);
@@ -70,7 +71,17 @@ struct Collector<'s, 'a> {
     /// x as c_x` beside `c_x = None`) is a reference to that definition.
     module_assigned: HashSet<String>,
     facts: Facts,
+    /// Expressions open around the one visited (see
+    /// [`MAX_EXPRESSION_DEPTH`]).
+    depth: usize,
 }
+
+/// Expressions nested deeper than this are not visited for references: the
+/// visit recurses once per level, and a million nested lambdas
+/// (`lambda: lambda: … 1`, which the parser takes) overflowed even the
+/// parser's 256 MiB stack and aborted the process. Real code nests a few
+/// dozen levels.
+const MAX_EXPRESSION_DEPTH: usize = 5_000;
 
 impl Collector<'_, '_> {
     fn current_key(&self) -> Option<ScopeKey> {
@@ -591,6 +602,18 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.depth >= MAX_EXPRESSION_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        self.visit_expr_inside(expr);
+        self.depth -= 1;
+    }
+}
+
+impl Collector<'_, '_> {
+    /// [`Visitor::visit_expr`] below the depth check.
+    fn visit_expr_inside(&mut self, expr: &Expr) {
         match expr {
             Expr::Name(n) => {
                 if n.ctx == ExprContext::Load {
@@ -750,6 +773,8 @@ struct Binder {
     declared: HashSet<String>,
     /// Leave out names bound by imports.
     skip_imports: bool,
+    /// As [`Collector::depth`].
+    depth: usize,
 }
 
 impl<'a> Visitor<'a> for Binder {
@@ -811,6 +836,10 @@ impl<'a> Visitor<'a> for Binder {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.depth >= MAX_EXPRESSION_DEPTH {
+            return;
+        }
+        self.depth += 1;
         match expr {
             Expr::Name(n) if n.ctx != ExprContext::Load => {
                 self.bound.insert(n.id.to_string());
@@ -826,6 +855,7 @@ impl<'a> Visitor<'a> for Binder {
             | Expr::Generator(_) => {}
             _ => visitor::walk_expr(self, expr),
         }
+        self.depth -= 1;
     }
 }
 
