@@ -556,6 +556,26 @@ fn python_lambdas_a_million_deep_give_the_references_above_5000_levels() {
     );
     let names: Vec<&str> = facts.references.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["f", "a"]);
+    // Attribute and call chains a million long nest the same way: one
+    // reference per attribute down to the limit.
+    for (path, source, references) in [
+        (
+            "attributes.py",
+            format!("x = a{}\n", ".b".repeat(1_000_000)),
+            5_000,
+        ),
+        ("calls.py", format!("x = f{}\n", "()".repeat(1_000_000)), 0),
+    ] {
+        let (_, facts) = on_small_stack(|| {
+            ast_outline::outline_source_with_facts(
+                path,
+                Language::Python,
+                &source,
+                &OutlineOptions::default(),
+            )
+        });
+        assert_eq!(facts.references.len(), references, "{path}");
+    }
 }
 
 #[test]
