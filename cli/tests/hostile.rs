@@ -579,6 +579,43 @@ fn python_lambdas_a_million_deep_give_the_references_above_5000_levels() {
 }
 
 #[test]
+fn rust_and_typescript_chains_a_million_long_give_the_references_above_5000_levels() {
+    // Parsed in a loop, but visited for references by recursion: each
+    // aborted index (the outline does not visit bodies this way).
+    const N: usize = 1_000_000;
+    for (path, language, source, references) in [
+        (
+            "calls.rs",
+            Language::Rust,
+            format!("fn g() {{ let x = f{}; }}\n", "()".repeat(N)),
+            0,
+        ),
+        (
+            "methods.rs",
+            Language::Rust,
+            format!("fn g() {{ let x = a{}; }}\n", ".m()".repeat(N)),
+            5_000,
+        ),
+        (
+            "subscripts.ts",
+            Language::Typescript,
+            format!("let x = a{};\n", "[0]".repeat(N)),
+            0,
+        ),
+    ] {
+        let (_, facts) = on_small_stack(|| {
+            ast_outline::outline_source_with_facts(
+                path,
+                language,
+                &source,
+                &OutlineOptions::default(),
+            )
+        });
+        assert_eq!(facts.references.len(), references, "{path}");
+    }
+}
+
+#[test]
 fn max_nesting_is_an_option() {
     let deep = 4_000;
     let source = format!("x = {}1{}\n", "(".repeat(deep), ")".repeat(deep));

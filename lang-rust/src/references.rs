@@ -134,6 +134,7 @@ fn walk(
         self_type: Vec::new(),
         typed: HashSet::new(),
         inline: Vec::new(),
+        depth: 0,
     };
     for item in items {
         walker.visit_item(item);
@@ -181,7 +182,17 @@ struct Walker<'r, 'f, 'a> {
     typed: HashSet<(String, String)>,
     /// The inline `mod m { … }` blocks enclosing the walk, outermost first.
     inline: Vec<ModuleStep>,
+    /// Expressions open around the one visited (see
+    /// [`MAX_EXPRESSION_DEPTH`]).
+    depth: usize,
 }
+
+/// Expressions nested deeper than this are not visited for references: the
+/// walk recurses once per level, and a million chained calls
+/// (`f()()…`, `a.m().m()…`, which `syn` parses in a loop) overflowed even
+/// the parser's 256 MiB stack and aborted the process. Real code nests a
+/// few dozen levels.
+const MAX_EXPRESSION_DEPTH: usize = 5_000;
 
 /// The value of the first `#[path = "…"]` among `attrs` (as rustc takes
 /// the first); `None` without one or when its value is not a string.
@@ -909,6 +920,50 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
     }
 
     fn visit_expr(&mut self, node: &'ast Expr) {
+        if self.depth >= MAX_EXPRESSION_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        self.visit_expr_inside(node);
+        self.depth -= 1;
+    }
+
+    fn visit_stmt_macro(&mut self, node: &'ast syn::StmtMacro) {
+        self.macro_args(&node.mac);
+    }
+
+    fn visit_type_path(&mut self, node: &'ast TypePath) {
+        if let Some(qself) = &node.qself {
+            self.visit_type(&qself.ty);
+        }
+        let chain = path_chain(&node.path);
+        let primitive = chain.len() == 1
+            && chain
+                .first()
+                .is_some_and(|(n, _)| PRIMITIVES.contains(&n.as_str()));
+        if !primitive && node.qself.is_none() {
+            self.chain(chain, Role::TypeUse, None);
+        }
+        for segment in &node.path.segments {
+            self.visit_path_arguments(&segment.arguments);
+        }
+    }
+
+    fn visit_trait_bound(&mut self, node: &'ast syn::TraitBound) {
+        self.chain(path_chain(&node.path), Role::TypeUse, None);
+        for segment in &node.path.segments {
+            self.visit_path_arguments(&segment.arguments);
+        }
+    }
+
+    fn visit_macro(&mut self, _node: &'ast Macro) {}
+
+    fn visit_attribute(&mut self, _node: &'ast syn::Attribute) {}
+}
+
+impl<'ast> Walker<'_, '_, '_> {
+    /// [`Visit::visit_expr`] below the depth check.
+    fn visit_expr_inside(&mut self, node: &'ast Expr) {
         match node {
             Expr::Path(ExprPath {
                 qself: None, path, ..
@@ -999,36 +1054,4 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
             other => visit::visit_expr(self, other),
         }
     }
-
-    fn visit_stmt_macro(&mut self, node: &'ast syn::StmtMacro) {
-        self.macro_args(&node.mac);
-    }
-
-    fn visit_type_path(&mut self, node: &'ast TypePath) {
-        if let Some(qself) = &node.qself {
-            self.visit_type(&qself.ty);
-        }
-        let chain = path_chain(&node.path);
-        let primitive = chain.len() == 1
-            && chain
-                .first()
-                .is_some_and(|(n, _)| PRIMITIVES.contains(&n.as_str()));
-        if !primitive && node.qself.is_none() {
-            self.chain(chain, Role::TypeUse, None);
-        }
-        for segment in &node.path.segments {
-            self.visit_path_arguments(&segment.arguments);
-        }
-    }
-
-    fn visit_trait_bound(&mut self, node: &'ast syn::TraitBound) {
-        self.chain(path_chain(&node.path), Role::TypeUse, None);
-        for segment in &node.path.segments {
-            self.visit_path_arguments(&segment.arguments);
-        }
-    }
-
-    fn visit_macro(&mut self, _node: &'ast Macro) {}
-
-    fn visit_attribute(&mut self, _node: &'ast syn::Attribute) {}
 }

@@ -71,6 +71,7 @@ pub(crate) fn facts(source: &Source<'_>, items: &[ModuleItem], symbols: &[Symbol
         this_class: vec![None],
         pending: None,
         typed_this: HashSet::new(),
+        depth: 0,
     };
     for item in items {
         walker.module_item(item);
@@ -130,7 +131,16 @@ struct Facts_<'s, 'a> {
     pending: Option<(BytePos, bool)>,
     /// Scopes for which `this` has its [`LocalType`].
     typed_this: HashSet<String>,
+    /// Expressions open around the one visited (see
+    /// [`MAX_EXPRESSION_DEPTH`]).
+    depth: usize,
 }
+
+/// Expressions nested deeper than this are not visited for references: the
+/// visit recurses once per level, and a million chained subscripts
+/// (`a[0][0]…`, which the parser takes) overflowed even the parser's 256
+/// MiB stack and aborted the process. Real code nests a few dozen levels.
+const MAX_EXPRESSION_DEPTH: usize = 5_000;
 
 /// A dotted chain of names (`a.b.c`, `this.m`), each with its position.
 type Chain = Vec<(String, BytePos, BytePos)>;
@@ -1568,37 +1578,12 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_expr(&mut self, node: &Expr) {
-        match node {
-            Expr::Ident(i) => {
-                if i.sym == *"undefined" {
-                    return;
-                }
-                let binding = self.binding(&i.sym);
-                self.push_reference(
-                    i.sym.to_string(),
-                    Receiver::Bare,
-                    Role::Read,
-                    (i.span.lo, i.span.hi),
-                    binding,
-                    None,
-                );
-            }
-            Expr::OptChain(o) => match &*o.base {
-                // `a?.b(…)`, `a.b?.(…)`: a call of the callee.
-                OptChainBase::Call(call) => {
-                    self.call_like(&call.callee, Role::Call);
-                    if let Some(args) = &call.type_args {
-                        args.visit_with(self);
-                    }
-                    for arg in &call.args {
-                        arg.visit_with(self);
-                    }
-                }
-                OptChainBase::Member(m) => self.member_refs(node, m),
-            },
-            Expr::Member(m) => self.member_refs(node, m),
-            other => other.visit_children_with(self),
+        if self.depth >= MAX_EXPRESSION_DEPTH {
+            return;
         }
+        self.depth += 1;
+        self.visit_expr_inside(node);
+        self.depth -= 1;
     }
 
     fn visit_call_expr(&mut self, node: &CallExpr) {
@@ -1674,6 +1659,43 @@ impl Visit for Facts_<'_, '_> {
 
     fn visit_module_item(&mut self, node: &ModuleItem) {
         self.module_item(node);
+    }
+}
+
+impl Facts_<'_, '_> {
+    /// [`Visit::visit_expr`] below the depth check.
+    fn visit_expr_inside(&mut self, node: &Expr) {
+        match node {
+            Expr::Ident(i) => {
+                if i.sym == *"undefined" {
+                    return;
+                }
+                let binding = self.binding(&i.sym);
+                self.push_reference(
+                    i.sym.to_string(),
+                    Receiver::Bare,
+                    Role::Read,
+                    (i.span.lo, i.span.hi),
+                    binding,
+                    None,
+                );
+            }
+            Expr::OptChain(o) => match &*o.base {
+                // `a?.b(…)`, `a.b?.(…)`: a call of the callee.
+                OptChainBase::Call(call) => {
+                    self.call_like(&call.callee, Role::Call);
+                    if let Some(args) = &call.type_args {
+                        args.visit_with(self);
+                    }
+                    for arg in &call.args {
+                        arg.visit_with(self);
+                    }
+                }
+                OptChainBase::Member(m) => self.member_refs(node, m),
+            },
+            Expr::Member(m) => self.member_refs(node, m),
+            other => other.visit_children_with(self),
+        }
     }
 }
 
