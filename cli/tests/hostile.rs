@@ -246,8 +246,9 @@ fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
     // Chains without brackets recurse in swc and the walk like brackets do:
     // 100,000 `await`s, `new`s, `keyof`s, `readonly`s or unbraced arrows
     // aborted the process with a stack overflow; so did a million
-    // right-associative operators (`=`, `? :`, `**`) or unary `!`/`-`, and
-    // 100,000 nested template substitutions. (`const x =` is one level.)
+    // right-associative operators (`=`, `? :`, `**`), unary `!`/`-` or
+    // member links (`a.b.…b = 1`), and 100,000 nested template
+    // substitutions. (`const x =` is one level.)
     const N: usize = 100_000;
     const M: usize = 1_000_000;
     let cases = [
@@ -258,6 +259,12 @@ fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
             M + 1,
         ),
         ("power.js", format!("x = {}1;\n", "a ** ".repeat(M)), M + 1),
+        // An assignment target is cloned by recursion, once per link.
+        (
+            "members.js",
+            format!("x = a{} = 1;\n", ".b".repeat(M)),
+            M + 1,
+        ),
         ("not.js", format!("x = {}1;\n", "!".repeat(M)), M + 1),
         ("minus.js", format!("x = {}1;\n", "- ".repeat(M)), M + 1),
         (

@@ -99,7 +99,8 @@ pub(crate) struct Piece {
     pub range: Range<usize>,
     /// Deepest bracket nesting inside, counting `<` right after a word as a
     /// type-argument bracket (closed by `>`, forgotten at `;`), each word of
-    /// a run of [`CHAIN_WORDS`] or unary `!`, `~`, `+`, `-` as one level, and
+    /// a run of [`CHAIN_WORDS`] or unary `!`, `~`, `+`, `-` as one level,
+    /// each `.name` link of a member chain (`a.b.c`) as one level, and
     /// each `=>` whose body is not braced and each right-associative operator
     /// ([`opens_operand`]) as one level until the end of its bracket, a `,`
     /// or `;` at its level, or a line end not right after such a token.
@@ -129,6 +130,10 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
     // bodies open at this bracket level and around it, and the arrow count
     // saved at each open bracket (restored when it closes).
     let mut prefix = 0usize;
+    // The `.name` links of the member chain running (`a.b.c`): `swc`
+    // clones an assignment target by recursion, once per link, and a
+    // million of them (`a.b.…b = 1`) overflowed the parser's stack.
+    let mut members = 0usize;
     let mut arrows = 0usize;
     let mut arrows_saved: Vec<usize> = Vec::new();
     let mut after_arrow = false;
@@ -219,6 +224,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 angles = 0;
                 depth = 0;
                 prefix = 0;
+                members = 0;
                 arrows = 0;
                 arrows_saved.clear();
             }
@@ -238,6 +244,14 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         }
         let next = bytes.get(i + 1).copied();
         let before = i.checked_sub(1).and_then(|p| bytes.get(p)).copied();
+        if b == b'.'
+            && next.is_some_and(|c| is_word_byte(c) && !c.is_ascii_digit())
+            && before.is_some_and(|c| is_word_byte(c) || matches!(c, b')' | b']'))
+        {
+            members += 1;
+        } else if !is_word_byte(b) {
+            members = 0;
+        }
         if b == b'=' && next == Some(b'>') {
             after_arrow = true;
             let body = bytes
@@ -253,8 +267,10 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             arrows += 1;
         }
         // Template substitutions (`${`) count too: they are on the stack.
-        depth = depth.max(stack.len() + angles + arrows + prefix);
-        raw_max = raw_max.max(raw + angles + arrows + prefix).max(depth);
+        depth = depth.max(stack.len() + angles + arrows + prefix + members);
+        raw_max = raw_max
+            .max(raw + angles + arrows + prefix + members)
+            .max(depth);
         if after_arrow && b == b'=' && next == Some(b'>') {
             // `=>` is one token; its `>` closes a type argument as before.
             angles = angles.saturating_sub(1);
