@@ -210,7 +210,7 @@ fn while_another_refresh_holds_the_lock_queries_answer_from_the_last_one() {
 }
 
 #[test]
-fn a_db_of_another_tree_is_refused_not_refreshed_from_here() {
+fn a_db_of_another_tree_answers_for_its_tree_or_is_refused_never_rebuilt_from_here() {
     // A query with --db run from another directory refreshed that index
     // from the working directory: it dropped every file of its own tree.
     let project = indexed();
@@ -222,36 +222,104 @@ fn a_db_of_another_tree_is_refused_not_refreshed_from_here() {
     .expect("written");
     let db = db(project.path());
     let db = db.to_str().expect("utf-8 path");
+    let root = project.path().canonicalize().expect("root");
+    let elsewhere_root = elsewhere.path().canonicalize().expect("root");
+    // Without --root, a query uses the root the index records.
+    let out = run(elsewhere.path(), &["defs", "User", "--db", db]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("models.py"), "{}", stdout(&out));
+    // Another root, or `index` from here: refused, saying what to do.
+    let other = elsewhere_root.to_str().expect("utf-8 path");
     for args in [
-        vec!["defs", "User", "--db", db],
+        vec!["defs", "User", "--db", db, "--root", other],
         vec!["index", ".", "--db", db],
     ] {
         let out = run(elsewhere.path(), &args);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
-        let root = project.path().canonicalize().expect("root");
         assert!(
             stderr(&out).contains(&format!(
-                "the index of {}, not of .: give that directory as the root",
+                "the index of {}, not of {}. Use it with its root (`--root {}` on a query",
+                root.display(),
+                elsewhere_root.display(),
                 root.display()
             )),
             "{args:?}: {}",
             stderr(&out)
         );
     }
-    // The index is untouched: asked as it is, and from its own root.
+    // Nothing of the other tree went in.
     let out = run(
         elsewhere.path(),
-        &["defs", "User", "--db", db, "--no-refresh"],
+        &["defs", "other", "--db", db, "--no-refresh"],
     );
-    assert!(stdout(&out).contains("models.py"), "{}", stderr(&out));
-    let root = project.path().to_str().expect("utf-8 path");
-    let out = run(
-        elsewhere.path(),
-        &["defs", "User", "--db", db, "--root", root],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("models.py"), "{}", stdout(&out));
-    let out = run(project.path(), &["defs", "other", "--db", db]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stdout(&out).contains("other.py"), "{}", stdout(&out));
+    // Moved away, the recorded root is gone: refused all the same.
+    let moved = project.path().with_extension("moved");
+    std::fs::rename(project.path(), &moved).expect("moved");
+    let db = moved.join(".ast-outline/index.sqlite");
+    let db = db.to_str().expect("utf-8 path");
+    let out = run(elsewhere.path(), &["defs", "User", "--db", db]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("(no longer there)"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::rename(&moved, project.path()).expect("moved back");
+}
+
+#[test]
+fn another_programs_database_is_refused_never_emptied() {
+    let project = indexed();
+    let other = tempfile::tempdir().expect("temp dir");
+    let path = other.path().join("app.sqlite");
+    let conn = rusqlite::Connection::open(&path).expect("database");
+    conn.execute_batch("CREATE TABLE users(name TEXT); INSERT INTO users VALUES ('alice');")
+        .expect("table");
+    drop(conn);
+    let db = path.to_str().expect("utf-8 path");
+    for args in [
+        vec!["index", ".", "--db", db],
+        vec!["defs", "User", "--db", db],
+    ] {
+        let out = run(project.path(), &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains("holds another program's tables (no ast-outline index)"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let conn = rusqlite::Connection::open(&path).expect("database");
+    let name: String = conn
+        .query_row("SELECT name FROM users", [], |row| row.get(0))
+        .expect("the table is still there");
+    assert_eq!(name, "alice");
+}
+
+#[test]
+fn a_query_during_a_first_build_waits_for_it() {
+    // During another process's first build a query (and a second `index`)
+    // failed at once with "another ast-outline is refreshing this index".
+    let dir = tempfile::tempdir().expect("temp dir");
+    for i in 0..400 {
+        std::fs::write(
+            dir.path().join(format!("m{i}.py")),
+            format!("class C{i}:\n    def f(self):\n        return C{i}()\n"),
+        )
+        .expect("written");
+    }
+    let mut build = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .args(["index", ".", "-q"])
+        .current_dir(dir.path())
+        .spawn()
+        .expect("the build starts");
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    let query = run(dir.path(), &["defs", "C7"]);
+    let again = run(dir.path(), &["index", ".", "-q"]);
+    assert!(build.wait().expect("the build ends").success());
+    assert!(query.status.success(), "{}", stderr(&query));
+    assert!(stdout(&query).contains("m7.py"), "{}", stdout(&query));
+    assert!(again.status.success(), "{}", stderr(&again));
 }

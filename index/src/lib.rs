@@ -71,6 +71,9 @@ pub enum Error {
     Json(String),
     /// A query target names no definition, or several.
     Target(String),
+    /// The database holds tables but is no ast-outline index (another
+    /// program's database): never emptied to become one.
+    Foreign(String),
 }
 
 impl fmt::Display for Error {
@@ -80,6 +83,10 @@ impl fmt::Display for Error {
             Error::Io(path, e) => write!(f, "{path}: {e}"),
             Error::Json(e) => write!(f, "facts: {e}"),
             Error::Target(message) => f.write_str(message),
+            Error::Foreign(path) => write!(
+                f,
+                "{path} holds another program's tables (no ast-outline index)"
+            ),
         }
     }
 }
@@ -98,13 +105,15 @@ impl Error {
     }
 
     /// Whether the file is damaged or not a database at all (SQLite's
-    /// `SQLITE_CORRUPT` and `SQLITE_NOTADB`).
+    /// `SQLITE_CORRUPT` and `SQLITE_NOTADB`), or another program's database
+    /// ([`Error::Foreign`]): not an index this build can use.
     pub fn is_damaged(&self) -> bool {
-        matches!(
-            self,
-            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-                if matches!(e.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
-        )
+        matches!(self, Error::Foreign(_))
+            || matches!(
+                self,
+                Error::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                    if matches!(e.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+            )
     }
 }
 
@@ -343,6 +352,23 @@ impl Index {
             |row| row.get(0),
         )?)
     }
+}
+
+/// The root recorded in the index at `db` ([`Index::set_root`]), read
+/// without opening it for a refresh (any schema version that records one;
+/// nothing is created or changed); `None` when there is no such file, no
+/// recorded root, or it cannot be read.
+pub fn stored_root(db: &Path) -> Option<String> {
+    if !db.is_file() {
+        return None;
+    }
+    let conn = Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).ok()?;
+    conn.query_row("SELECT value FROM meta WHERE key = 'root'", [], |row| {
+        row.get(0)
+    })
+    .optional()
+    .ok()
+    .flatten()
 }
 
 /// The [`SymbolKind`] spelled `name` (`type_alias`, …).

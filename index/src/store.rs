@@ -281,19 +281,36 @@ pub fn open(path: &Path) -> Result<(Connection, bool), Error> {
         std::fs::create_dir_all(parent).map_err(|e| Error::Io(parent.display().to_string(), e))?;
     }
     let mut conn = Connection::open(path)?;
+    // Before anything that takes a lock: a first build elsewhere holds it
+    // (without WAL), and switching to WAL waits for it too.
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Larger page cache and in-memory temporary b-trees (index builds).
     conn.pragma_update(None, "cache_size", -65536)?;
     conn.pragma_update(None, "temp_store", "MEMORY")?;
-    conn.busy_timeout(std::time::Duration::from_secs(10))?;
     // Room for every statement a refresh prepares (two per multi-row
     // insert, see `rows.rs`), so none is prepared again in a loop.
     conn.set_prepared_statement_cache_capacity(64);
     let created = if versions(&conn)? == Some((SCHEMA_VERSION, outline_core::xref::FACTS_VERSION)) {
         false
     } else {
+        // Tables but no `meta`: another program's database (an index of
+        // any version has `meta`, written with its schema).
+        let tables: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+            [],
+            |row| row.get(0),
+        )?;
+        let has_meta: bool = conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta')",
+            [],
+            |row| row.get(0),
+        )?;
+        if tables > 0 && !has_meta {
+            return Err(Error::Foreign(path.display().to_string()));
+        }
         recreate(&mut conn)?;
         true
     };

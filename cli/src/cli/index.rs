@@ -119,6 +119,30 @@ fn open_and_refresh_waiting(
             .map_err(|e| Refused::from(format!("{}: {e} (use --db FILE)", dir.display())))?;
     }
     let path = db_path(root, db);
+    // A database named with --db may be another tree's index: refreshed
+    // from this root, it would lose every file of the other (found when a
+    // query with `--db` ran from another directory). Checked before the
+    // open, which rebuilds an index of another version.
+    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let canonical = canonical.to_string_lossy().into_owned();
+    if db.is_some()
+        && let Some(stored) = index::stored_root(&path)
+        && stored != canonical
+    {
+        let gone = if Path::new(&stored).is_dir() {
+            ""
+        } else {
+            " (no longer there)"
+        };
+        return Err(Refused::from(format!(
+            "{}: the index of {stored}{gone}, not of {canonical}. Use it with its root \
+             (`--root {stored}` on a query, `ast-outline index {stored} --db {}`), or \
+             query it as it is with --no-refresh; to index {canonical}, delete it or \
+             choose another --db",
+            path.display(),
+            path.display()
+        )));
+    }
     let open = |path: &Path| -> Result<Index, Refused> {
         let index = open_index(path, db.is_none())?;
         if let Some(wait) = wait {
@@ -129,23 +153,6 @@ fn open_and_refresh_waiting(
         Ok(index)
     };
     let mut index = open(&path)?;
-    // A database named with --db may be another tree's index: refreshed
-    // from this root, it would lose every file of the other (found when a
-    // query with `--db` ran from another directory).
-    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_owned());
-    let canonical = canonical.to_string_lossy();
-    if db.is_some()
-        && let Some(stored) = index.root().map_err(|e| Refused::new(&path, &e))?
-        && stored != canonical
-        && Path::new(&stored).is_dir()
-    {
-        return Err(Refused::from(format!(
-            "{}: the index of {stored}, not of {}: give that directory as the root \
-             (or query it as it is with --no-refresh)",
-            path.display(),
-            root.display()
-        )));
-    }
     if wait.is_some() && index.created {
         report(format!(
             "note: no index of {} yet: building it (later queries only refresh it)",
@@ -188,6 +195,9 @@ fn open_index(path: &Path, cache: bool) -> Result<Index, Refused> {
             ));
             Index::open_for_build(path, env!("AST_OUTLINE_INDEX_BUILD_ID"))
                 .map_err(|e| Refused::new(path, &e))
+        }
+        Err(error @ index::Error::Foreign(_)) => {
+            Err(Refused::from(format!("{error}: choose another --db")))
         }
         Err(error) if error.is_damaged() => Err(Refused::from(format!(
             "{}: not an ast-outline index, or damaged ({error}); delete it or choose \
@@ -386,10 +396,32 @@ pub(crate) fn refresh(
     Ok((stats, notes))
 }
 
+/// How long [`retry_while_busy`] tries again.
+const BUSY_RETRY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `attempt` until it is not refused because another process holds the
+/// lock, or [`BUSY_RETRY`] has passed. SQLite's own wait does not cover
+/// every case: during another process's first build (which writes without
+/// WAL) a connection that read first is refused at once rather than made
+/// to wait (SQLite's deadlock rule).
+fn retry_while_busy<T>(mut attempt: impl FnMut() -> Result<T, Refused>) -> Result<T, Refused> {
+    let started = std::time::Instant::now();
+    loop {
+        match attempt() {
+            Err(refused) if refused.busy && started.elapsed() < BUSY_RETRY => {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            done => return done,
+        }
+    }
+}
+
 /// `ast-outline index [ROOT]`.
 pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
     let started = std::time::Instant::now();
-    let opened = open_and_refresh_waiting(&args.root, args.db.as_ref(), None, &args.changed);
+    let opened = retry_while_busy(|| {
+        open_and_refresh_waiting(&args.root, args.db.as_ref(), None, &args.changed)
+    });
     let (index, stats, notes) = match opened {
         Ok(done) => done,
         Err(message) => {
@@ -479,17 +511,25 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
                 ));
                 Ok(index)
             }
-            Err(_) => Err(refused.message),
+            // No completed refresh to answer from (a first build is
+            // running): wait for it.
+            Err(_) => retry_while_busy(|| {
+                open_and_refresh_waiting(&location.root, location.db.as_ref(), wait, &[])
+            })
+            .map(|(index, ..)| index)
+            .map_err(|refused| refused.message),
         },
         Err(refused) => Err(refused.message),
     }
 }
 
 /// The index location and target a query uses. With the default root
-/// (`.`), no `--db`, and no index in the current directory, the nearest
-/// directory above holding `.ast-outline/index.sqlite` is the root (as git
-/// finds its repository), and a target's path, written relative to the
-/// current directory, is made relative to that root.
+/// (`.`): with `--db`, the root the index records (where it was last
+/// refreshed from) when that directory exists; without, and with no index
+/// in the current directory, the nearest directory above holding
+/// `.ast-outline/index.sqlite` (as git finds its repository). A target's
+/// path, written relative to the current directory, is made relative to
+/// that root when the current directory is inside it.
 pub(super) fn discover(
     location: &IndexLocation,
     target: Option<&str>,
@@ -505,22 +545,34 @@ pub(super) fn discover(
             target.map(str::to_owned),
         )
     };
-    if location.root != Path::new(".")
-        || location.db.is_some()
-        || Path::new(index::DEFAULT_DB).is_file()
-    {
+    if location.root != Path::new(".") {
         return same();
     }
     let Ok(here) = std::env::current_dir() else {
         return same();
     };
-    let Some(root) = here
-        .ancestors()
-        .skip(1)
-        .find(|dir| dir.join(index::DEFAULT_DB).is_file())
-    else {
-        return same();
+    // With --db: the root the index records (a query run from anywhere
+    // answers for that tree and reads its files there).
+    let recorded = location
+        .db
+        .as_deref()
+        .and_then(index::stored_root)
+        .map(PathBuf::from)
+        .filter(|root| root.is_dir());
+    let root = match (&location.db, recorded) {
+        (Some(_), Some(recorded)) => recorded,
+        (Some(_), None) => return same(),
+        (None, _) if Path::new(index::DEFAULT_DB).is_file() => return same(),
+        (None, _) => match here
+            .ancestors()
+            .skip(1)
+            .find(|dir| dir.join(index::DEFAULT_DB).is_file())
+        {
+            Some(root) => root.to_owned(),
+            None => return same(),
+        },
     };
+    let root = root.as_path();
     let prefix: Vec<String> = here
         .strip_prefix(root)
         .map(|p| {
@@ -530,7 +582,7 @@ pub(super) fn discover(
         })
         .unwrap_or_default();
     let target = target.map(|t| {
-        if t.starts_with('/') {
+        if t.starts_with('/') || prefix.is_empty() {
             t.to_owned()
         } else {
             format!("{}/{t}", prefix.join("/"))
