@@ -157,6 +157,14 @@ fn callers_callees_hierarchy_defs() {
         .filter_map(|d| d["module"].as_str())
         .collect();
     assert_eq!(modules, ["app.accounts", "app.billing"]);
+    // An external call has no target: no empty arrow after it.
+    write(root.as_ref(), "app/tools.py", "def run():\n    print(1)\n");
+    let text = stdout(&run(&["callees", "--root", root, "app/tools.py:run"]));
+    assert_eq!(
+        text,
+        "callees of app/tools.py:1:run (function run, L1-2, module app.tools): 1 call\n  \
+         L2:5 call print in run [external via scope]\n"
+    );
 }
 
 #[test]

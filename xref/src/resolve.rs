@@ -242,13 +242,18 @@ impl<'a, S: Source + ?Sized> Resolver<'a, S> {
                 }
             }
         }
+        // Each relation once: two `impl Trait for Type` blocks of the same
+        // pair (or a base written twice) name it twice.
+        let mut seen: HashSet<Relation> = HashSet::default();
         for f in 0..source.len() {
             for reference in &project.facts(f).references {
                 let Some(((sf, sd), (bf, bd))) = project.inherits(f, reference) else {
                     continue;
                 };
                 project.bases.entry((sf, sd)).or_default().push((bf, bd));
-                if let Some(relation) = project.relation((sf, sd), (bf, bd)) {
+                if let Some(relation) = project.relation((sf, sd), (bf, bd))
+                    && seen.insert(relation.clone())
+                {
                     relations.push(relation);
                 }
             }
@@ -261,12 +266,14 @@ impl<'a, S: Source + ?Sized> Resolver<'a, S> {
     /// for a file that is not Rust (a Rust `impl Trait for Type` may be in
     /// another file), in the same order.
     pub fn relations_of(&self, f: usize) -> Vec<Relation> {
+        let mut seen: HashSet<Relation> = HashSet::default();
         self.project
             .facts(f)
             .references
             .iter()
             .filter_map(|reference| self.project.inherits(f, reference))
             .filter_map(|(sub, base)| self.project.relation(sub, base))
+            .filter(|relation| seen.insert(relation.clone()))
             .collect()
     }
 

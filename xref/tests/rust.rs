@@ -471,3 +471,22 @@ fn inside_inline_modules_own_items_come_first_and_super_leaves_them() {
     assert_eq!(target(&p, "src/m.rs", 18, "User"), "src/m.rs:12:b.User");
     assert_eq!(target(&p, "src/m.rs", 29, "User"), "src/m.rs:27:a.b.User");
 }
+
+#[test]
+fn two_impl_blocks_of_the_same_trait_and_type_give_one_relation() {
+    // anyhow has two `impl StdError for ContextError<…>` blocks (under
+    // different bounds): the export listed the relation twice.
+    let p = project(&[(
+        "lib.rs",
+        "pub trait Show {}\npub struct Wrap<T>(T);\n\
+         impl Show for Wrap<u8> {}\nimpl Show for Wrap<u16> {}\n",
+    )]);
+    assert_eq!(
+        relations(&p),
+        [(
+            "lib.rs:2:Wrap".to_owned(),
+            "lib.rs:1:Show".to_owned(),
+            "implements".to_owned()
+        )]
+    );
+}

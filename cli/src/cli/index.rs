@@ -819,7 +819,13 @@ pub(crate) fn callees_answer(index: &Index, symbol: &SymbolRow) -> Result<Answer
             .target
             .clone()
             .unwrap_or_else(|| row.candidates.join(" "));
-        let _ = writeln!(text, "{} -> {target}", ref_line(row));
+        // An external call (a builtin, another package) has no target: its
+        // status says so, and no empty arrow follows.
+        if target.is_empty() {
+            let _ = writeln!(text, "{}", ref_line(row));
+        } else {
+            let _ = writeln!(text, "{} -> {target}", ref_line(row));
+        }
     }
     Ok((text, json!({ "target": symbol, "callees": rows })))
 }
