@@ -135,3 +135,31 @@ fn a_query_in_a_subdirectory_uses_the_enclosing_index_and_a_moved_id_is_noted() 
         "{moved:?}"
     );
 }
+
+#[test]
+fn a_rust_method_is_named_without_its_impl_block() {
+    // Rust methods are qualified by their impl block (`impl Error.chain`):
+    // `refs src/error.rs:Error.chain` said "no definition found".
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("lib.rs"),
+        "pub struct Error;\nimpl Error {\n    pub fn chain(&self) {}\n    pub fn root(&self) { self.chain() }\n}\n\
+         impl std::fmt::Display for Error {\n    fn fmt(&self) {}\n}\n\
+         impl std::fmt::Debug for Error {\n    fn fmt(&self) {}\n}\n",
+    )
+    .expect("written");
+    let text = out(&run(dir.path(), &["refs", "lib.rs:Error.chain"]));
+    assert!(
+        text.starts_with("refs to lib.rs:3:impl Error.chain (method impl Error.chain, L3-3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("L4:31 call self.chain in impl Error.root"),
+        "{text}"
+    );
+    assert_eq!(
+        err(&run(dir.path(), &["refs", "lib.rs:Error.fmt"])),
+        "ast-outline: lib.rs:Error.fmt: 2 definitions match: \
+         lib.rs:7:impl std::fmt::Display for Error.fmt, lib.rs:10:impl std::fmt::Debug for Error.fmt\n"
+    );
+}

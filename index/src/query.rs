@@ -368,6 +368,25 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
                     params![path, format!("%{suffix}")],
                 )?;
                 found.retain(|s| s.qualname.ends_with(&suffix));
+                if found.is_empty() {
+                    // Rust methods are qualified by their impl block:
+                    // `Error.chain` is `impl Error.chain`, or
+                    // `impl Display for Error.fmt`.
+                    let in_trait_impl = format!(" for {qualname}");
+                    found = symbols(
+                        conn,
+                        "f.path = ?1 AND (s.qualname = ?2 OR s.qualname LIKE ?3)",
+                        params![
+                            path,
+                            format!("impl {qualname}"),
+                            format!("impl %{in_trait_impl}")
+                        ],
+                    )?;
+                    found.retain(|s| {
+                        s.qualname == format!("impl {qualname}")
+                            || s.qualname.ends_with(&in_trait_impl)
+                    });
+                }
                 found
             } else {
                 exact
