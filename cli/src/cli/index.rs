@@ -487,7 +487,11 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
 pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> {
     let db = db_path(&location.root, location.db.as_ref());
     if location.no_refresh {
-        return Index::open_existing(&db).map_err(|e| e.to_string());
+        return Index::open_existing(&db).map_err(|e| match e {
+            // Those name the file already.
+            index::Error::Target(message) => message,
+            other => format!("{}: {other}", db.display()),
+        });
     }
     // A refresh running elsewhere is waited for a moment, then the last
     // completed one answers.
