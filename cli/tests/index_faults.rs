@@ -224,10 +224,15 @@ fn a_db_of_another_tree_answers_for_its_tree_or_is_refused_never_rebuilt_from_he
     let db = db.to_str().expect("utf-8 path");
     let root = project.path().canonicalize().expect("root");
     let elsewhere_root = elsewhere.path().canonicalize().expect("root");
-    // Without --root, a query uses the root the index records.
+    // Without --root, a query (and `export`) uses the root the index
+    // records.
     let out = run(elsewhere.path(), &["defs", "User", "--db", db]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("models.py"), "{}", stdout(&out));
+    let out = run(elsewhere.path(), &["export", "--db", db]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\"models.py\""), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("other.py"), "{}", stdout(&out));
     // Another root, or `index` from here: refused, saying what to do.
     let other = elsewhere_root.to_str().expect("utf-8 path");
     for args in [

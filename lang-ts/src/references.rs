@@ -44,7 +44,7 @@ use swc_ecma_ast::{
     TsTypeQueryExpr, TsTypeRef, TsUnionOrIntersectionType, VarDecl, VarDeclKind, VarDeclOrExpr,
     VarDeclarator,
 };
-use swc_ecma_ast::{CallExpr, Callee};
+use swc_ecma_ast::{CallExpr, Callee, Ident};
 use swc_ecma_visit::{Visit, VisitWith};
 
 use crate::imports::specifier;
@@ -1546,17 +1546,7 @@ impl Visit for Facts_<'_, '_> {
 
     fn visit_prop(&mut self, node: &Prop) {
         match node {
-            Prop::Shorthand(i) => {
-                let binding = self.binding(&i.sym);
-                self.push_reference(
-                    i.sym.to_string(),
-                    Receiver::Bare,
-                    Role::Read,
-                    (i.span.lo, i.span.hi),
-                    binding,
-                    None,
-                );
-            }
+            Prop::Shorthand(i) => self.read(i),
             Prop::KeyValue(kv) => {
                 if let PropName::Computed(c) = &kv.key {
                     c.visit_with(self);
@@ -1663,22 +1653,26 @@ impl Visit for Facts_<'_, '_> {
 }
 
 impl Facts_<'_, '_> {
+    /// The read of the identifier `i` (a bare name).
+    fn read(&mut self, i: &Ident) {
+        let binding = self.binding(&i.sym);
+        self.push_reference(
+            i.sym.to_string(),
+            Receiver::Bare,
+            Role::Read,
+            (i.span.lo, i.span.hi),
+            binding,
+            None,
+        );
+    }
+
     /// [`Visit::visit_expr`] below the depth check.
     fn visit_expr_inside(&mut self, node: &Expr) {
         match node {
             Expr::Ident(i) => {
-                if i.sym == *"undefined" {
-                    return;
+                if i.sym != *"undefined" {
+                    self.read(i);
                 }
-                let binding = self.binding(&i.sym);
-                self.push_reference(
-                    i.sym.to_string(),
-                    Receiver::Bare,
-                    Role::Read,
-                    (i.span.lo, i.span.hi),
-                    binding,
-                    None,
-                );
             }
             Expr::OptChain(o) => match &*o.base {
                 // `a?.b(…)`, `a.b?.(…)`: a call of the callee.

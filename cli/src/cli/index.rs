@@ -943,6 +943,8 @@ pub(super) fn run_export(args: &ExportArgs) -> ExitCode {
         format: Format::Json,
         no_refresh: args.no_refresh,
     };
+    // As for the queries: with --db and no --root, the recorded root.
+    let (location, _) = discover(&location, None);
     let index = match open_for_query(&location) {
         Ok(index) => index,
         Err(message) => {
@@ -961,7 +963,8 @@ pub(super) fn run_export(args: &ExportArgs) -> ExitCode {
                 report("a SCIP index is binary: redirect it to a file (`> index.scip`)".to_owned());
                 return ExitCode::FAILURE;
             }
-            let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
+            let root =
+                std::fs::canonicalize(&location.root).unwrap_or_else(|_| location.root.clone());
             let uri = format!("file://{}", root.display());
             index::export::write_scip(index.connection(), &uri, &mut stdout.lock())
         }
