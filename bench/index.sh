@@ -22,6 +22,11 @@
 #   edit-body-named, edit-def-named   the same edits, refreshed with
 #              `index --changed EDIT` (no walk: only the named file is read)
 #   defs/refs/callers  `ast-outline defs|refs|callers ... --no-refresh`
+#   floor      (lines `floor:`) cli/examples/index_floor.rs: in one process,
+#              an outline of every file against the same with the facts
+#              extracted, then also encoded as the index stores them; what
+#              any build that extracts facts pays before SQLite and
+#              resolution
 # Whole processes are timed (start-up, walking the tree and the stat of every
 # file included); `refresh ms` is the refresh as the index command reports it
 # (its `milliseconds`, walk included). Ratios: build/outline, and each time
@@ -34,9 +39,10 @@ cd "$(dirname "$0")/.."
 repo="$(pwd)"
 target="${CARGO_TARGET_DIR:-target}"
 if [ -z "${AFTER:-}" ]; then
-  cargo build --release -q -p ast-outline --bin ast-outline
+  cargo build --release -q -p ast-outline --bin ast-outline --example index_floor
   AFTER="$target/release/ast-outline"
 fi
+floor="$target/release/examples/index_floor"
 bins=("after=$AFTER")
 if [ -n "${BASELINE:-}" ]; then
   bins=("before=$BASELINE" "${bins[@]}")
@@ -84,6 +90,11 @@ for spec in "$@"; do
     row() { printf '%-14s %-7s %-10s %9s %9s %10s %s\n' "$name" "$label" "$@"; }
     outline_ms=$(for _ in $(seq "$runs"); do timed /dev/null "$bin" outline --no-cache "$copy" | cut -d' ' -f1; done | median)
     row outline "$outline_ms" - - -
+    # The floor of any build that extracts reference facts, before SQLite
+    # and resolution (cli/examples/index_floor.rs), in its own process.
+    if [ -x "$floor" ] && [ "$label" = after ]; then
+      "$floor" "$copy" 2>&1 | sed 's/^/  floor: /'
+    fi
     builds=""
     for _ in $(seq "$runs"); do
       rm -f "$db" "$db-wal" "$db-shm"

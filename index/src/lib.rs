@@ -276,7 +276,21 @@ impl Index {
         entries: &[SourceEntry],
         parse: Parser<'_>,
     ) -> Result<RefreshStats, Error> {
-        let stats = refresh::refresh(&mut self.conn, refresh::Scope::All(entries), parse)?;
+        self.refresh_walking(&|| entries.to_vec(), parse)
+    }
+
+    /// [`Index::refresh`] to the files `walk` returns. The walk runs on
+    /// another thread while the index reads what it stores (a walk is
+    /// mostly system calls: the two overlap). `walk` must not panic.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`]; the previous index is then unchanged.
+    pub fn refresh_walking(
+        &mut self,
+        walk: &(dyn Fn() -> Vec<SourceEntry> + Sync),
+        parse: Parser<'_>,
+    ) -> Result<RefreshStats, Error> {
+        let stats = refresh::refresh(&mut self.conn, refresh::Scope::All(walk), parse)?;
         // Only a refresh of named files can decline.
         Ok(stats.unwrap_or_default())
     }
@@ -401,5 +415,37 @@ mod tests {
         let other = Index::open_for_build(&db, "build-b").expect("open");
         assert!(other.created, "another build's index is rebuilt");
         assert!(!other.is_built().expect("emptied"));
+    }
+
+    #[test]
+    fn a_rebuilt_index_gives_its_pages_back() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("index.sqlite");
+        let first = Index::open_for_build(&db, "build-a").expect("open");
+        // About 2 MB of rows, in pages that the drop frees.
+        first
+            .conn
+            .execute_batch(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) \
+                 INSERT INTO meta(key, value) SELECT 'filler' || i, printf('%.1000c', 'x') FROM n",
+            )
+            .expect("filler rows");
+        drop(first);
+        let other = Index::open_for_build(&db, "build-b").expect("open");
+        assert!(other.created);
+        let free: i64 = other
+            .conn
+            .query_row("PRAGMA freelist_count", [], |row| row.get(0))
+            .expect("freelist");
+        assert_eq!(free, 0, "the dropped tables' pages are given back");
+        let filler: i64 = other
+            .conn
+            .query_row(
+                "SELECT count(*) FROM meta WHERE key LIKE 'filler%'",
+                [],
+                |row| row.get(0),
+            )
+            .expect("count");
+        assert_eq!(filler, 0);
     }
 }

@@ -169,15 +169,13 @@ enum Checked {
 /// Refreshes the index in `conn` to hold exactly `entries`, in one
 /// transaction.
 ///
-/// # Errors
-/// [`Error::Sqlite`] when the database fails (the transaction is rolled
-/// back: the previous index stays as it was).
 /// The files a refresh reads.
 #[derive(Clone, Copy)]
 pub(crate) enum Scope<'a> {
-    /// Every file of the project: stored files not among them are removed,
-    /// and the project settings are read again.
-    All(&'a [SourceEntry]),
+    /// Every file of the project, as the walk returns them (it runs on
+    /// another thread while the stored files are read): stored files not
+    /// among them are removed, and the project settings are read again.
+    All(&'a (dyn Fn() -> Vec<SourceEntry> + Sync)),
     /// Only these files changed: `changed` are read (a new one is added),
     /// the stored files at the display paths `gone` are removed, every other
     /// stored file is kept as stored, and so are the project settings.
@@ -240,12 +238,22 @@ pub(crate) fn refresh(
         }
     };
     let trust_times = matches!(scope, Scope::All(_));
+    let walked: Vec<SourceEntry>;
     let (entries, stored, kept_config) = match scope {
-        Scope::All(entries) => (
-            entries,
-            stored_files(&tx, None::<std::iter::Empty<&str>>)?,
-            None,
-        ),
+        Scope::All(walk) => {
+            // The walk (mostly system calls) overlaps the read of the
+            // stored rows.
+            let (found, stored) = std::thread::scope(|threads| {
+                let walking = threads.spawn(walk);
+                let stored = stored_files(&tx, None::<std::iter::Empty<&str>>);
+                let found = walking
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (found, stored)
+            });
+            walked = found;
+            (walked.as_slice(), stored?, None)
+        }
         Scope::Files { gone, .. } => {
             let Some(config) = crate::project_config::stored_config(&tx)? else {
                 return Ok(None);
@@ -256,7 +264,7 @@ pub(crate) fn refresh(
         }
     };
     let removed: Vec<(&String, &Stored)> = match scope {
-        Scope::All(entries) => {
+        Scope::All(_) => {
             let present: HashSet<&str> = entries.iter().map(|e| e.display.as_str()).collect();
             stored
                 .iter()
@@ -293,9 +301,24 @@ pub(crate) fn refresh(
         stats.removed += 1;
         changed = true;
     }
+    // With the stored times trusted, most files of a refresh are known
+    // unchanged from their size and mtime alone: one parallel pass of
+    // stats leaves them out. The others are stat'ed again by `check`.
+    let to_check: Vec<&SourceEntry> = if trust_times && !stored.is_empty() {
+        entries
+            .par_iter()
+            .filter(|entry| {
+                !stored
+                    .get(entry.display.as_str())
+                    .is_some_and(|row| same_times(entry, row))
+            })
+            .collect()
+    } else {
+        entries.iter().collect()
+    };
     // Chunks of files are checked and parsed in parallel while the rows of
     // the chunk before are written (SQLite on this thread).
-    let check_chunk = |chunk: &[SourceEntry]| -> Vec<Checked> {
+    let check_chunk = |chunk: &[&SourceEntry]| -> Vec<Checked> {
         chunk
             .par_iter()
             .map(|entry| {
@@ -309,7 +332,7 @@ pub(crate) fn refresh(
             .collect()
     };
     let check_chunk = &check_chunk;
-    let mut write_chunk = |chunk: &[SourceEntry], checked: Vec<Checked>| -> Result<(), Error> {
+    let mut write_chunk = |chunk: &[&SourceEntry], checked: Vec<Checked>| -> Result<(), Error> {
         for (entry, checked) in chunk.iter().zip(checked) {
             let row = stored.get(entry.display.as_str());
             match checked {
@@ -359,7 +382,7 @@ pub(crate) fn refresh(
         }
         Ok(())
     };
-    let mut chunks = entries.chunks(CHUNK);
+    let mut chunks = to_check.chunks(CHUNK);
     let mut pending = chunks.next().map(|chunk| (chunk, check_chunk(chunk)));
     while let Some((chunk, checked)) = pending.take() {
         let next = chunks.next();
@@ -763,6 +786,26 @@ fn stored_files<'p>(
     Ok(out)
 }
 
+/// The size in bytes and the modification time in nanoseconds since the
+/// Unix epoch (0 when unknown) of `entry`'s file.
+fn times(entry: &SourceEntry) -> std::io::Result<(i64, i64)> {
+    let meta = std::fs::metadata(&entry.path)?;
+    let size = i64::try_from(meta.len()).unwrap_or(i64::MAX);
+    let mtime_ns = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_nanos()).ok())
+        .unwrap_or(0);
+    Ok((size, mtime_ns))
+}
+
+/// Whether `entry`'s file has the size and mtime stored in `row` (false
+/// when it cannot be stat'ed: [`check`] reports why).
+fn same_times(entry: &SourceEntry, row: &Stored) -> bool {
+    times(entry).is_ok_and(|(size, mtime_ns)| row.size == size && row.mtime_ns == mtime_ns)
+}
+
 /// Checks one file against its stored row: unchanged when its size and
 /// mtime are the stored ones (only with `trust_times`: a named file is
 /// always read and hashed, as its caller says it changed), touched when
@@ -773,17 +816,10 @@ fn check(
     trust_times: bool,
     parse: Parser<'_>,
 ) -> Checked {
-    let meta = match std::fs::metadata(&entry.path) {
-        Ok(meta) => meta,
+    let (size, mtime_ns) = match times(entry) {
+        Ok(times) => times,
         Err(error) => return Checked::Problem(error.to_string()),
     };
-    let size = i64::try_from(meta.len()).unwrap_or(i64::MAX);
-    let mtime_ns = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .and_then(|d| i64::try_from(d.as_nanos()).ok())
-        .unwrap_or(0);
     let same_times = stored.is_some_and(|s| s.size == size && s.mtime_ns == mtime_ns);
     if trust_times && same_times {
         return Checked::Unchanged;

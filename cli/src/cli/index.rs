@@ -236,8 +236,28 @@ fn refresh_named_or_all(
             Err(why) => report(format!("note: {why}: every file is looked at")),
         }
     }
-    let (entries, notes) = entries(root);
-    Ok((index.refresh(&entries, &parse)?, notes))
+    walk_and_refresh(index, root)
+}
+
+/// Refreshes `index` to every file under `root`, walked while the index
+/// reads its stored rows: the statistics and the walk's notes.
+fn walk_and_refresh(
+    index: &mut Index,
+    root: &Path,
+) -> Result<(RefreshStats, Vec<String>), index::Error> {
+    let notes = std::sync::Mutex::new(Vec::new());
+    let walk = || {
+        let (found, walk_notes) = entries(root);
+        *notes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = walk_notes;
+        found
+    };
+    let stats = index.refresh_walking(&walk, &parse)?;
+    let notes = notes
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok((stats, notes))
 }
 
 /// The files to read again and the display paths of files gone.
@@ -389,11 +409,7 @@ pub(crate) fn refresh(
     index: &mut Index,
     root: &Path,
 ) -> Result<(RefreshStats, Vec<String>), Refused> {
-    let (entries, notes) = entries(root);
-    let stats = index
-        .refresh(&entries, &parse)
-        .map_err(|e| Refused::new(index.path(), &e))?;
-    Ok((stats, notes))
+    walk_and_refresh(index, root).map_err(|e| Refused::new(index.path(), &e))
 }
 
 /// How long [`retry_while_busy`] tries again.
