@@ -83,6 +83,29 @@ fn no_refresh_refuses_what_is_not_a_complete_index_of_this_version() {
         "{}",
         stderr(&other)
     );
+    // Named by --root and --db (from elsewhere), the advice names both.
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let (root_arg, db_arg) = (root.display().to_string(), db(root).display().to_string());
+    let named = run(
+        elsewhere.path(),
+        &[
+            "defs",
+            "User",
+            "--no-refresh",
+            "--root",
+            &root_arg,
+            "--db",
+            &db_arg,
+        ],
+    );
+    assert_eq!(named.status.code(), Some(1));
+    assert!(
+        stderr(&named).contains(&format!(
+            "run `ast-outline index {root_arg} --db {db_arg}`, or drop --no-refresh"
+        )),
+        "{}",
+        stderr(&named)
+    );
     // Without --no-refresh it is rebuilt.
     assert_eq!(stdout(&run(root, &["defs", "User"])), FOUND);
 }
@@ -207,6 +230,34 @@ fn while_another_refresh_holds_the_lock_queries_answer_from_the_last_one() {
         "{}",
         stdout(&after)
     );
+}
+
+/// `index` tells the time it waited for another process's refresh apart
+/// from its own (it counted the wait as refresh time).
+#[test]
+fn index_reports_the_time_it_waited_for_another_refresh() {
+    let dir = indexed();
+    let root = dir.path();
+    std::fs::write(root.join("models.py"), "class User:\n    pass\n").expect("edit");
+    let conn = rusqlite::Connection::open(db(root)).expect("open");
+    conn.execute_batch("BEGIN IMMEDIATE").expect("lock");
+    let holder = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        conn.execute_batch("ROLLBACK").expect("unlock");
+    });
+    let index = run(root, &["index", ".", "--format", "json"]);
+    holder.join().expect("holder");
+    assert!(index.status.success(), "{}", stderr(&index));
+    let json: serde_json::Value = serde_json::from_slice(&index.stdout).expect("json");
+    let waited = json["waited_ms"].as_u64().expect("waited_ms");
+    let total = json["milliseconds"].as_u64().expect("milliseconds");
+    let lock = json["phases_ms"]
+        .as_array()
+        .and_then(|phases| phases.iter().find(|p| p[0] == "lock"))
+        .and_then(|p| p[1].as_u64())
+        .expect("a lock phase");
+    assert!(waited >= 500 && waited <= total && lock <= waited, "{json}");
+    assert_eq!(json["parsed"], 1, "{json}");
 }
 
 #[test]

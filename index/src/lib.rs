@@ -178,15 +178,17 @@ impl Index {
     }
 
     /// Opens the index at `db` as it is, for reading only what a completed
-    /// refresh left: never creates or rebuilds it.
+    /// refresh left: never creates or rebuilds it. `build` is the command
+    /// that builds or refreshes this index (such as `ast-outline index ROOT
+    /// --db FILE`), named in the messages.
     ///
     /// # Errors
     /// [`Error::Target`] with what to do when there is no database, when it
     /// is of another schema or facts version (or lost a table), or when no
     /// refresh of it ever completed (a first build was interrupted or is
     /// still running); [`Error::Sqlite`] when SQLite fails.
-    pub fn open_existing(db: &Path) -> Result<Index, Error> {
-        let advice = "run `ast-outline index`, or drop --no-refresh";
+    pub fn open_existing(db: &Path, build: &str) -> Result<Index, Error> {
+        let advice = format!("run `{build}`, or drop --no-refresh");
         if !db.is_file() {
             return Err(Error::Target(format!(
                 "{}: no index ({advice})",

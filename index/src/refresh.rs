@@ -124,12 +124,14 @@ pub struct RefreshStats {
     /// Files that could not be read or parsed, each `PATH: message`; they
     /// are left out of the index.
     pub problems: Vec<String>,
-    /// Wall time of each phase in milliseconds: `check` (stat, read, hash,
-    /// parse, and writing files and symbols), `layout` (modules, crates,
-    /// project settings), `load` (stored facts and
-    /// symbols), `tables` (the resolver's tables), `rule` (which references
-    /// to resolve again), `resolve` (resolving and writing references),
-    /// `store` (indexes, relations, counts), `commit`.
+    /// Wall time of each phase in milliseconds: `lock` (taking the write
+    /// lock: waiting while another process refreshes), `check` (the walk
+    /// of a whole-tree refresh; stat, read, hash, parse, and writing files
+    /// and symbols), `layout` (modules, crates, project settings), `load`
+    /// (stored facts and symbols), `tables` (the resolver's tables), `rule`
+    /// (which references to resolve again), `resolve` (resolving and
+    /// writing references), `store` (indexes, relations, counts),
+    /// `commit`. Phases that did not run are left out.
     pub phases: Vec<(&'static str, u128)>,
 }
 
@@ -221,6 +223,9 @@ pub(crate) fn refresh(
     // running at the same time in another process cannot have changed it
     // in between (two concurrent first builds failed on `files.path`).
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Until here, the time is SQLite waiting for another process's
+    // refresh (its busy timeout), apart from a few queries.
+    phase(&mut stats, "lock");
     if first_build {
         tx.execute_batch(crate::store::DROP_FILE_INDEXES)?;
     }

@@ -432,10 +432,16 @@ fn retry_while_busy<T>(mut attempt: impl FnMut() -> Result<T, Refused>) -> Resul
     }
 }
 
+/// The shortest wait for another process's refresh that `index` mentions
+/// in its text summary (the JSON always gives `waited_ms`).
+const WAIT_WORTH_SAYING_MS: u128 = 100;
+
 /// `ast-outline index [ROOT]`.
 pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
     let started = std::time::Instant::now();
+    let mut last_attempt = started;
     let opened = retry_while_busy(|| {
+        last_attempt = std::time::Instant::now();
         open_and_refresh_waiting(&args.root, args.db.as_ref(), None, &args.changed)
     });
     let (index, stats, notes) = match opened {
@@ -451,6 +457,14 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
         }
     }
     let elapsed = started.elapsed().as_millis();
+    // Time spent waiting for another process's refresh: the attempts
+    // refused before the last, and the last one's wait for the lock.
+    let lock_ms = stats
+        .phases
+        .iter()
+        .find(|(name, _)| *name == "lock")
+        .map_or(0, |(_, ms)| *ms);
+    let waited = (last_attempt - started).as_millis() + lock_ms;
     let text = match args.format {
         Format::Json => format!(
             "{}\n",
@@ -472,10 +486,11 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
                 "problems": stats.problems,
                 "phases_ms": stats.phases.iter().map(|(name, ms)| json!([name, ms])).collect::<Vec<_>>(),
                 "milliseconds": elapsed,
+                "waited_ms": waited,
             })
         ),
         Format::Text => format!(
-            "{}: {} files ({} parsed, {} removed), {} references ({} resolved), {} relations{} in {elapsed} ms\n",
+            "{}: {} files ({} parsed, {} removed), {} references ({} resolved), {} relations{} in {elapsed} ms{}\n",
             index.path().display(),
             stats.files,
             stats.parsed,
@@ -490,6 +505,11 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
             } else {
                 ""
             },
+            if waited >= WAIT_WORTH_SAYING_MS {
+                format!(" ({waited} ms of them waiting for another ast-outline's refresh)")
+            } else {
+                String::new()
+            },
         ),
     };
     print_or_exit(&text);
@@ -503,7 +523,7 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
 pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> {
     let db = db_path(&location.root, location.db.as_ref());
     if location.no_refresh {
-        return Index::open_existing(&db).map_err(|e| match e {
+        return Index::open_existing(&db, &build_command(location)).map_err(|e| match e {
             // Those name the file already.
             index::Error::Target(message) => message,
             other => format!("{}: {other}", db.display()),
@@ -522,7 +542,7 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
             }
             Ok(index)
         }
-        Err(refused) if refused.busy => match Index::open_existing(&db) {
+        Err(refused) if refused.busy => match Index::open_existing(&db, &build_command(location)) {
             Ok(index) => {
                 report(format!(
                     "note: another ast-outline is refreshing {}; answering from its last \
@@ -540,6 +560,34 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
             .map_err(|refused| refused.message),
         },
         Err(refused) => Err(refused.message),
+    }
+}
+
+/// The command that builds or refreshes the index of `location`, for
+/// messages: `ast-outline index`, with the root unless it is `.` and with
+/// `--db FILE` when one is named (each quoted for a POSIX shell when
+/// needed).
+fn build_command(location: &IndexLocation) -> String {
+    let mut command = "ast-outline index".to_owned();
+    if location.root != Path::new(".") {
+        command.push(' ');
+        command.push_str(&shell_word(&location.root.to_string_lossy()));
+    }
+    if let Some(db) = &location.db {
+        command.push_str(" --db ");
+        command.push_str(&shell_word(&db.to_string_lossy()));
+    }
+    command
+}
+
+/// `word` as one word for a POSIX shell: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -994,5 +1042,19 @@ pub(super) fn run_export(args: &ExportArgs) -> ExitCode {
             report(error.to_string());
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn shell_words_are_quoted_only_when_needed() {
+        assert_eq!(shell_word("/tmp/a-b/index.sqlite"), "/tmp/a-b/index.sqlite");
+        assert_eq!(shell_word("my project"), "'my project'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word("$HOME"), "'$HOME'");
+        assert_eq!(shell_word(""), "''");
     }
 }
