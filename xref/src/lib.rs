@@ -151,7 +151,8 @@ pub enum Via {
     Scope,
     /// An import, followed through re-exports.
     Import,
-    /// A definition at module level of the same file.
+    /// A name bound at the module level: a definition of the same file,
+    /// or a name a star import brings (`from m import *`).
     Module,
     /// The only definition with that name in the project (no import or
     /// binding names it).

@@ -466,3 +466,47 @@ fn a_local_alias_of_a_definition_is_not_a_reference_to_it() {
     assert!(!reported(&p, "enc.py", 7, "cls"));
     assert_eq!(target(&p, "enc.py", 7, "encode"), "enc.py:2:Encoder.encode");
 }
+
+/// Each rule as documented (`via`): a module-level definition is `module`,
+/// at module level and inside a function; a star import's name too; a
+/// nested `def` is `scope`; an import is `import`; `module.name` is
+/// `receiver` (the README said `scope` for module-level bindings).
+#[test]
+fn each_reference_says_the_rule_that_found_it() {
+    let p = project(&[
+        (
+            "a.py",
+            "def helper():\n    return 1\n\ndef main():\n    helper()\n\nhelper()\n",
+        ),
+        (
+            "b.py",
+            "from a import *\nimport a\nfrom a import helper as h\n\ndef use():\n    def inner():\n        return 1\n    inner()\n    helper()\n    a.helper()\n    h()\n",
+        ),
+    ]);
+    let via = |path: &str, line: u32, name: &str| {
+        let (status, target, _, via) = at(&p, path, line, name);
+        assert_eq!(status, Status::Resolved, "{path}:{line} {name}");
+        (target, via)
+    };
+    assert_eq!(
+        via("a.py", 5, "helper"),
+        ("a.py:1:helper".into(), Via::Module)
+    );
+    assert_eq!(
+        via("a.py", 7, "helper"),
+        ("a.py:1:helper".into(), Via::Module)
+    );
+    assert_eq!(
+        via("b.py", 8, "inner"),
+        ("b.py:6:use.inner".into(), Via::Scope)
+    );
+    assert_eq!(
+        via("b.py", 9, "helper"),
+        ("a.py:1:helper".into(), Via::Module)
+    );
+    assert_eq!(
+        via("b.py", 10, "helper"),
+        ("a.py:1:helper".into(), Via::Receiver)
+    );
+    assert_eq!(via("b.py", 11, "h"), ("a.py:1:helper".into(), Via::Import));
+}
