@@ -1116,6 +1116,13 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
             current = s.rsplit_once('.').map(|(parent, _)| parent);
         }
+        // A Rust type path from a module (`&crate::m::T`, `util::T`).
+        if entity == Entity::Unknown
+            && self.rust(f)
+            && let Some(found) = self.rust_module_path(f, scope, path)
+        {
+            return found;
+        }
         if entity == Entity::Unknown {
             entity = self.name(f, None, head, line, hops + 1);
         }
@@ -1475,21 +1482,37 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
 
     /// A Rust path starting at `crate`, `self` or `super` (a module path,
     /// not a value; `self` and `super` count the inline modules around
-    /// `reference`), or at an item of the inline module around it (`b::User`
-    /// in `mod a { mod b { … } … }`): what `reference`'s path and name
-    /// reach. `None` for any other head.
+    /// `reference`), at an item of the inline module around it (`b::User`
+    /// in `mod a { mod b { … } … }`), or at a module file declared in the
+    /// module around it (`util::f()` after `mod util;`): what `reference`'s
+    /// path and name reach. `None` for any other head.
     fn rust_rooted(&self, f: usize, reference: &Reference, path: &[String]) -> Option<Entity> {
-        let name = reference.name.as_str();
+        let scope = reference.scope.as_ref().map(|s| s.qualname.as_str());
+        let mut full = path.to_vec();
+        full.push(reference.name.clone());
+        self.rust_module_path(f, scope, &full)
+    }
+
+    /// What the Rust path `path` (its last segment included) reaches from
+    /// the definition `scope` of file `f` (`None`: the file's level), when
+    /// its head is `crate`, `self`, `super`, an item of the inline module
+    /// around `scope`, or a module file declared in the module around it
+    /// (see [`Self::rust_rooted`]); `None` for any other head.
+    fn rust_module_path(&self, f: usize, scope: Option<&str>, path: &[String]) -> Option<Entity> {
         let head = path.first()?.as_str();
+        let inline = scope.and_then(|scope| self.rust_inline_module(f, scope));
         if !matches!(head, "crate" | "self" | "super") {
-            let mut entity = self.rust_inline_item(f, reference, head)?;
+            let mut entity = match inline.and_then(|module| self.child(f, module, head)) {
+                Some(d) => Entity::Def(f, d),
+                None => self.rust_child_module(f, inline, head)?,
+            };
             for part in path.get(1..).unwrap_or_default() {
                 entity = self.member(entity, part, 0);
             }
-            return Some(self.member(entity, name, 0));
+            return Some(entity);
         }
         let mut own: Vec<String> = self.src.module(f)?.split('.').map(str::to_owned).collect();
-        if let Some(inline) = self.rust_inline_module(f, reference) {
+        if let Some(inline) = inline {
             own.extend(inline.split('.').map(str::to_owned));
         }
         let mut segments: Vec<String>;
@@ -1508,21 +1531,38 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
         }
         segments.extend(rest.iter().cloned());
-        segments.push(name.to_owned());
         Some(match self.rust_path(&segments, 0) {
             Entity::External => Entity::Unknown,
             other => other,
         })
     }
 
-    /// The qualname of the innermost inline module (`mod m { … }`) of the
-    /// Rust file `f` holding `reference` (`a.b` for `mod a { mod b { … } }`);
-    /// `None` at the file's own level or in another language.
-    fn rust_inline_module<'r>(&self, f: usize, reference: &'r Reference) -> Option<&'r str> {
+    /// The module file `name` of the module of file `f` and the inline
+    /// modules `inline` in it: a `mod name;` declared there is in scope in
+    /// it (Rust Reference, "Modules"), so `util::f()` after `mod util;`
+    /// reaches `util.rs`. `None` when there is no such module file.
+    fn rust_child_module(&self, f: usize, inline: Option<&str>, name: &str) -> Option<Entity> {
+        let mut module = self.src.module(f)?.to_owned();
+        if let Some(inline) = inline {
+            module.push('.');
+            module.push_str(inline);
+        }
+        module.push('.');
+        module.push_str(name);
+        self.by_module
+            .get(module.as_str())
+            .map(|&m| Entity::Module(m))
+    }
+
+    /// The qualname of the innermost inline module (`mod m { … }`) around
+    /// the definition `scope` (a qualname) of the Rust file `f` (`a.b` for
+    /// `mod a { mod b { … } }`); `None` at the file's own level or in
+    /// another language.
+    fn rust_inline_module<'r>(&self, f: usize, scope: &'r str) -> Option<&'r str> {
         if !self.rust(f) {
             return None;
         }
-        let qualname = reference.scope.as_ref()?.qualname.as_str();
+        let qualname = scope;
         let is_module = |prefix: &str| {
             self.tables(f)
                 .qualnames
@@ -1550,7 +1590,8 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// `None` outside inline modules or when the module has no such item
     /// (its imports are not told apart from the file's).
     fn rust_inline_item(&self, f: usize, reference: &Reference, name: &str) -> Option<Entity> {
-        let module = self.rust_inline_module(f, reference)?;
+        let scope = reference.scope.as_ref()?.qualname.as_str();
+        let module = self.rust_inline_module(f, scope)?;
         let d = self.child(f, module, name)?;
         Some(Entity::Def(f, d))
     }

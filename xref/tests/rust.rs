@@ -490,3 +490,60 @@ fn two_impl_blocks_of_the_same_trait_and_type_give_one_relation() {
         )]
     );
 }
+
+/// A module declared with `mod x;` is in scope in the module that declares
+/// it: `util::helper()` after `mod util;` (found by the new-user trial:
+/// a candidate with nothing found, while `self::util::helper()` resolved),
+/// also in a module that is not the crate root, and `pub mod` alike.
+#[test]
+fn a_module_declared_in_the_file_is_a_path_head() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "mod util;\npub mod outer;\npub fn top() { util::helper(); }\n",
+        ),
+        ("src/util.rs", "pub fn helper() {}\n"),
+        (
+            "src/outer.rs",
+            "pub mod inner;\npub fn o() { inner::i(); inner::T::new(); }\n",
+        ),
+        (
+            "src/outer/inner.rs",
+            "pub struct T;\nimpl T {\n    pub fn new() -> T { T }\n}\npub fn i() {}\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "src/lib.rs", 3, "helper"),
+        "src/util.rs:1:helper"
+    );
+    assert_eq!(target(&p, "src/outer.rs", 2, "i"), "src/outer/inner.rs:5:i");
+    assert_eq!(
+        target(&p, "src/outer.rs", 2, "new"),
+        "src/outer/inner.rs:3:impl T.new"
+    );
+}
+
+/// A parameter or a `let` typed with a module path (`&crate::m::T`,
+/// `self::m::T`, `m::T` after `mod m;`) types its receiver, as `&T` after
+/// `use crate::m::T` does (found by the new-user trial: a name-only
+/// candidate).
+#[test]
+fn a_type_written_as_a_module_path_types_the_receiver() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "pub mod m;\nuse crate::m::T as U;\npub fn p1(u: &crate::m::T) { u.go(); }\npub fn p2(u: &U) { u.go(); }\npub fn p3(u: &self::m::T) { u.go(); }\npub fn p4(u: m::T) { u.go(); }\npub fn p5() { let u: m::T = m::T; u.go(); }\n",
+        ),
+        (
+            "src/m.rs",
+            "pub struct T;\nimpl T {\n    pub fn go(&self) {}\n}\n",
+        ),
+    ]);
+    for line in 3..=7 {
+        assert_eq!(
+            target(&p, "src/lib.rs", line, "go"),
+            "src/m.rs:3:impl T.go",
+            "line {line}"
+        );
+    }
+}
