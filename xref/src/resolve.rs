@@ -955,19 +955,71 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         let definition = self.tables(f).qualnames.get(name).copied();
         let import = self.latest_import(f, "", name, line);
-        match (definition, import) {
+        let (bound, bound_line) = match (definition, import) {
             (Some(d), Some(binding)) => {
                 let def_line = self.definition(f, d).map_or(0, |d| d.start_line);
                 if binding.line > def_line && binding.line <= line.max(def_line) {
-                    self.follow_import(f, binding, hops + 1)
+                    (self.follow_import(f, binding, hops + 1), binding.line)
                 } else {
-                    self.variable(f, d, hops)
+                    (self.variable(f, d, hops), def_line)
                 }
             }
-            (Some(d), None) => self.variable(f, d, hops),
-            (None, Some(binding)) => self.follow_import(f, binding, hops + 1),
-            (None, None) => self.star_member(f, name, hops, &mut HashSet::from_iter([f])),
+            (Some(d), None) => (
+                self.variable(f, d, hops),
+                self.definition(f, d).map_or(0, |d| d.start_line),
+            ),
+            (None, Some(binding)) => (self.follow_import(f, binding, hops + 1), binding.line),
+            (None, None) if self.rust(f) || self.script(f) => {
+                return self.star_member(f, name, hops, &mut HashSet::from_iter([f]));
+            }
+            (None, None) => (Entity::Unknown, 0),
+        };
+        if self.rust(f) || self.script(f) || self.tables(f).stars.is_empty() {
+            return bound;
         }
+        // Python: `from m import *` binds the names it brings at its line,
+        // so the last binding wins, as for any other (a star import after
+        // a `def f`, or the second of two star imports giving `f`).
+        let stars = self.python_star_bindings(f, name, hops);
+        let star = stars
+            .iter()
+            .rev()
+            .find(|&&(star_line, _)| star_line <= line)
+            .or(stars.last())
+            .copied();
+        // The star import wins when nothing else binds the name, or when it
+        // is in force at `line` and the other binding is not, or is older.
+        match star {
+            Some((star_line, entity))
+                if bound == Entity::Unknown
+                    || (star_line <= line && (bound_line > line || star_line > bound_line)) =>
+            {
+                entity
+            }
+            _ => bound,
+        }
+    }
+
+    /// The module-level star imports of the Python file `f` that bring
+    /// `name`, in source order: each one's line and what `name` is there.
+    fn python_star_bindings(&self, f: usize, name: &str, hops: u32) -> Vec<(u32, Entity)> {
+        let mut found = Vec::new();
+        for star in &self.tables(f).stars {
+            let Some(target) = self.import_target(f, star, hops + 1) else {
+                continue;
+            };
+            if !self.star_exports(target, name) {
+                continue;
+            }
+            let entity = match self.own_member(target, name, hops + 1) {
+                entity @ (Entity::Def(..) | Entity::Module(_)) => entity,
+                _ => self.star_member(target, name, hops + 1, &mut HashSet::from_iter([f, target])),
+            };
+            if matches!(entity, Entity::Def(..) | Entity::Module(_)) {
+                found.push((star.line, entity));
+            }
+        }
+        found
     }
 
     /// A module-level definition; a variable whose type is known counts as

@@ -510,3 +510,32 @@ fn each_reference_says_the_rule_that_found_it() {
     );
     assert_eq!(via("b.py", 11, "h"), ("a.py:1:helper".into(), Via::Import));
 }
+
+/// A star import binds its names at its line: the last binding wins, as in
+/// Python (found by the new-user trial: the first of two star imports won,
+/// and a `def` won over a star import after it; Python prints `z` and `y`).
+#[test]
+fn star_imports_bind_in_order_and_the_last_binding_wins() {
+    let p = project(&[
+        ("y.py", "def f():\n    return 'y'\n"),
+        ("z.py", "def f():\n    return 'z'\n"),
+        (
+            "a.py",
+            "from y import *\nfrom z import *\n\ndef use():\n    f()\n",
+        ),
+        (
+            "c.py",
+            "def f():\n    return 1\n\nfrom y import *\n\ndef use():\n    f()\n",
+        ),
+        (
+            "d.py",
+            "from y import *\nf()\nfrom z import *\nf()\nfrom y import f\nf()\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "a.py", 5, "f"), "z.py:1:f");
+    assert_eq!(target(&p, "c.py", 7, "f"), "y.py:1:f");
+    // At module level, the binding in force at each line.
+    assert_eq!(target(&p, "d.py", 2, "f"), "y.py:1:f");
+    assert_eq!(target(&p, "d.py", 4, "f"), "z.py:1:f");
+    assert_eq!(target(&p, "d.py", 6, "f"), "y.py:1:f");
+}
