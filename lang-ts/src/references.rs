@@ -37,12 +37,12 @@ use swc_ecma_ast::{
     ExportSpecifier, Expr, FnDecl, FnExpr, ForHead, ForInStmt, ForOfStmt, ForStmt, Function,
     ImportDecl, ImportSpecifier, JSXElementName, Lit, MemberExpr, MemberProp, ModuleDecl,
     ModuleExportName, ModuleItem, NamedExport, NewExpr, ObjectPatProp, OptChainBase,
-    ParamOrTsParamProp, Pat, Prop, PropName, Stmt, TsEntityName, TsExprWithTypeArgs,
-    TsGetterSignature, TsImportEqualsDecl, TsInterfaceDecl, TsMethodSignature, TsModuleDecl,
-    TsModuleName, TsModuleRef, TsNamespaceBody, TsParamPropParam, TsPropertySignature,
-    TsSetterSignature, TsType, TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl, TsTypeQuery,
-    TsTypeQueryExpr, TsTypeRef, TsUnionOrIntersectionType, VarDecl, VarDeclKind, VarDeclOrExpr,
-    VarDeclarator,
+    ParamOrTsParamProp, Pat, Prop, PropName, Stmt, SuperProp, SuperPropExpr, TsEntityName,
+    TsExprWithTypeArgs, TsGetterSignature, TsImportEqualsDecl, TsInterfaceDecl, TsMethodSignature,
+    TsModuleDecl, TsModuleName, TsModuleRef, TsNamespaceBody, TsParamPropParam,
+    TsPropertySignature, TsSetterSignature, TsType, TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl,
+    TsTypeQuery, TsTypeQueryExpr, TsTypeRef, TsUnionOrIntersectionType, VarDecl, VarDeclKind,
+    VarDeclOrExpr, VarDeclarator,
 };
 use swc_ecma_ast::{CallExpr, Callee, Ident};
 use swc_ecma_visit::{Visit, VisitWith};
@@ -985,8 +985,26 @@ impl Facts_<'_, '_> {
                         None,
                     );
                 }
+                Expr::SuperProp(member) => self.super_refs(member, role),
                 other => other.visit_with(self),
             },
+        }
+    }
+
+    /// The reference of `super.name` (ECMAScript "SuperProperty"): `name`
+    /// looked up in the bases of the enclosing class, as Python's
+    /// `super().name` is (the receiver `super()`).
+    fn super_refs(&mut self, member: &SuperPropExpr, role: Role) {
+        match &member.prop {
+            SuperProp::Ident(name) => self.push_reference(
+                name.sym.to_string(),
+                Receiver::Call(vec!["super".to_owned()]),
+                role,
+                (name.span.lo, name.span.hi),
+                None,
+                None,
+            ),
+            SuperProp::Computed(c) => c.visit_with(self),
         }
     }
 
@@ -1688,6 +1706,7 @@ impl Facts_<'_, '_> {
                 OptChainBase::Member(m) => self.member_refs(node, m),
             },
             Expr::Member(m) => self.member_refs(node, m),
+            Expr::SuperProp(member) => self.super_refs(member, Role::Attribute),
             other => other.visit_children_with(self),
         }
     }
