@@ -869,6 +869,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         if is_instantiable(kind) {
             return Entity::Instance(f, d);
         }
+        // A variable that names a class or a function (`Alias = m.User`):
+        // calling it calls what it names.
+        if matches!(kind, Some(SymbolKind::Variable | SymbolKind::Constant)) {
+            if hops > MAX_HOPS {
+                return Entity::Unknown;
+            }
+            return match self.value_of(f, d, hops + 1) {
+                named @ Entity::Def(..) => self.call_result(named, hops + 1),
+                _ => Entity::Unknown,
+            };
+        }
         if !matches!(
             kind,
             Some(SymbolKind::Function | SymbolKind::Method | SymbolKind::Getter)
@@ -1128,6 +1139,11 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     | SymbolKind::Getter,
                 ) => match self.value_of(tf, td, hops + 1) {
                     found @ Entity::Instance(..) => found,
+                    // A variable naming a class or a function (`Alias =
+                    // m.User`; `x = Alias()`).
+                    named @ Entity::Def(..) if hops < MAX_HOPS => {
+                        self.value_entity(named, hops + 1)
+                    }
                     _ => Entity::Local,
                 },
                 _ => Entity::Local,

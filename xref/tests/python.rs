@@ -539,3 +539,27 @@ fn star_imports_bind_in_order_and_the_last_binding_wins() {
     assert_eq!(target(&p, "d.py", 4, "f"), "z.py:1:f");
     assert_eq!(target(&p, "d.py", 6, "f"), "y.py:1:f");
 }
+
+/// Calling a module-level alias of a class (`Alias = m.User`) makes an
+/// instance of the class (found by the new-user trial: `z = Alias()` left
+/// `z.greet()` a name-only candidate of every `greet`). The call itself
+/// stays a reference to the alias, as jedi has it.
+#[test]
+fn a_module_level_alias_of_a_class_called_gives_an_instance() {
+    let p = project(&[
+        (
+            "m.py",
+            "class User:\n    def greet(self):\n        pass\n\nclass Other:\n    def greet(self):\n        pass\n\ndef make():\n    return User()\n",
+        ),
+        (
+            "u.py",
+            "import m\nAlias = m.User\nMaker = m.make\n\ndef f():\n    z = Alias()\n    z.greet()\n    Alias().greet()\n\ndef g():\n    w = Maker()\n    w.greet()\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "u.py", 6, "Alias"), "u.py:2:Alias");
+    assert_eq!(target(&p, "u.py", 7, "greet"), "m.py:2:User.greet");
+    assert_eq!(target(&p, "u.py", 8, "greet"), "m.py:2:User.greet");
+    // Through a function alias: no return annotation, no type.
+    let (status, _, _, _) = at(&p, "u.py", 12, "greet");
+    assert_eq!(status, Status::Candidate);
+}
