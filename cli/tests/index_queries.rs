@@ -126,6 +126,19 @@ fn a_query_in_a_subdirectory_uses_the_enclosing_index_and_a_moved_id_is_noted() 
         out(&refs)
     );
     assert!(!sub.join(".ast-outline").exists(), "no second index");
+    // `..` steps are resolved (found by the new-user trial: "no indexed
+    // file is named", while `index --changed` took the same path).
+    for (from, target) in [
+        (&sub, "../pkg/shapes.py:A"),
+        (&dir.path().to_owned(), "pkg/../pkg/./shapes.py:A"),
+    ] {
+        let refs = run(from, &["refs", target]);
+        assert!(
+            out(&refs).starts_with("refs to pkg/shapes.py:1:A (class A"),
+            "{target}: {}",
+            out(&refs)
+        );
+    }
 
     let moved = run(dir.path(), &["refs", "pkg/shapes.py:5:B"]);
     assert!(out(&moved).starts_with("refs to pkg/shapes.py:3:B"));

@@ -662,11 +662,13 @@ pub(super) fn discover(
     found
 }
 
-/// `target` with an absolute path inside `root` made relative to it
-/// (paths in the index are relative to the root).
+/// `target` with its `.` and `dir/..` steps removed ([`without_dot_steps`])
+/// and an absolute path inside `root` made relative to it (paths in the
+/// index are relative to the root).
 pub(super) fn within_root(root: &Path, target: &str) -> String {
+    let target = without_dot_steps(target);
     if !target.starts_with('/') {
-        return target.to_owned();
+        return target;
     }
     let Ok(root) = std::fs::canonicalize(root) else {
         return target.to_owned();
@@ -674,7 +676,32 @@ pub(super) fn within_root(root: &Path, target: &str) -> String {
     let root = format!("{}/", root.display());
     target
         .strip_prefix(&root)
-        .map_or_else(|| target.to_owned(), str::to_owned)
+        .map_or_else(|| target.clone(), str::to_owned)
+}
+
+/// `target` with the `.` steps and the `dir/..` pairs of its path (the part
+/// before the first `:`) removed, by the text alone (as `cd -L` does: a
+/// `..` after a symbolic link goes back to the link's directory).
+fn without_dot_steps(target: &str) -> String {
+    let (path, rest) = target.split_at(target.find(':').unwrap_or(target.len()));
+    if !path.split('/').any(|step| step == "." || step == "..") {
+        return target.to_owned();
+    }
+    let absolute = path.starts_with('/');
+    let mut steps: Vec<&str> = Vec::new();
+    for step in path.split('/') {
+        match step {
+            "" | "." => {}
+            ".." if steps.last().is_some_and(|last| *last != "..") => {
+                steps.pop();
+            }
+            // Above `/` is `/`; above a relative start stays written.
+            ".." if absolute => {}
+            other => steps.push(other),
+        }
+    }
+    let lead = if absolute { "/" } else { "" };
+    format!("{lead}{}{rest}", steps.join("/"))
 }
 
 /// A note when `target` is an id `PATH:LINE:QUALNAME` whose line is no
@@ -1048,6 +1075,18 @@ pub(super) fn run_export(args: &ExportArgs) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::shell_word;
+
+    #[test]
+    fn dot_steps_are_removed_from_the_path_only() {
+        use super::without_dot_steps as clean;
+        assert_eq!(clean("a/../b/./c.py:X.y"), "b/c.py:X.y");
+        assert_eq!(clean("../a.py:f"), "../a.py:f");
+        assert_eq!(clean("a/../../b.py:3:4"), "../b.py:3:4");
+        assert_eq!(clean("/r/a/../b.py:f"), "/r/b.py:f");
+        assert_eq!(clean("/../b.py:f"), "/b.py:f");
+        assert_eq!(clean("./a.py:f.x"), "a.py:f.x");
+        assert_eq!(clean("a.py:..weird"), "a.py:..weird");
+    }
 
     #[test]
     fn shell_words_are_quoted_only_when_needed() {
