@@ -379,3 +379,30 @@ fn a_query_during_a_first_build_waits_for_it() {
     assert!(stdout(&query).contains("m7.py"), "{}", stdout(&query));
     assert!(again.status.success(), "{}", stderr(&again));
 }
+
+/// An indexed file that can no longer be indexed (here it became binary)
+/// leaves the index, and the summary counts it as removed (found by the
+/// new-user trial: "0 removed" while its definitions were gone).
+#[test]
+fn a_file_that_can_no_longer_be_indexed_counts_as_removed() {
+    let dir = indexed();
+    let root = dir.path();
+    std::fs::write(root.join("other.py"), "def other():\n    pass\n").expect("written");
+    let both = run(root, &["index", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&both.stdout).expect("json");
+    assert_eq!(json["files"], 2, "{json}");
+    std::fs::write(root.join("other.py"), b"def other():\n    pass\n\0\0").expect("binary");
+    let after = run(root, &["index", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&after.stdout).expect("json");
+    assert_eq!(
+        (json["files"].clone(), json["removed"].clone()),
+        (1.into(), 1.into()),
+        "{json}"
+    );
+    assert!(
+        json["problems"][0]
+            .as_str()
+            .is_some_and(|p| p.starts_with("other.py: binary")),
+        "{json}"
+    );
+}

@@ -379,6 +379,7 @@ pub(crate) fn refresh(
                         rust_changed |= entry.language == Language::Rust;
                         old.remember_deleted(&tx, row.id)?;
                         tx.execute("DELETE FROM files WHERE id = ?1", [row.id])?;
+                        stats.removed += 1;
                         changed = true;
                     }
                     stats.problems.push(format!("{}: {message}", entry.display));
