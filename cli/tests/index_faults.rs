@@ -406,3 +406,90 @@ fn a_file_that_can_no_longer_be_indexed_counts_as_removed() {
         "{json}"
     );
 }
+
+/// A `--db` that is a directory, and a file given as the root, are refused
+/// with what to do (found by the new-user trial: SQLite's "unable to open
+/// database file", and "not a directory" alone).
+#[test]
+fn a_directory_as_db_and_a_file_as_root_say_what_to_give() {
+    let dir = indexed();
+    let root = dir.path();
+    std::fs::create_dir(root.join("dbdir")).expect("mkdir");
+    for args in [
+        &["index", ".", "--db", "dbdir"][..],
+        &["defs", "User", "--db", "dbdir"][..],
+        &["defs", "User", "--db", "dbdir", "--no-refresh"][..],
+    ] {
+        let refused = run(root, args);
+        assert_eq!(refused.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&refused).contains(
+                "dbdir: a directory; --db names the index's file (such as dbdir/index.sqlite)"
+            ),
+            "{args:?}: {}",
+            stderr(&refused)
+        );
+    }
+    let file = run(root, &["index", "models.py"]);
+    assert_eq!(file.status.code(), Some(1));
+    assert!(
+        stderr(&file).contains("models.py: not a directory")
+            && stderr(&file).contains("`ast-outline index --changed FILE`"),
+        "{}",
+        stderr(&file)
+    );
+}
+
+/// Clears the immutable attribute of a directory when dropped (also when
+/// the test fails), so that the temporary directory can be deleted.
+struct Unfreeze(std::path::PathBuf);
+
+impl Drop for Unfreeze {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
+    }
+}
+
+/// An index in a directory SQLite cannot write to (it creates the WAL's
+/// `-shm` file even to read) is queried as it is, with a note; `index`
+/// says why it cannot refresh (found by the new-user trial: every query
+/// failed with "unable to open database file"). The directory is made
+/// immutable with `chattr +i`, which even root cannot write through; where
+/// `chattr` is refused (not root, or a file system without the attribute)
+/// the test says so and checks nothing.
+#[test]
+fn an_index_sqlite_cannot_write_beside_is_queried_as_it_is() {
+    let dir = indexed();
+    let root = dir.path();
+    let index_dir = root.join(".ast-outline");
+    let frozen = Command::new("chattr")
+        .arg("+i")
+        .arg(&index_dir)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !frozen {
+        eprintln!("skipped: `chattr +i` refused here");
+        return;
+    }
+    let _unfreeze = Unfreeze(index_dir.clone());
+    assert!(
+        std::fs::write(index_dir.join("probe"), "x").is_err(),
+        "the directory is not writable"
+    );
+    let as_is = run(root, &["defs", "User", "--no-refresh"]);
+    assert_eq!(stdout(&as_is), FOUND, "{}", stderr(&as_is));
+    let refreshed = run(root, &["defs", "User"]);
+    assert_eq!(stdout(&refreshed), FOUND, "{}", stderr(&refreshed));
+    assert!(
+        stderr(&refreshed).contains("not refreshed (SQLite cannot write there)"),
+        "{}",
+        stderr(&refreshed)
+    );
+    let index = run(root, &["index", "."]);
+    assert_eq!(index.status.code(), Some(1));
+    assert!(
+        stderr(&index).contains("SQLite cannot write where the index is"),
+        "{}",
+        stderr(&index)
+    );
+}

@@ -104,6 +104,17 @@ impl Error {
         )
     }
 
+    /// Whether SQLite could not write where the database is (`SQLITE_READONLY`,
+    /// or `SQLITE_CANTOPEN` for the WAL's shared-memory file of a database
+    /// that exists): a read-only directory or file system.
+    pub fn is_read_only(&self) -> bool {
+        matches!(
+            self,
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+        )
+    }
+
     /// Whether the file is damaged or not a database at all (SQLite's
     /// `SQLITE_CORRUPT` and `SQLITE_NOTADB`), or another program's database
     /// ([`Error::Foreign`]): not an index this build can use.
@@ -178,7 +189,11 @@ impl Index {
     }
 
     /// Opens the index at `db` as it is, for reading only what a completed
-    /// refresh left: never creates or rebuilds it. `build` is the command
+    /// refresh left: never creates or rebuilds it. In a directory SQLite
+    /// cannot write to (it needs to create the WAL's `-shm` file even to
+    /// read), an index whose WAL holds nothing (every completed refresh
+    /// checkpoints it when its connection closes) is read as an immutable
+    /// file. `build` is the command
     /// that builds or refreshes this index (such as `ast-outline index ROOT
     /// --db FILE`), named in the messages.
     ///
@@ -195,10 +210,17 @@ impl Index {
                 db.display()
             )));
         }
-        let conn = Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let mut conn = Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         let expected = (store::SCHEMA_VERSION, outline_core::xref::FACTS_VERSION);
-        match store::versions(&conn)? {
+        let versions = match store::versions(&conn) {
+            Err(error) if error.is_read_only() && !store::has_wal_content(db) => {
+                conn = store::open_immutable(db)?;
+                store::versions(&conn)?
+            }
+            other => other?,
+        };
+        match versions {
             Some(versions) if versions == expected => {}
             Some((schema, facts)) => {
                 return Err(Error::Target(format!(

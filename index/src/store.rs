@@ -317,6 +317,38 @@ pub fn open(path: &Path) -> Result<(Connection, bool), Error> {
     Ok((conn, created))
 }
 
+/// Whether the WAL file beside `db` (`DB-wal`) holds any frame (a refresh
+/// not yet checkpointed into the database file).
+pub(crate) fn has_wal_content(db: &Path) -> bool {
+    let mut wal = db.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).is_ok_and(|meta| meta.len() > 0)
+}
+
+/// Opens `db` read-only as an immutable file (SQLite's `immutable=1` URI
+/// parameter: no locks, no WAL, no `-shm`), for a directory SQLite cannot
+/// write to. Only right when no other process changes the file meanwhile,
+/// which such a directory ensures.
+///
+/// # Errors
+/// [`Error::Sqlite`] when SQLite cannot open it.
+pub(crate) fn open_immutable(db: &Path) -> Result<Connection, Error> {
+    let absolute = std::path::absolute(db).map_err(|e| Error::Io(db.display().to_string(), e))?;
+    // A file: URI, with the characters URIs give a meaning escaped.
+    let mut uri = String::from("file:");
+    for byte in absolute.to_string_lossy().bytes() {
+        match byte {
+            b'?' | b'#' | b'%' | b' ' | 0x80..=0xff => uri.push_str(&format!("%{byte:02X}")),
+            _ => uri.push(char::from(byte)),
+        }
+    }
+    uri.push_str("?immutable=1");
+    Ok(Connection::open_with_flags(
+        uri,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+    )?)
+}
+
 /// (schema_version, facts_version) stored in `meta`, or `None` when there is
 /// no such table or value.
 pub fn versions(conn: &Connection) -> Result<Option<(u32, u32)>, Error> {

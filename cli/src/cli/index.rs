@@ -104,12 +104,14 @@ fn open_and_refresh_waiting(
             "{}: {}",
             root.display(),
             if root.exists() {
-                "not a directory"
+                "not a directory (the root of the tree to index; to refresh one file of \
+                 an index, `ast-outline index --changed FILE`)"
             } else {
                 "no such directory"
             }
         )));
     }
+    refuse_directory_db(db)?;
     if db.is_none() {
         // The default place, `ROOT/.ast-outline/`: never through a link (it
         // could point anywhere), and kept out of git and backups.
@@ -366,6 +368,8 @@ pub(crate) struct Refused {
     pub message: String,
     /// Whether another process holds the database's lock.
     pub busy: bool,
+    /// Whether SQLite could not write where the database is.
+    pub read_only: bool,
 }
 
 impl Refused {
@@ -378,9 +382,34 @@ impl Refused {
                     path.display()
                 ),
                 busy: true,
+                read_only: false,
             };
         }
-        Refused::from(format!("{}: {error}", path.display()))
+        let mut message = format!("{}: {error}", path.display());
+        if error.is_read_only() {
+            message.push_str(
+                " (SQLite cannot write where the index is: queries answer from it as it is, \
+                 without refreshing it)",
+            );
+        }
+        Refused {
+            message,
+            busy: false,
+            read_only: error.is_read_only(),
+        }
+    }
+}
+
+/// Refuses a `--db` that names a directory (SQLite said only "unable to
+/// open database file").
+fn refuse_directory_db(db: Option<&PathBuf>) -> Result<(), Refused> {
+    match db {
+        Some(db) if db.is_dir() => Err(Refused::from(format!(
+            "{}: a directory; --db names the index's file (such as {})",
+            db.display(),
+            db.join("index.sqlite").display()
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -389,6 +418,7 @@ impl From<String> for Refused {
         Refused {
             message,
             busy: false,
+            read_only: false,
         }
     }
 }
@@ -521,6 +551,7 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
 /// is answered from the last completed refresh, with a note saying so.
 /// Files that could not be indexed are summed up in one note.
 pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> {
+    refuse_directory_db(location.db.as_ref()).map_err(String::from)?;
     let db = db_path(&location.root, location.db.as_ref());
     if location.no_refresh {
         return Index::open_existing(&db, &build_command(location)).map_err(|e| match e {
@@ -540,6 +571,20 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
                     plural(stats.problems.len(), "file")
                 ));
             }
+            Ok(index)
+        }
+        // A directory SQLite cannot write to: the index as it is.
+        Err(refused) if refused.read_only && db.is_file() => {
+            let index =
+                Index::open_existing(&db, &build_command(location)).map_err(|e| match e {
+                    index::Error::Target(message) => message,
+                    other => format!("{}: {other}", db.display()),
+                })?;
+            report(format!(
+                "note: {}: not refreshed (SQLite cannot write there); answering from the \
+                 index as it is",
+                db.display()
+            ));
             Ok(index)
         }
         Err(refused) if refused.busy => match Index::open_existing(&db, &build_command(location)) {
