@@ -193,8 +193,29 @@ fn queries_refresh_first_and_report_bad_targets() {
     let output = run(&["refs", "--root", root, "app/accounts.py:Nobody"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
+        String::from_utf8_lossy(&output.stderr).contains(
+            "app/accounts.py:Nobody: no definition named Nobody in app/accounts.py; \
+             `ast-outline outline app/accounts.py` lists its definitions"
+        ),
+        "{}",
         String::from_utf8_lossy(&output.stderr)
-            .contains("app/accounts.py:Nobody: no definition found")
+    );
+    // A name close to one the file defines is suggested (as `read` does);
+    // a position with no name there says so (found by the new-user trial:
+    // "no definition found (…definitions are on lines 2-3…)" for line 3).
+    let output = run(&["refs", "--root", root, "app/accounts.py:Usr"]);
+    let message = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        message
+            .contains("no definition named Usr in app/accounts.py; did you mean app/accounts.py:")
+            && message.contains(":User"),
+        "{message}"
+    );
+    let output = run(&["refs", "--root", root, "app/accounts.py:1:200"]);
+    let message = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        message.contains("app/accounts.py:1:200: no name at line 1, column 200 of app/accounts.py"),
+        "{message}"
     );
     let output = run(&["refs", "--root", root, "nowhere.py:User"]);
     assert_eq!(output.status.code(), Some(1));

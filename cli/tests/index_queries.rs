@@ -82,12 +82,15 @@ fn bad_targets_say_what_is_wrong() {
         ("pkg/shapes.py", "a file; say which definition in it"),
         (
             "pkg/shapes.py:999",
-            "no definition found (pkg/shapes.py's definitions are on lines 1-14",
+            "no definition contains line 999 of pkg/shapes.py (its definitions span lines 1-14)",
         ),
         ("pkg/shapes.py:3:0", "column 0: columns are 1-based"),
         ("pkg/shapes.py:3:7:9", "malformed"),
         // Case matters: `a` is not `A`.
-        ("pkg/shapes.py:a", "no definition found"),
+        (
+            "pkg/shapes.py:a",
+            "no definition named a in pkg/shapes.py; did you mean pkg/shapes.py:1:A",
+        ),
         (
             "pkg/shapes.py:14:12",
             "`unknown` there is not resolved to a definition of the project",

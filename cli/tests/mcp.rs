@@ -1207,7 +1207,10 @@ fn cross_file_tools_refuse_bad_arguments_and_cut_to_max_tokens() {
         "{missing}"
     );
     let unknown = server.refused("find_references", json!({"target": "app/models.py:Nope"}));
-    assert!(unknown.contains("no definition found"), "{unknown}");
+    assert!(
+        unknown.contains("no definition named Nope in app/models.py"),
+        "{unknown}"
+    );
     let zero = server.refused(
         "get_callers",
         json!({"target": "app/models.py:Base.save", "depth": 0}),

@@ -315,6 +315,15 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
             TargetError::Selector { path, error } => format!("{target}: after {path}: {error}"),
         })
     })?;
+    let asked = match &selector {
+        Selector::Id { line, qualname } if qualname.bytes().all(|b| b.is_ascii_digit()) => {
+            Asked::Position(*line, qualname.parse().unwrap_or(0))
+        }
+        Selector::Id { qualname, .. } | Selector::Qualname(qualname) => {
+            Asked::Name(qualname.clone())
+        }
+        Selector::Line(line) | Selector::Lines { start: line, .. } => Asked::Line(*line),
+    };
     let found = match selector {
         Selector::Id { line, qualname } if qualname.bytes().all(|b| b.is_ascii_digit()) => {
             let column: u32 = qualname
@@ -397,7 +406,7 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
     };
     match found.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(Error::Target(nothing_found(conn, target, path)?)),
+        [] => Err(Error::Target(nothing_found(conn, target, path, &asked)?)),
         many => Err(Error::Target(format!(
             "{target}: {} definitions match: {}",
             many.len(),
@@ -410,27 +419,91 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
     }
 }
 
-/// Why `target` (in the indexed file `path`) names no definition.
-fn nothing_found(conn: &Connection, target: &str, path: &str) -> Result<String, Error> {
-    let span: Option<(u32, u32)> = conn
-        .query_row(
-            "SELECT min(s.start_line), max(s.end_line) FROM symbols s \
-             JOIN files f ON f.id = s.file_id WHERE f.path = ?1",
-            [path],
-            |row| {
-                Ok(row
-                    .get::<_, Option<u32>>(0)?
-                    .zip(row.get::<_, Option<u32>>(1)?))
-            },
-        )
-        .optional()?
-        .flatten();
-    Ok(match span {
-        Some((first, last)) => format!(
-            "{target}: no definition found ({path}'s definitions are on lines {first}-{last}; \
-             `ast-outline outline {path}` lists them)"
+/// What a target asked for in its file.
+enum Asked {
+    /// A qualname, or a name or dotted suffix of one.
+    Name(String),
+    /// The innermost definition containing a line.
+    Line(u32),
+    /// The name at a line and column.
+    Position(u32, u32),
+}
+
+/// Most names [`nothing_found`] suggests.
+const MAX_SUGGESTIONS: usize = 5;
+
+/// Why `target` (in the indexed file `path`) names no definition, by what
+/// it `asked`: for a name, the file's definitions named most like it (the
+/// same name but for case, then by normalised Levenshtein similarity above
+/// 0.6, as `read` suggests).
+fn nothing_found(
+    conn: &Connection,
+    target: &str,
+    path: &str,
+    asked: &Asked,
+) -> Result<String, Error> {
+    let list = format!("`ast-outline outline {path}` lists its definitions");
+    Ok(match asked {
+        Asked::Name(wanted) => {
+            let wanted_name = wanted.rsplit('.').next().unwrap_or(wanted);
+            let mut scored: Vec<(f64, SymbolRow)> = symbols(conn, "f.path = ?1", [path])?
+                .into_iter()
+                .map(|s| {
+                    // The same name but for case first (`a` for `A`).
+                    let same_but_case = s.qualname.eq_ignore_ascii_case(wanted)
+                        || s.name.eq_ignore_ascii_case(wanted_name);
+                    let score = if same_but_case {
+                        1.0
+                    } else {
+                        strsim::normalized_levenshtein(&s.qualname, wanted)
+                            .max(strsim::normalized_levenshtein(&s.name, wanted_name))
+                    };
+                    (score, s)
+                })
+                .filter(|(score, _)| *score > 0.6)
+                .collect();
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            if scored.is_empty() {
+                format!("{target}: no definition named {wanted} in {path}; {list}")
+            } else {
+                let ids: Vec<&str> = scored
+                    .iter()
+                    .take(MAX_SUGGESTIONS)
+                    .map(|(_, s)| s.id.as_str())
+                    .collect();
+                format!(
+                    "{target}: no definition named {wanted} in {path}; did you mean {}?",
+                    ids.join(", ")
+                )
+            }
+        }
+        Asked::Line(line) => {
+            let span: Option<(u32, u32)> = conn
+                .query_row(
+                    "SELECT min(s.start_line), max(s.end_line) FROM symbols s \
+                     JOIN files f ON f.id = s.file_id WHERE f.path = ?1",
+                    [path],
+                    |row| {
+                        Ok(row
+                            .get::<_, Option<u32>>(0)?
+                            .zip(row.get::<_, Option<u32>>(1)?))
+                    },
+                )
+                .optional()?
+                .flatten();
+            match span {
+                Some((first, last)) => format!(
+                    "{target}: no definition contains line {line} of {path} (its definitions \
+                     span lines {first}-{last}); {list}"
+                ),
+                None => format!("{target}: {path} defines nothing"),
+            }
+        }
+        Asked::Position(line, column) => format!(
+            "{target}: no name at line {line}, column {column} of {path} (a position names \
+             the use or the definition of a name there; columns are 1-based characters); \
+             {list}"
         ),
-        None => format!("{target}: no definition found ({path} defines nothing)"),
     })
 }
 
