@@ -430,6 +430,12 @@ fn a_directory_as_db_and_a_file_as_root_say_what_to_give() {
             stderr(&refused)
         );
     }
+    let null = run(root, &["index", ".", "--db", "/dev/null"]);
+    assert!(
+        stderr(&null).contains("/dev/null: not a regular file (a device, FIFO or socket)"),
+        "{}",
+        stderr(&null)
+    );
     let file = run(root, &["index", "models.py"]);
     assert_eq!(file.status.code(), Some(1));
     assert!(

@@ -401,13 +401,21 @@ impl Refused {
 }
 
 /// Refuses a `--db` that names a directory (SQLite said only "unable to
-/// open database file").
+/// open database file") or something else than a regular file, such as
+/// `/dev/null` ("disk I/O error").
 fn refuse_directory_db(db: Option<&PathBuf>) -> Result<(), Refused> {
-    match db {
-        Some(db) if db.is_dir() => Err(Refused::from(format!(
+    let Some(db) = db else {
+        return Ok(());
+    };
+    match std::fs::metadata(db) {
+        Ok(meta) if meta.is_dir() => Err(Refused::from(format!(
             "{}: a directory; --db names the index's file (such as {})",
             db.display(),
             db.join("index.sqlite").display()
+        ))),
+        Ok(meta) if !meta.is_file() => Err(Refused::from(format!(
+            "{}: not a regular file (a device, FIFO or socket); --db names the index's file",
+            db.display()
         ))),
         _ => Ok(()),
     }
