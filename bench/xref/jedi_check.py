@@ -38,13 +38,13 @@ def main() -> None:
     targets = {
         sid: (path, line)
         for sid, path, line in conn.execute(
-            "SELECT s.id, f.path, s.name_line FROM symbols s JOIN files f ON f.id = s.file_id"
+            "SELECT s.key, f.path, s.name_line FROM symbols s JOIN files f ON f.id = s.file_id"
         )
     }
     rows = conn.execute(
         "SELECT f.path, r.line, r.column, r.name, r.status, r.target FROM refs r "
         "JOIN files f ON f.id = r.file_id WHERE f.path LIKE ? AND f.language = 'python' "
-        "AND r.status != 'module' ORDER BY f.path, r.line, r.column LIMIT ?",
+        "AND r.status != 3 /* module */ ORDER BY f.path, r.line, r.column LIMIT ?",
         (prefix + "%", limit),
     ).fetchall()
     project = jedi.Project(root)
@@ -69,7 +69,7 @@ def main() -> None:
         if not places:
             continue
         jedi_found += 1
-        ours = targets.get(target) if status == "resolved" else None
+        ours = targets.get(target) if status == 0 else None  # 0: resolved
         if ours is not None:
             ours_resolved_and_jedi += 1
             if ours in places:

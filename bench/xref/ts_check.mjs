@@ -68,7 +68,7 @@ const rows = query(
   "SELECT f.path AS path, r.line AS line, r.column AS col, r.name AS name, r.status AS status, " +
     "r.target AS target, r.receiver AS receiver, r.role AS role FROM refs r JOIN files f ON f.id = r.file_id " +
     `WHERE f.path LIKE ${quote(prefix + "%")} AND f.language IN ('typescript', 'tsx') ` +
-    `AND r.status != 'module' ORDER BY f.path, r.line, r.column LIMIT ${limit}`,
+    `AND r.status != 3 /* module */ ORDER BY f.path, r.line, r.column LIMIT ${limit}`,
 );
 
 // A language service over every .ts/.tsx file of the index.
@@ -169,7 +169,7 @@ for (const row of rows) {
   }
   if (found.size === 0) continue;
   serviceFound++;
-  const ours = row.status === "resolved" ? targetOf.get(row.target) : undefined;
+  const ours = row.status === 0 /* resolved */ ? targetOf.get(row.target) : undefined;
   if (ours !== undefined) {
     oursAndService++;
     const sameSymbol = [...found].some((place) => symbolsAt.get(place)?.has(symbolOf.get(row.target)));

@@ -37,12 +37,12 @@ use swc_ecma_ast::{
     ExportSpecifier, Expr, FnDecl, FnExpr, ForHead, ForInStmt, ForOfStmt, ForStmt, Function,
     ImportDecl, ImportSpecifier, JSXElementName, Lit, MemberExpr, MemberProp, ModuleDecl,
     ModuleExportName, ModuleItem, NamedExport, NewExpr, ObjectPatProp, OptChainBase,
-    ParamOrTsParamProp, Pat, Prop, PropName, Stmt, SuperProp, SuperPropExpr, TsEntityName,
-    TsExprWithTypeArgs, TsGetterSignature, TsImportEqualsDecl, TsInterfaceDecl, TsMethodSignature,
-    TsModuleDecl, TsModuleName, TsModuleRef, TsNamespaceBody, TsParamPropParam,
-    TsPropertySignature, TsSetterSignature, TsType, TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl,
-    TsTypeQuery, TsTypeQueryExpr, TsTypeRef, TsUnionOrIntersectionType, VarDecl, VarDeclKind,
-    VarDeclOrExpr, VarDeclarator,
+    ParamOrTsParamProp, Pat, Prop, PropName, Stmt, SuperProp, SuperPropExpr, TsConditionalType,
+    TsEntityName, TsExprWithTypeArgs, TsGetterSignature, TsImportEqualsDecl, TsInferType,
+    TsInterfaceDecl, TsMappedType, TsMethodSignature, TsModuleDecl, TsModuleName, TsModuleRef,
+    TsNamespaceBody, TsParamPropParam, TsPropertySignature, TsSetterSignature, TsType,
+    TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl, TsTypeQuery, TsTypeQueryExpr, TsTypeRef,
+    TsUnionOrIntersectionType, VarDecl, VarDeclKind, VarDeclOrExpr, VarDeclarator,
 };
 use swc_ecma_ast::{CallExpr, Callee, Ident};
 use swc_ecma_visit::{Visit, VisitWith};
@@ -1414,6 +1414,39 @@ impl Visit for Facts_<'_, '_> {
         self.pop_frame();
     }
 
+    /// `{ [K in C as N]: T }`: `K` is a type parameter bound in `N` and `T`
+    /// (TypeScript handbook, "Mapped Types"), not a reference to a `K` of
+    /// the project.
+    fn visit_ts_mapped_type(&mut self, node: &TsMappedType) {
+        node.type_param.constraint.visit_with(self);
+        node.type_param.default.visit_with(self);
+        let key = self.synthetic("type", node.span.lo);
+        self.push_frame(Some(key), vec![node.type_param.name.sym.to_string()]);
+        node.name_type.visit_with(self);
+        node.type_ann.visit_with(self);
+        self.pop_frame();
+    }
+
+    /// `C extends E ? T : F`: each `infer U` in `E` is a type parameter bound
+    /// in `E` and `T` (TypeScript handbook, "Inferring Within Conditional
+    /// Types").
+    fn visit_ts_conditional_type(&mut self, node: &TsConditionalType) {
+        node.check_type.visit_with(self);
+        let mut inferred = InferNames(Vec::new());
+        node.extends_type.visit_with(&mut inferred);
+        if inferred.0.is_empty() {
+            node.extends_type.visit_with(self);
+            node.true_type.visit_with(self);
+        } else {
+            let key = self.synthetic("type", node.span.lo);
+            self.push_frame(Some(key), inferred.0);
+            node.extends_type.visit_with(self);
+            node.true_type.visit_with(self);
+            self.pop_frame();
+        }
+        node.false_type.visit_with(self);
+    }
+
     fn visit_ts_type_alias_decl(&mut self, node: &TsTypeAliasDecl) {
         let mut names = Vec::new();
         type_param_names(node.type_params.as_deref(), &mut names);
@@ -1709,6 +1742,17 @@ impl Facts_<'_, '_> {
             Expr::SuperProp(member) => self.super_refs(member, Role::Attribute),
             other => other.visit_children_with(self),
         }
+    }
+}
+
+/// The names of the `infer U` type parameters in a type (nested
+/// conditional types included, which bind their own too).
+struct InferNames(Vec<String>);
+
+impl Visit for InferNames {
+    fn visit_ts_infer_type(&mut self, node: &TsInferType) {
+        self.0.push(node.type_param.name.sym.to_string());
+        node.type_param.constraint.visit_with(self);
     }
 }
 

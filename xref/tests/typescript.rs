@@ -495,3 +495,23 @@ fn super_members_resolve_through_the_bases() {
         (Status::Resolved, "base.ts:2:B.size", Role::Attribute)
     );
 }
+
+/// The key of a mapped type (`[K in keyof X]`) and an `infer U` are type
+/// parameters, not references to a project's `K` or `U` (found re-measuring
+/// against the TypeScript language service on rxjs: a mapped type's `K`
+/// resolved, as the only definition of that name, to a minified bundle's
+/// function `K`).
+#[test]
+fn mapped_type_keys_and_inferred_types_are_type_parameters() {
+    let p = project(&[
+        ("bundle.js", "function K() {}\nfunction U() {}\n"),
+        (
+            "types.ts",
+            "export type Values<X> = { [K in keyof X]: X[K] };\nexport type Elem<T> = T extends Array<infer U> ? U : K;\n",
+        ),
+    ]);
+    assert!(!reported(&p, "types.ts", 1, "K"));
+    assert!(!reported(&p, "types.ts", 2, "U"));
+    // Outside the true branch, `K` is the project's again.
+    assert_eq!(target(&p, "types.ts", 2, "K"), "bundle.js:1:K");
+}
