@@ -148,10 +148,15 @@ pub fn ts_package_files(dir: &Path) -> Vec<String> {
 }
 
 /// Every `*.rs` file of every registry package in the workspace's
-/// `Cargo.lock`, read from `$CARGO_HOME/registry/src/*/NAME-VERSION` (present
-/// after a build; packages cargo did not download, such as other platforms'
-/// crates, are skipped). Symlinks are not followed. Sorted.
+/// `Cargo.lock`, read from `$CARGO_HOME/registry/src/*/NAME-VERSION`.
+/// A build unpacks only the packages of its own platform, so first `cargo
+/// fetch --locked` unpacks the others (a no-op when they are there): the
+/// corpus, and every sample of it, is then the same on a fresh machine as
+/// on one that fetched before. When that fails (no network, no registry),
+/// the packages that are not there are skipped. Symlinks are not followed.
+/// Sorted.
 pub fn locked_crate_files() -> Vec<PathBuf> {
+    fetch_locked_packages();
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
@@ -205,4 +210,22 @@ pub fn locked_crate_files() -> Vec<PathBuf> {
     }
     files.sort();
     files
+}
+
+/// Runs `cargo fetch --locked` for the workspace once per process (see
+/// [`locked_crate_files`]); its failure is ignored.
+fn fetch_locked_packages() {
+    static FETCHED: std::sync::Once = std::sync::Once::new();
+    FETCHED.call_once(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let manifest = tests_dir().join("../Cargo.toml");
+        let _ = std::process::Command::new(cargo)
+            .arg("fetch")
+            .arg("--locked")
+            .arg("--manifest-path")
+            .arg(manifest)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+    });
 }
