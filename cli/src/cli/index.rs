@@ -385,8 +385,9 @@ impl Refused {
                 read_only: false,
             };
         }
+        let read_only = error.is_read_only();
         let mut message = format!("{}: {error}", path.display());
-        if error.is_read_only() {
+        if read_only {
             message.push_str(
                 " (SQLite cannot write where the index is: queries answer from it as it is, \
                  without refreshing it)",
@@ -395,7 +396,7 @@ impl Refused {
         Refused {
             message,
             busy: false,
-            read_only: error.is_read_only(),
+            read_only,
         }
     }
 }
@@ -562,11 +563,7 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
     refuse_directory_db(location.db.as_ref()).map_err(String::from)?;
     let db = db_path(&location.root, location.db.as_ref());
     if location.no_refresh {
-        return Index::open_existing(&db, &build_command(location)).map_err(|e| match e {
-            // Those name the file already.
-            index::Error::Target(message) => message,
-            other => format!("{}: {other}", db.display()),
-        });
+        return open_as_is(&db, location);
     }
     // A refresh running elsewhere is waited for a moment, then the last
     // completed one answers.
@@ -583,11 +580,7 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
         }
         // A directory SQLite cannot write to: the index as it is.
         Err(refused) if refused.read_only && db.is_file() => {
-            let index =
-                Index::open_existing(&db, &build_command(location)).map_err(|e| match e {
-                    index::Error::Target(message) => message,
-                    other => format!("{}: {other}", db.display()),
-                })?;
+            let index = open_as_is(&db, location)?;
             report(format!(
                 "note: {}: not refreshed (SQLite cannot write there); answering from the \
                  index as it is",
@@ -595,7 +588,7 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
             ));
             Ok(index)
         }
-        Err(refused) if refused.busy => match Index::open_existing(&db, &build_command(location)) {
+        Err(refused) if refused.busy => match open_as_is(&db, location) {
             Ok(index) => {
                 report(format!(
                     "note: another ast-outline is refreshing {}; answering from its last \
@@ -614,6 +607,16 @@ pub(super) fn open_for_query(location: &IndexLocation) -> Result<Index, String> 
         },
         Err(refused) => Err(refused.message),
     }
+}
+
+/// The index at `db` as it is ([`Index::open_existing`]), or the message
+/// saying why not (naming the file).
+fn open_as_is(db: &Path, location: &IndexLocation) -> Result<Index, String> {
+    Index::open_existing(db, &build_command(location)).map_err(|e| match e {
+        // Those name the file already.
+        index::Error::Target(message) => message,
+        other => format!("{}: {other}", db.display()),
+    })
 }
 
 /// The command that builds or refreshes the index of `location`, for
