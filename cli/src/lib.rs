@@ -38,6 +38,8 @@
 pub mod cli;
 pub mod disk_cache;
 mod error;
+pub mod live;
+mod lsp;
 pub mod mcp;
 pub mod repo_map;
 mod source_file;

@@ -60,7 +60,7 @@ pub fn collect_files(paths: &[PathBuf], options: WalkOptions) -> Walked {
     for path in paths {
         match std::fs::metadata(path) {
             Err(error) => walked.problems.push(format!("{}: {error}", path.display())),
-            Ok(meta) if meta.is_dir() => walk_directory(path, options, &mut walked),
+            Ok(meta) if meta.is_dir() => walk_directory(path, options, None, &mut walked),
             Ok(meta) if !meta.is_file() => walked.problems.push(format!(
                 "{}: not a regular file (a FIFO, socket or device); not read",
                 path.display()
@@ -84,8 +84,23 @@ pub fn collect_files(paths: &[PathBuf], options: WalkOptions) -> Walked {
 /// The directory name of Python's bytecode caches, never walked into.
 const PYTHON_BYTECODE_DIR: &str = "__pycache__";
 
-fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
+/// The files of a walk of the directory `root` (as [`collect_files`] walks
+/// it, with default options) that are `within` or under it: the same rules
+/// decide, as every directory on the way from `root` is walked, but only
+/// the entries on that way are looked at. This is how a watcher learns
+/// whether a new file or directory is walked (not ignored, not hidden)
+/// without walking the whole tree. `within` is an absolute path under
+/// `root` (as `root` is given).
+pub fn collect_within(root: &Path, within: &Path) -> Walked {
+    let mut walked = Walked::default();
+    walk_directory(root, WalkOptions::default(), Some(within), &mut walked);
+    walked.files.sort_by(|a, b| a.display.cmp(&b.display));
+    walked
+}
+
+fn walk_directory(root: &Path, options: WalkOptions, within: Option<&Path>, walked: &mut Walked) {
     let honour_ignores = !options.no_ignore;
+    let within = within.map(Path::to_owned);
     let walker = ignore::WalkBuilder::new(root)
         .hidden(!options.hidden)
         .ignore(honour_ignores)
@@ -101,11 +116,15 @@ fn walk_directory(root: &Path, options: WalkOptions, walked: &mut Walked) {
         // (PEP 3147: `__pycache__` holds `.pyc` files only; in a tree without
         // a `.gitignore`, such as an installed standard library, they are a
         // third of the directories).
-        .filter_entry(|entry| {
-            !(entry.depth() > 0
-                && (entry.file_name() == crate::disk_cache::DIR_NAME
-                    || entry.file_name() == PYTHON_BYTECODE_DIR)
-                && entry.file_type().is_some_and(|t| t.is_dir()))
+        .filter_entry(move |entry| {
+            let on_the_way = within
+                .as_deref()
+                .is_none_or(|w| w.starts_with(entry.path()) || entry.path().starts_with(w));
+            on_the_way
+                && !(entry.depth() > 0
+                    && (entry.file_name() == crate::disk_cache::DIR_NAME
+                        || entry.file_name() == PYTHON_BYTECODE_DIR)
+                    && entry.file_type().is_some_and(|t| t.is_dir()))
         })
         .build_parallel();
     // Each walking thread fills its own list; the lists are joined (and the

@@ -23,6 +23,7 @@
 //!     path: dir.path().join("a.py"),
 //!     display: "a.py".into(),
 //!     language: Language::Python,
+//!     text: None,
 //! }];
 //! let parse = |path: &str, language: Language, bytes: Vec<u8>| {
 //!     let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
@@ -53,7 +54,10 @@ use std::path::{Path, PathBuf};
 use outline_core::SymbolKind;
 use rusqlite::{Connection, OptionalExtension};
 
-pub use refresh::{Parser, RefreshStats, SourceEntry};
+pub use refresh::{BUFFER_MTIME, Parser, RefreshStats, SourceEntry};
+/// The SQLite binding the index is on, for callers that run their own
+/// queries over [`Index::connection`].
+pub use rusqlite;
 
 /// Default location of the database below the indexed root.
 pub const DEFAULT_DB: &str = ".ast-outline/index.sqlite";
@@ -376,6 +380,24 @@ impl Index {
             )?;
         }
         Ok(())
+    }
+
+    /// The size in bytes and the mtime (nanoseconds since the Unix epoch,
+    /// [`BUFFER_MTIME`] when indexed from a buffer) stored for the file at
+    /// `display`, to tell whether the file on disk changed since it was
+    /// indexed; `None` when the index holds no such file.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn stored_times(&self, display: &str) -> Result<Option<(i64, i64)>, Error> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT size, mtime_ns FROM files WHERE path = ?1",
+                [display],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .optional()?)
     }
 
     /// Whether the index holds a file at `display` (its path relative to

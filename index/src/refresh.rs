@@ -82,7 +82,16 @@ pub struct SourceEntry {
     pub display: String,
     /// Its language.
     pub language: Language,
+    /// Its text when it is not the file's on disk: an editor's unsaved
+    /// buffer (LSP `didOpen`/`didChange`). Such a file is stored with its
+    /// text's size and an mtime of [`BUFFER_MTIME`], so that a later refresh
+    /// from disk always reads the file again; `None` reads `path`.
+    pub text: Option<std::sync::Arc<[u8]>>,
 }
+
+/// The mtime stored for a file indexed from a buffer ([`SourceEntry::text`]):
+/// never a file's on disk, so the next look at the disk reads it again.
+pub const BUFFER_MTIME: i64 = 0;
 
 /// Parses one file: given its display path, language and bytes, the outline
 /// and facts from one parse, or an error message when the bytes are not a
@@ -809,7 +818,8 @@ fn times(entry: &SourceEntry) -> std::io::Result<(i64, i64)> {
 /// Whether `entry`'s file has the size and mtime stored in `row` (false
 /// when it cannot be stat'ed: [`check`] reports why).
 fn same_times(entry: &SourceEntry, row: &Stored) -> bool {
-    times(entry).is_ok_and(|(size, mtime_ns)| row.size == size && row.mtime_ns == mtime_ns)
+    entry.text.is_none()
+        && times(entry).is_ok_and(|(size, mtime_ns)| row.size == size && row.mtime_ns == mtime_ns)
 }
 
 /// Checks one file against its stored row: unchanged when its size and
@@ -822,17 +832,21 @@ fn check(
     trust_times: bool,
     parse: Parser<'_>,
 ) -> Checked {
-    let (size, mtime_ns) = match times(entry) {
-        Ok(times) => times,
-        Err(error) => return Checked::Problem(error.to_string()),
+    let (size, mtime_ns) = match (&entry.text, times(entry)) {
+        (Some(text), _) => (i64::try_from(text.len()).unwrap_or(i64::MAX), BUFFER_MTIME),
+        (None, Ok(times)) => times,
+        (None, Err(error)) => return Checked::Problem(error.to_string()),
     };
     let same_times = stored.is_some_and(|s| s.size == size && s.mtime_ns == mtime_ns);
-    if trust_times && same_times {
+    if trust_times && same_times && entry.text.is_none() {
         return Checked::Unchanged;
     }
-    let bytes = match std::fs::read(&entry.path) {
-        Ok(bytes) => bytes,
-        Err(error) => return Checked::Problem(error.to_string()),
+    let bytes = match &entry.text {
+        Some(text) => text.to_vec(),
+        None => match std::fs::read(&entry.path) {
+            Ok(bytes) => bytes,
+            Err(error) => return Checked::Problem(error.to_string()),
+        },
     };
     let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
     if let Some(stored) = stored

@@ -53,6 +53,7 @@ fn entries(root: &Path) -> Vec<SourceEntry> {
                     path,
                     display,
                     language,
+                    text: None,
                 });
             }
         }

@@ -41,6 +41,7 @@ fn entries(root: &Path) -> Vec<SourceEntry> {
                     path,
                     display,
                     language: Language::Python,
+                    text: None,
                 });
             }
         }
@@ -315,4 +316,56 @@ fn files_with_syntax_errors_are_indexed_with_what_was_recovered() {
     let refs = query::refs(conn, "lib.py:1:helper", false).expect("refs");
     let lines: Vec<u32> = refs.iter().map(|r| r.line).collect();
     assert!(lines.contains(&1) && lines.contains(&8), "{lines:?}");
+}
+
+/// An editor's unsaved buffer (`SourceEntry::text`) is indexed from its
+/// text, not the disk; the next refresh from disk reads the file again.
+#[test]
+fn a_buffer_is_indexed_from_its_text_until_the_disk_is_read_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    users_project(root);
+    let mut index = Index::open(&root.join("idx.sqlite")).expect("open");
+    refresh(&mut index, root);
+
+    // The buffer moves User down two lines; the disk still has it at 1.
+    let buffer = SourceEntry {
+        path: root.join("app/accounts.py"),
+        display: "app/accounts.py".to_owned(),
+        language: Language::Python,
+        text: Some(
+            b"import os\n\nclass User:\n    def save(self):\n        pass\n"
+                .as_slice()
+                .into(),
+        ),
+    };
+    let stats = index
+        .refresh_files(std::slice::from_ref(&buffer), &[], &parse)
+        .expect("refresh")
+        .expect("named files");
+    assert_eq!(stats.parsed, 1);
+    assert_eq!(
+        index.stored_times("app/accounts.py").expect("times"),
+        Some((56, index::BUFFER_MTIME))
+    );
+    let conn = index.connection();
+    assert_eq!(
+        places(&query::refs(conn, "app/accounts.py:3:User", false).expect("refs")),
+        ["app/signup.py:1:26 import", "app/signup.py:4:9 instantiate"]
+    );
+    // The same buffer again is unchanged.
+    let stats = index
+        .refresh_files(std::slice::from_ref(&buffer), &[], &parse)
+        .expect("refresh")
+        .expect("named files");
+    assert_eq!(stats.parsed, 0);
+
+    // A walked refresh (the buffer closed unsaved) goes back to the disk.
+    let stats = refresh(&mut index, root);
+    assert_eq!(stats.parsed, 1);
+    let conn = index.connection();
+    assert_eq!(
+        places(&query::refs(conn, "app/accounts.py:1:User", false).expect("refs")),
+        ["app/signup.py:1:26 import", "app/signup.py:4:9 instantiate"]
+    );
 }

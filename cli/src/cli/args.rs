@@ -55,6 +55,13 @@ pub enum Command {
     /// a symbol by id (also after edits), read line ranges and find symbols, for
     /// the files under --root only.
     Mcp(McpArgs),
+    /// Serve the Language Server Protocol on stdio from the live index:
+    /// document and workspace symbols, definition, references, call and
+    /// type hierarchy, hover; unsaved buffers are indexed from their text.
+    Lsp(LiveArgs),
+    /// Keep the index of ROOT fresh while files change (until stopped):
+    /// one line per update on stdout.
+    Watch(WatchArgs),
     /// Print the MCP server's tools as function-calling definitions (JSON).
     Tools(ToolsArgs),
     /// Print a short system-prompt snippet telling an agent to outline first
@@ -201,6 +208,67 @@ pub struct McpArgs {
     /// (absolute, `..`, or through symbolic links) are refused.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
+}
+
+/// How a live index follows changes (`watch`, `lsp`, `mcp`).
+#[derive(Debug, Clone, Args)]
+pub struct LiveFlags {
+    /// Events for one file within this window are merged into one update
+    /// (milliseconds). A query reads what is pending at once.
+    #[arg(long, value_name = "MS", default_value_t = 200)]
+    pub debounce_ms: u64,
+    /// When more files than this are pending (a checkout, a formatter over
+    /// the tree), run one full refresh instead of queueing them.
+    #[arg(long, value_name = "N", default_value_t = 1_000)]
+    pub threshold: usize,
+    /// Do not watch the tree: follow only the editor's buffers (lsp) or
+    /// refresh before each answer (mcp).
+    #[arg(long)]
+    pub no_watch: bool,
+}
+
+impl LiveFlags {
+    /// These flags as [`crate::live::LiveOptions`].
+    pub fn options(&self) -> crate::live::LiveOptions {
+        crate::live::LiveOptions {
+            debounce: std::time::Duration::from_millis(self.debounce_ms),
+            threshold: self.threshold,
+            watch: !self.no_watch,
+        }
+    }
+}
+
+/// Flags of `lsp`.
+#[derive(Debug, Args)]
+pub struct LiveArgs {
+    /// The project root (default: the client's workspace folder or root
+    /// URI, else the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// The database (default ROOT/.ast-outline/index.sqlite).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// How the index follows changes.
+    #[command(flatten)]
+    pub live: LiveFlags,
+}
+
+/// Flags of `watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The project root to index and watch.
+    #[arg(value_name = "ROOT", default_value = ".")]
+    pub root: PathBuf,
+    /// The database (default ROOT/.ast-outline/index.sqlite).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Output format: `text` (a line per update) or `json` (an object per
+    /// line).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// How the index follows changes.
+    #[command(flatten)]
+    pub live: LiveFlags,
 }
 
 /// Flags of `tools`.

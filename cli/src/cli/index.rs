@@ -22,7 +22,7 @@ use crate::walk::{WalkOptions, collect_files};
 use crate::{DEFAULT_MAX_FILE_SIZE, SourceText, outline_source_with_facts};
 
 /// The supported files under `root`, with paths relative to it.
-fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
+pub(crate) fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
     let walked = collect_files(&[root.to_owned()], WalkOptions::default());
     let mut notes = walked.problems;
     notes.extend(walked.notes);
@@ -41,6 +41,7 @@ fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
                 path: file.path,
                 display,
                 language,
+                text: None,
             })
         })
         .collect();
@@ -48,7 +49,7 @@ fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
 }
 
 /// Decodes and parses one file for the index.
-fn parse(
+pub(crate) fn parse(
     path: &str,
     language: Language,
     bytes: Vec<u8>,
@@ -321,6 +322,7 @@ fn named_files(
                         path: root.join(&relative),
                         display,
                         language,
+                        text: None,
                     });
                     continue;
                 }

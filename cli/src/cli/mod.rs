@@ -8,6 +8,7 @@ mod outline;
 mod prompt;
 pub(crate) mod read;
 mod tools;
+mod watch;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -17,7 +18,7 @@ use clap::{CommandFactory, Parser};
 use self::args::{Cli, Command};
 
 /// Stack size of the threads that parse: parsers recurse on nested input.
-const PARSER_STACK_BYTES: usize = 256 * 1024 * 1024;
+pub(crate) const PARSER_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Runs the command line and returns the process exit status: 0 on success
 /// (also when files had syntax errors), 1 when nothing could be read, 2 for
@@ -47,6 +48,8 @@ fn run(cli: Cli) -> ExitCode {
         Command::Outline(args) => outline::run(&args),
         Command::Read(args) => read::run(&args),
         Command::Mcp(args) => mcp::run(&args),
+        Command::Lsp(args) => crate::lsp::run(&args),
+        Command::Watch(args) => watch::run(&args),
         Command::Tools(args) => tools::run(&args),
         Command::Prompt => prompt::run(),
         Command::Index(args) => index::run_index(&args),
@@ -133,7 +136,7 @@ fn write_all_vectored<T: AsRef<str>>(out: &mut impl Write, texts: &[T]) -> std::
 }
 
 /// Prints an error message on standard error, prefixed with the tool's name.
-fn report(message: impl std::fmt::Display) {
+pub(crate) fn report(message: impl std::fmt::Display) {
     eprintln!("ast-outline: {message}");
 }
 

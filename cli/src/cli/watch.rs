@@ -1,0 +1,94 @@
+//! `ast-outline watch [ROOT]`: keeps the index of ROOT fresh while files
+//! change ([`crate::live`]), printing one line per update until stopped.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use super::args::{Format, WatchArgs};
+use super::report;
+use crate::live::{Live, Update};
+
+/// One update as a line of text or JSON.
+fn update_line(update: &Update, format: Format) -> String {
+    let stats = &update.stats;
+    let ms = update.took.as_millis();
+    match format {
+        Format::Json => json!({
+            "event": "update",
+            "paths": update.paths,
+            "full": update.full,
+            "files": stats.files,
+            "parsed": stats.parsed,
+            "removed": stats.removed,
+            "resolved_again": stats.resolved_again,
+            "ms": ms,
+            "notes": update.notes,
+        })
+        .to_string(),
+        Format::Text => {
+            let what = match &update.full {
+                Some(why) => format!("every file ({why})"),
+                None => update.paths.join(" "),
+            };
+            let mut line = format!(
+                "updated {what}: {} parsed, {} removed, {} files, {ms} ms",
+                stats.parsed, stats.removed, stats.files
+            );
+            for note in &update.notes {
+                line.push_str("\n  ");
+                line.push_str(note);
+            }
+            line
+        }
+    }
+}
+
+/// Prints `line` and flushes, so that a reader of a pipe sees each update
+/// as it happens.
+fn print_line(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+pub(super) fn run(args: &WatchArgs) -> ExitCode {
+    let format = args.format;
+    let started = std::time::Instant::now();
+    let live = match Live::start(
+        &args.root,
+        args.db.as_ref(),
+        args.live.options(),
+        Box::new(move |update| print_line(&update_line(update, format))),
+    ) {
+        Ok(live) => live,
+        Err(message) => {
+            report(message);
+            return ExitCode::FAILURE;
+        }
+    };
+    let files = live.query(|index| {
+        index
+            .connection()
+            .query_row("SELECT COUNT(*) FROM files", [], |row| row.get::<_, i64>(0))
+            .unwrap_or(0)
+    });
+    let ms = started.elapsed().as_millis();
+    print_line(&match format {
+        Format::Json => json!({
+            "event": "ready",
+            "root": live.root(),
+            "files": files,
+            "ms": ms,
+        })
+        .to_string(),
+        Format::Text => format!(
+            "watching {}: {files} files indexed ({ms} ms); stop with Ctrl-C",
+            live.root().display()
+        ),
+    });
+    loop {
+        std::thread::park();
+    }
+}

@@ -1,0 +1,384 @@
+//! The live index: an index kept fresh while files change, for `watch` and
+//! the servers (`mcp`, `lsp`).
+//!
+//! Three threads meet here. The `notify` watcher's thread records changed
+//! paths in a [`Pending`] queue (debounced, editor buffers first, one full
+//! refresh instead when too many are pending); a worker thread reads the
+//! due paths again through [`Index::refresh_files`]; and the server's thread
+//! asks questions through [`Live::query`], which first reads every path
+//! still pending, so an answer never predates an event already received.
+//! Editor buffers ([`Live::set_buffer`]) are indexed from their text.
+//!
+//! Locks are always taken in one order: the index, then the queue.
+
+pub mod paths;
+pub mod pending;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::{Duration, Instant};
+
+use index::{Index, RefreshStats, SourceEntry};
+use notify::Watcher as _;
+
+use crate::cli::index as queries;
+pub use pending::{DEFAULT_DEBOUNCE, DEFAULT_THRESHOLD, Pending, Work};
+
+/// How a live index follows changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LiveOptions {
+    /// The debounce window (see [`pending`]).
+    pub debounce: Duration,
+    /// Pending paths over which one full refresh is run instead.
+    pub threshold: usize,
+    /// Whether to watch the tree with `notify` (off: only editor buffers
+    /// and [`Live::changed`] say what changed).
+    pub watch: bool,
+}
+
+impl Default for LiveOptions {
+    fn default() -> LiveOptions {
+        LiveOptions {
+            debounce: DEFAULT_DEBOUNCE,
+            threshold: DEFAULT_THRESHOLD,
+            watch: true,
+        }
+    }
+}
+
+/// One update of the index, as the worker or a query applied it.
+#[derive(Debug, Clone)]
+pub struct Update {
+    /// Display paths read again (empty for a full refresh).
+    pub paths: Vec<String>,
+    /// Why a full refresh ran; `None` for an update of named paths.
+    pub full: Option<String>,
+    /// What the refresh did (default when it failed).
+    pub stats: RefreshStats,
+    /// Wall time of the update.
+    pub took: Duration,
+    /// The walk's notes and the refresh's error, if any.
+    pub notes: Vec<String>,
+}
+
+/// Called after every update that read something (from the worker or a
+/// query's thread, with the index locked: it must not call back into the
+/// [`Live`]).
+pub type OnUpdate = Box<dyn Fn(&Update) + Send + Sync>;
+
+/// The index and what only the index's lock guards.
+struct State {
+    index: Index,
+    /// Editor buffers by display path.
+    buffers: HashMap<String, Arc<[u8]>>,
+    /// The absolute paths of those buffers (their priority in the queue).
+    open: HashSet<PathBuf>,
+}
+
+/// An index kept fresh (see the module documentation). Shared as an
+/// `Arc`; [`Live::stop`] ends its threads.
+pub struct Live {
+    root: PathBuf,
+    state: Mutex<State>,
+    pending: Mutex<Pending>,
+    wake: Condvar,
+    stopped: AtomicBool,
+    on_update: OnUpdate,
+    watcher: Mutex<Option<notify::RecommendedWatcher>>,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live").field("root", &self.root).finish()
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Live {
+    /// Opens (or builds) the index of `root` at `db` (default
+    /// `ROOT/.ast-outline/index.sqlite`), refreshes it from every file, and
+    /// starts following changes: the watcher (with `options.watch`) and the
+    /// worker thread.
+    ///
+    /// # Errors
+    /// A message when the index cannot be opened or refreshed, or the
+    /// watcher cannot watch `root`.
+    pub fn start(
+        root: &Path,
+        db: Option<&PathBuf>,
+        options: LiveOptions,
+        on_update: OnUpdate,
+    ) -> Result<Arc<Live>, String> {
+        let (index, _, _) = queries::open_and_refresh(root, db).map_err(|r| r.message)?;
+        let root = root
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", root.display()))?;
+        let live = Arc::new(Live {
+            root: root.clone(),
+            state: Mutex::new(State {
+                index,
+                buffers: HashMap::new(),
+                open: HashSet::new(),
+            }),
+            pending: Mutex::new(Pending::new(options.debounce, options.threshold)),
+            wake: Condvar::new(),
+            stopped: AtomicBool::new(false),
+            on_update,
+            watcher: Mutex::new(None),
+        });
+        if options.watch {
+            let weak: Weak<Live> = Arc::downgrade(&live);
+            let mut watcher =
+                notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                    if let Some(live) = weak.upgrade() {
+                        live.on_event(event);
+                    }
+                })
+                .map_err(|e| format!("{}: cannot watch: {e}", root.display()))?;
+            watcher
+                .watch(&root, notify::RecursiveMode::Recursive)
+                .map_err(|e| format!("{}: cannot watch: {e}", root.display()))?;
+            *lock(&live.watcher) = Some(watcher);
+        }
+        let worker = Arc::clone(&live);
+        std::thread::Builder::new()
+            .name("live-index".to_owned())
+            .stack_size(crate::cli::PARSER_STACK_BYTES)
+            .spawn(move || worker.work())
+            .map_err(|e| format!("cannot start the index's thread: {e}"))?;
+        Ok(live)
+    }
+
+    /// The root (absolute, canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Stops watching and ends the worker thread (a query still answers,
+    /// reading what is pending itself).
+    pub fn stop(&self) {
+        drop(lock(&self.watcher).take());
+        self.stopped.store(true, Ordering::SeqCst);
+        let _guard = lock(&self.pending);
+        self.wake.notify_all();
+    }
+
+    /// Runs `work` on the index once every path pending has been read again.
+    ///
+    /// # Errors
+    /// None of its own: `work`'s result is returned as it is; a failed
+    /// refresh is reported through the update callback and the index is
+    /// left as it was.
+    pub fn query<T>(&self, work: impl FnOnce(&Index) -> T) -> T {
+        let mut state = lock(&self.state);
+        let taken = lock(&self.pending).take(Instant::now(), true, &state.open);
+        self.apply(&mut state, taken);
+        work(&state.index)
+    }
+
+    /// Says that the files or directories at `paths` (absolute, or relative
+    /// to the root) changed, as the watcher would; they are read again when
+    /// their window closes, or at the next query.
+    pub fn changed(&self, paths: impl IntoIterator<Item = PathBuf>) {
+        let now = Instant::now();
+        let mut pending = lock(&self.pending);
+        for path in paths {
+            let path = if path.is_absolute() {
+                path
+            } else {
+                self.root.join(path)
+            };
+            pending.add(path, now);
+        }
+        self.wake.notify_all();
+    }
+
+    /// Sets (`Some`) or drops (`None`: closed, the disk's version is read
+    /// again) the editor buffer of the file at `path` (absolute). A file
+    /// with a buffer is indexed from its text and comes first in the queue.
+    pub fn set_buffer(&self, path: &Path, text: Option<Arc<[u8]>>) {
+        let Some(display) = paths::display(&self.root, path) else {
+            return;
+        };
+        {
+            let mut state = lock(&self.state);
+            match text {
+                Some(text) => {
+                    state.buffers.insert(display, text);
+                    state.open.insert(path.to_owned());
+                }
+                None => {
+                    state.buffers.remove(&display);
+                    state.open.remove(path);
+                }
+            }
+        }
+        self.changed([path.to_owned()]);
+    }
+
+    /// The display paths among `files` whose file on disk differs (size or
+    /// mtime) from what the index read, and is not an editor buffer: an
+    /// answer from them may hold lines that are no longer there.
+    pub fn stale(&self, index: &Index, files: &[String]) -> Vec<String> {
+        let mut stale: Vec<String> = files
+            .iter()
+            .filter(|display| {
+                let stored = index.stored_times(display).ok().flatten();
+                match stored {
+                    Some((_, index::BUFFER_MTIME)) | None => false,
+                    Some((size, mtime_ns)) => {
+                        paths::disk_times(&self.root.join(display.as_str()))
+                            != Some((size, mtime_ns))
+                    }
+                }
+            })
+            .cloned()
+            .collect();
+        stale.sort();
+        stale.dedup();
+        stale
+    }
+
+    /// The watcher's callback: records the event's paths.
+    fn on_event(&self, event: notify::Result<notify::Event>) {
+        let now = Instant::now();
+        let mut pending = lock(&self.pending);
+        match event {
+            Ok(event) if event.need_rescan() => {
+                pending.ask_full("the watcher lost events".to_owned());
+            }
+            Ok(event) => {
+                if matches!(event.kind, notify::EventKind::Access(_)) {
+                    return;
+                }
+                for path in event.paths {
+                    if paths::may_matter(&self.root, &path) {
+                        pending.add(path, now);
+                    }
+                }
+            }
+            Err(error) => pending.ask_full(format!("the watcher failed: {error}")),
+        }
+        self.wake.notify_all();
+    }
+
+    /// The worker: waits until something is due, then applies it.
+    fn work(&self) {
+        loop {
+            {
+                let mut pending = lock(&self.pending);
+                loop {
+                    if self.stopped.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let now = Instant::now();
+                    match pending.next_due(now) {
+                        None => {
+                            pending = self
+                                .wake
+                                .wait(pending)
+                                .unwrap_or_else(PoisonError::into_inner);
+                        }
+                        Some(due) if due > now => {
+                            pending = self
+                                .wake
+                                .wait_timeout(pending, due - now)
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .0;
+                        }
+                        Some(_) => break,
+                    }
+                }
+            }
+            let mut state = lock(&self.state);
+            let taken = lock(&self.pending).take(Instant::now(), false, &state.open);
+            self.apply(&mut state, taken);
+        }
+    }
+
+    /// Applies `work` to the index and reports it.
+    fn apply(&self, state: &mut State, work: Work) {
+        let started = Instant::now();
+        let (paths, full, result) = match work {
+            Work::Nothing => return,
+            Work::Full { why } => (Vec::new(), Some(why), self.full_refresh(state)),
+            Work::Paths(paths) => {
+                match paths::classify(&self.root, &state.index, &state.buffers, &paths) {
+                    Err(error) => (Vec::new(), None, Err(error.to_string())),
+                    Ok(paths::Classified {
+                        full: Some(why), ..
+                    }) => (Vec::new(), Some(why), self.full_refresh(state)),
+                    Ok(classified) if classified.is_empty() => return,
+                    Ok(classified) => {
+                        let mut shown: Vec<String> = classified
+                            .changed
+                            .iter()
+                            .map(|e| e.display.clone())
+                            .chain(classified.gone.iter().cloned())
+                            .collect();
+                        shown.sort();
+                        match state.index.refresh_files(
+                            &classified.changed,
+                            &classified.gone,
+                            &queries::parse,
+                        ) {
+                            Ok(Some(stats)) => (shown, None, Ok((stats, Vec::new()))),
+                            Ok(None) => (
+                                Vec::new(),
+                                Some("the index holds no settings yet".to_owned()),
+                                self.full_refresh(state),
+                            ),
+                            Err(error) => (shown, None, Err(error.to_string())),
+                        }
+                    }
+                }
+            }
+        };
+        let (stats, notes) = match result {
+            Ok(done) => done,
+            Err(error) => (RefreshStats::default(), vec![format!("error: {error}")]),
+        };
+        (self.on_update)(&Update {
+            paths,
+            full,
+            stats,
+            took: started.elapsed(),
+            notes,
+        });
+    }
+
+    /// Refreshes from every file of the tree, buffers from their text.
+    fn full_refresh(&self, state: &mut State) -> Result<(RefreshStats, Vec<String>), String> {
+        let notes = Mutex::new(Vec::new());
+        let buffers = &state.buffers;
+        let walk = || {
+            let (mut found, walk_notes) = queries::entries(&self.root);
+            *lock(&notes) = walk_notes;
+            for entry in &mut found {
+                entry.text = buffers.get(&entry.display).cloned();
+            }
+            found
+        };
+        let stats = state
+            .index
+            .refresh_walking(&walk, &queries::parse)
+            .map_err(|e| e.to_string())?;
+        let notes = notes.into_inner().unwrap_or_else(PoisonError::into_inner);
+        Ok((stats, notes))
+    }
+}
+
+/// A [`SourceEntry`] for the file at `display` under `root`.
+fn entry(root: &Path, display: &str, language: outline_core::Language) -> SourceEntry {
+    SourceEntry {
+        path: root.join(display),
+        display: display.to_owned(),
+        language,
+        text: None,
+    }
+}

@@ -1,0 +1,180 @@
+//! What a changed path means for the index: a file to read again, files
+//! gone, new files that the walk takes, or a settings file that needs a
+//! full refresh.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::UNIX_EPOCH;
+
+use index::{Index, SourceEntry};
+use outline_core::Language;
+
+/// Names whose change makes every file's place in the index uncertain: the
+/// walk's rules (`.gitignore`, `.ignore`) and the project settings the index
+/// reads (`tsconfig.json`, `jsconfig.json`, `package.json`, `Cargo.toml`).
+fn is_settings(name: &str) -> bool {
+    matches!(
+        name,
+        ".gitignore" | ".ignore" | "package.json" | "Cargo.toml"
+    ) || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
+}
+
+/// The display path (`/`-separated, relative to `root`) of `path`, an
+/// absolute path under `root`; `None` outside it, or for `root` itself.
+pub fn display(root: &Path, path: &Path) -> Option<String> {
+    let relative = path.strip_prefix(root).ok()?;
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| match c {
+            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// Whether an event at `path` can change the index: not ast-outline's own
+/// directory (the index writes there), not git's, not Python's bytecode
+/// caches. Cheap, so the watcher's thread calls it for every path.
+pub fn may_matter(root: &Path, path: &Path) -> bool {
+    let Ok(relative) = path.strip_prefix(root) else {
+        return false;
+    };
+    !relative.components().any(|c| {
+        c.as_os_str() == crate::disk_cache::DIR_NAME
+            || c.as_os_str() == ".git"
+            || c.as_os_str() == "__pycache__"
+    })
+}
+
+/// The size and mtime (nanoseconds since the Unix epoch) of the file at
+/// `path`, as the index stores them; `None` when it cannot be stat'ed.
+pub fn disk_times(path: &Path) -> Option<(i64, i64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    let size = i64::try_from(meta.len()).unwrap_or(i64::MAX);
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(UNIX_EPOCH)
+        .ok()
+        .and_then(|d| i64::try_from(d.as_nanos()).ok())
+        .unwrap_or(0);
+    Some((size, mtime))
+}
+
+/// What a batch of changed paths asks of the index.
+#[derive(Debug, Default)]
+pub struct Classified {
+    /// Files to read again (new or changed), buffers with their text.
+    pub changed: Vec<SourceEntry>,
+    /// Display paths of indexed files that are gone.
+    pub gone: Vec<String>,
+    /// Why every file must be looked at instead (a settings file changed).
+    pub full: Option<String>,
+}
+
+impl Classified {
+    /// Whether nothing is to be done.
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.gone.is_empty() && self.full.is_none()
+    }
+}
+
+/// The display paths of the indexed files under the directory `display`.
+fn held_under(index: &Index, display: &str) -> Result<Vec<String>, index::Error> {
+    let mut statement = index
+        .connection()
+        .prepare_cached("SELECT path FROM files WHERE path > ?1 AND path < ?2")?;
+    // Every path under `dir/` sorts between `dir/` and `dir0` ('0' follows '/').
+    let rows = statement.query_map([format!("{display}/"), format!("{display}0")], |row| {
+        row.get::<_, String>(0)
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Sorts the changed `paths` (absolute, under `root`) into files to read
+/// again and files gone, as the walk would decide: a file the index holds
+/// is read again (or removed when gone); a new file or directory is walked
+/// from `root` along its own path only ([`crate::walk::collect_within`]),
+/// so ignored and hidden paths never enter the index; a path that is gone
+/// removes the indexed files at it and under it.
+///
+/// # Errors
+/// The database fails.
+pub fn classify(
+    root: &Path,
+    index: &Index,
+    buffers: &HashMap<String, Arc<[u8]>>,
+    paths: &[PathBuf],
+) -> Result<Classified, index::Error> {
+    let mut out = Classified::default();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut gone: HashSet<String> = HashSet::new();
+    let mut add = |out: &mut Classified, display: String, language: Language| {
+        if seen.insert(display.clone()) {
+            let mut entry = super::entry(root, &display, language);
+            entry.text = buffers.get(&display).cloned();
+            out.changed.push(entry);
+        }
+    };
+    for path in paths {
+        let Some(display) = display(root, path) else {
+            continue;
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if is_settings(&name) {
+            out.full = Some(format!("{display} changed"));
+            return Ok(out);
+        }
+        let language = Language::from_path(&display);
+        if let (Some(language), true) = (language, buffers.contains_key(&display)) {
+            // The buffer wins over whatever the disk says.
+            add(&mut out, display, language);
+            continue;
+        }
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                let walked = crate::walk::collect_within(root, path);
+                let mut found = HashSet::new();
+                for file in walked.files {
+                    if let (Some(language), Some(display)) =
+                        (file.language, super::paths::display(root, &file.path))
+                    {
+                        found.insert(display.clone());
+                        add(&mut out, display, language);
+                    }
+                }
+                for held in held_under(index, &display)? {
+                    if !found.contains(&held) {
+                        gone.insert(held);
+                    }
+                }
+            }
+            Ok(meta) if meta.is_file() => {
+                let Some(language) = language else { continue };
+                if index.holds_file(&display)?
+                    || crate::walk::collect_within(root, path)
+                        .files
+                        .iter()
+                        .any(|f| f.path == *path)
+                {
+                    add(&mut out, display, language);
+                }
+            }
+            // Gone (deleted, renamed away), or no longer a regular file.
+            _ => {
+                if index.holds_file(&display)? {
+                    gone.insert(display.clone());
+                }
+                gone.extend(held_under(index, &display)?);
+            }
+        }
+    }
+    out.gone = gone.into_iter().filter(|g| !seen.contains(g)).collect();
+    out.gone.sort();
+    Ok(out)
+}

@@ -1,0 +1,283 @@
+//! `ast-outline lsp`: a Language Server Protocol server on stdio, on the
+//! `lsp-server` and `lsp-types` crates, answering from the live index
+//! ([`crate::live`]): `textDocument/documentSymbol` (the outline of the
+//! buffer, hierarchical, `detail` = signature; control-flow blocks left
+//! out), `workspace/symbol`, `textDocument/definition`, `references`,
+//! `prepareCallHierarchy` + `callHierarchy/incomingCalls`/`outgoingCalls`,
+//! `prepareTypeHierarchy` + `typeHierarchy/supertypes`/`subtypes`, and
+//! `hover` (signature and first doc line). Open documents are indexed from
+//! their text (`didOpen`, `didChange` with full or incremental sync), not
+//! the disk; the tree is watched for the other files.
+//!
+//! Positions use the encoding the client offers first among UTF-32 (our
+//! columns are characters), UTF-8 and UTF-16 (LSP 3.17 `positionEncoding`;
+//! UTF-16 when the client says nothing).
+
+mod convert;
+mod handlers;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use serde_json::{Value, json};
+
+use crate::cli::args::LiveArgs;
+use crate::live::Live;
+use convert::Encoding;
+
+/// An error answer: the JSON-RPC code and message.
+type Failure = (i32, String);
+
+/// JSON-RPC's "invalid params".
+const INVALID_PARAMS: i32 = -32602;
+/// JSON-RPC's "internal error".
+const INTERNAL_ERROR: i32 = -32603;
+/// JSON-RPC's "method not found".
+const METHOD_NOT_FOUND: i32 = -32601;
+
+/// The server's state between messages.
+struct Server {
+    live: Arc<Live>,
+    encoding: Encoding,
+    /// Open documents' text by absolute path (under the root's canonical
+    /// path).
+    documents: HashMap<PathBuf, String>,
+}
+
+pub(crate) fn run(args: &LiveArgs) -> ExitCode {
+    match serve(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            crate::cli::report(message);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The capabilities the server announces.
+fn capabilities(encoding: Encoding) -> Value {
+    json!({
+        "positionEncoding": encoding.kind(),
+        "textDocumentSync": { "openClose": true, "change": 2, "save": false },
+        "documentSymbolProvider": true,
+        "workspaceSymbolProvider": true,
+        "definitionProvider": true,
+        "referencesProvider": true,
+        "callHierarchyProvider": true,
+        "typeHierarchyProvider": true,
+        "hoverProvider": true,
+    })
+}
+
+/// The root the client names: its first workspace folder, else its root
+/// URI, else its root path.
+fn client_root(params: &Value) -> Option<PathBuf> {
+    let folder = params
+        .pointer("/workspaceFolders/0/uri")
+        .or_else(|| params.get("rootUri"))
+        .and_then(Value::as_str)
+        .and_then(|uri| uri.parse::<lsp_types::Uri>().ok())
+        .and_then(|uri| convert::uri_path(&uri));
+    folder.or_else(|| {
+        params
+            .get("rootPath")
+            .and_then(Value::as_str)
+            .map(PathBuf::from)
+    })
+}
+
+fn serve(args: &LiveArgs) -> Result<(), String> {
+    let (connection, io_threads) = Connection::stdio();
+    let (id, params) = connection
+        .initialize_start()
+        .map_err(|e| format!("lsp: initialize: {e}"))?;
+    let root = args
+        .root
+        .clone()
+        .or_else(|| client_root(&params))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let offered: Option<Vec<lsp_types::PositionEncodingKind>> = params
+        .pointer("/capabilities/general/positionEncodings")
+        .and_then(|v| serde_json::from_value(v.clone()).ok());
+    let encoding = Encoding::choose(offered.as_deref());
+    let live = match Live::start(
+        &root,
+        args.db.as_ref(),
+        args.live.options(),
+        Box::new(|update| {
+            for note in update.notes.iter().filter(|n| n.starts_with("error")) {
+                eprintln!("ast-outline lsp: {note}");
+            }
+        }),
+    ) {
+        Ok(live) => live,
+        Err(message) => {
+            let _ = connection.sender.send(Message::Response(Response::new_err(
+                id,
+                INTERNAL_ERROR,
+                message.clone(),
+            )));
+            return Err(message);
+        }
+    };
+    connection
+        .initialize_finish(
+            id,
+            json!({
+                "capabilities": capabilities(encoding),
+                "serverInfo": { "name": "ast-outline", "version": env!("CARGO_PKG_VERSION") },
+            }),
+        )
+        .map_err(|e| format!("lsp: initialize: {e}"))?;
+    let mut server = Server {
+        live,
+        encoding,
+        documents: HashMap::new(),
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection
+                    .handle_shutdown(&request)
+                    .map_err(|e| format!("lsp: {e}"))?
+                {
+                    break;
+                }
+                let id = request.id.clone();
+                let response = match server.request(request) {
+                    Ok(result) => Response::new_ok(id, result),
+                    Err((code, message)) => Response::new_err(id, code, message),
+                };
+                connection
+                    .sender
+                    .send(Message::Response(response))
+                    .map_err(|e| format!("lsp: {e}"))?;
+            }
+            Message::Notification(notification) => server.notification(notification),
+            Message::Response(_) => {}
+        }
+    }
+    server.live.stop();
+    drop(connection);
+    io_threads.join().map_err(|e| format!("lsp: {e}"))?;
+    Ok(())
+}
+
+/// The params of `request`, or "invalid params".
+fn params<P: serde::de::DeserializeOwned>(value: Value) -> Result<P, Failure> {
+    serde_json::from_value(value).map_err(|e| (INVALID_PARAMS, format!("invalid params: {e}")))
+}
+
+impl Server {
+    /// The absolute path of `uri` as the live index names files (under the
+    /// root's canonical path, through links in the client's spelling).
+    fn path(&self, uri: &lsp_types::Uri) -> Option<PathBuf> {
+        let path = convert::uri_path(uri)?;
+        if path.starts_with(self.live.root()) {
+            return Some(path);
+        }
+        let name = path.file_name()?;
+        let parent = path.parent()?.canonicalize().ok()?;
+        Some(parent.join(name))
+    }
+
+    /// The display path (relative to the root) of `path`.
+    fn display(&self, path: &Path) -> Option<String> {
+        crate::live::paths::display(self.live.root(), path)
+    }
+
+    /// The text of the file at `path`: the open document's, else the disk's.
+    fn text(&self, path: &Path) -> Option<String> {
+        match self.documents.get(path) {
+            Some(text) => Some(text.clone()),
+            None => std::fs::read(path)
+                .ok()
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+        }
+    }
+
+    fn request(&mut self, request: Request) -> Result<Value, Failure> {
+        let Request {
+            method, params: p, ..
+        } = request;
+        match method.as_str() {
+            "textDocument/documentSymbol" => self.document_symbol(params(p)?),
+            "workspace/symbol" => self.workspace_symbol(params(p)?),
+            "textDocument/definition" => self.definition(params(p)?),
+            "textDocument/references" => self.references(params(p)?),
+            "textDocument/hover" => self.hover(params(p)?),
+            "textDocument/prepareCallHierarchy" => self.prepare(params(p)?, false),
+            "textDocument/prepareTypeHierarchy" => self.prepare(params(p)?, true),
+            "callHierarchy/incomingCalls" => self.incoming_calls(params(p)?),
+            "callHierarchy/outgoingCalls" => self.outgoing_calls(params(p)?),
+            "typeHierarchy/supertypes" => self.related_types(params(p)?, true),
+            "typeHierarchy/subtypes" => self.related_types(params(p)?, false),
+            _ => Err((METHOD_NOT_FOUND, format!("{method}: not supported"))),
+        }
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        use lsp_types::{
+            DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams,
+            DidOpenTextDocumentParams,
+        };
+        let Notification { method, params: p } = notification;
+        match method.as_str() {
+            "textDocument/didOpen" => {
+                if let Ok(open) = params::<DidOpenTextDocumentParams>(p)
+                    && let Some(path) = self.path(&open.text_document.uri)
+                {
+                    self.set_document(path, open.text_document.text);
+                }
+            }
+            "textDocument/didChange" => {
+                if let Ok(change) = params::<DidChangeTextDocumentParams>(p)
+                    && let Some(path) = self.path(&change.text_document.uri)
+                {
+                    let mut text = self.documents.remove(&path).unwrap_or_default();
+                    for edit in change.content_changes {
+                        match edit.range {
+                            None => text = edit.text,
+                            Some(range) => {
+                                let start = convert::offset(&text, range.start, self.encoding);
+                                let end =
+                                    convert::offset(&text, range.end, self.encoding).max(start);
+                                text.replace_range(start..end, &edit.text);
+                            }
+                        }
+                    }
+                    self.set_document(path, text);
+                }
+            }
+            "textDocument/didClose" => {
+                if let Ok(close) = params::<DidCloseTextDocumentParams>(p)
+                    && let Some(path) = self.path(&close.text_document.uri)
+                {
+                    self.documents.remove(&path);
+                    self.live.set_buffer(&path, None);
+                }
+            }
+            "workspace/didChangeWatchedFiles" => {
+                if let Ok(changes) = params::<DidChangeWatchedFilesParams>(p) {
+                    let paths: Vec<PathBuf> = changes
+                        .changes
+                        .iter()
+                        .filter_map(|c| self.path(&c.uri))
+                        .collect();
+                    self.live.changed(paths);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Records an open document's text and gives it to the index.
+    fn set_document(&mut self, path: PathBuf, text: String) {
+        let bytes: Arc<[u8]> = text.as_bytes().into();
+        self.documents.insert(path.clone(), text);
+        self.live.set_buffer(&path, Some(bytes));
+    }
+}
