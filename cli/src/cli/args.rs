@@ -208,6 +208,9 @@ pub struct McpArgs {
     /// (absolute, `..`, or through symbolic links) are refused.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
+    /// How the cross-file tools' index follows changes.
+    #[command(flatten)]
+    pub live: LiveFlags,
 }
 
 /// How a live index follows changes (`watch`, `lsp`, `mcp`).

@@ -6,7 +6,7 @@ use super::args::McpArgs;
 use super::report;
 
 pub(super) fn run(args: &McpArgs) -> ExitCode {
-    match crate::mcp::serve_stdio(&args.root) {
+    match crate::mcp::serve_stdio(&args.root, args.live.options()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             report(message);

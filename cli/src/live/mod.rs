@@ -221,27 +221,24 @@ impl Live {
         self.changed([path.to_owned()]);
     }
 
-    /// The display paths among `files` whose file on disk differs (size or
-    /// mtime) from what the index read, and is not an editor buffer: an
-    /// answer from them may hold lines that are no longer there.
+    /// Drops every editor buffer and reads those files from disk again (a
+    /// server that ends leaves the index as the disk is).
+    pub fn drop_buffers(&self) {
+        let open: Vec<PathBuf> = {
+            let mut state = lock(&self.state);
+            state.buffers.clear();
+            state.open.drain().collect()
+        };
+        if !open.is_empty() {
+            self.changed(open);
+            self.query(|_| ());
+        }
+    }
+
+    /// The display paths among `files` changed on disk since indexed
+    /// ([`paths::stale`]).
     pub fn stale(&self, index: &Index, files: &[String]) -> Vec<String> {
-        let mut stale: Vec<String> = files
-            .iter()
-            .filter(|display| {
-                let stored = index.stored_times(display).ok().flatten();
-                match stored {
-                    Some((_, index::BUFFER_MTIME)) | None => false,
-                    Some((size, mtime_ns)) => {
-                        paths::disk_times(&self.root.join(display.as_str()))
-                            != Some((size, mtime_ns))
-                    }
-                }
-            })
-            .cloned()
-            .collect();
-        stale.sort();
-        stale.dedup();
-        stale
+        paths::stale(&self.root, index, files)
     }
 
     /// The watcher's callback: records the event's paths.

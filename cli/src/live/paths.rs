@@ -63,6 +63,30 @@ pub fn disk_times(path: &Path) -> Option<(i64, i64)> {
     Some((size, mtime))
 }
 
+/// The display paths among `files` whose file under `root` differs on disk
+/// (size or mtime) from what `index` read, leaving out editor buffers
+/// (stored with [`index::BUFFER_MTIME`]): an answer from them may hold
+/// lines that are no longer there. Sorted, without repeats.
+pub fn stale(root: &Path, index: &Index, files: &[String]) -> Vec<String> {
+    let mut stale: Vec<String> = files
+        .iter()
+        .filter(|display| {
+            index
+                .stored_times(display)
+                .ok()
+                .flatten()
+                .is_some_and(|(size, mtime)| {
+                    mtime != index::BUFFER_MTIME
+                        && disk_times(&root.join(display.as_str())) != Some((size, mtime))
+                })
+        })
+        .cloned()
+        .collect();
+    stale.sort();
+    stale.dedup();
+    stale
+}
+
 /// What a batch of changed paths asks of the index.
 #[derive(Debug, Default)]
 pub struct Classified {

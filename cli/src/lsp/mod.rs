@@ -160,6 +160,8 @@ fn serve(args: &LiveArgs) -> Result<(), String> {
             Message::Response(_) => {}
         }
     }
+    // The index outlives the server: leave it as the disk is.
+    server.live.drop_buffers();
     server.live.stop();
     drop(connection);
     io_threads.join().map_err(|e| format!("lsp: {e}"))?;

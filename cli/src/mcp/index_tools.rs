@@ -9,7 +9,7 @@
 //! The texts are the CLI's (`refs`, `callers`, `callees`, `hierarchy`,
 //! `context`), cut after whole lines to `max_tokens` with a note saying so.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use index::Index;
 use index::query::{self, SymbolRow};
@@ -20,6 +20,7 @@ use super::tokens;
 use super::tools::Workspace;
 use crate::cli::args::{ContextKind, Format};
 use crate::cli::{context, index as queries};
+use crate::live::{Live, LiveOptions};
 
 /// Default of `max_tokens` for the cross-file tools.
 pub const DEFAULT_INDEX_TOKENS: u32 = 4_000;
@@ -128,39 +129,146 @@ pub struct GetContextArgs {
     pub max_tokens: Option<u32>,
 }
 
-/// The index of a workspace, opened on first use.
-#[derive(Default)]
-pub struct LiveIndex(Mutex<Option<Index>>);
+/// The index of a workspace, opened on first use: a [`Live`] index that
+/// follows the tree's changes (the default), or, without watching, an index
+/// refreshed from every file before each answer.
+#[derive(Debug)]
+pub struct LiveIndex {
+    options: LiveOptions,
+    held: Mutex<Option<Held>>,
+}
 
-impl std::fmt::Debug for LiveIndex {
+/// An opened index.
+enum Held {
+    /// Watched: pending changes are read before each answer.
+    Live(Arc<Live>),
+    /// Not watched: refreshed from every file before each answer.
+    Plain(Index),
+}
+
+impl std::fmt::Debug for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let open = self.0.lock().map(|held| held.is_some()).unwrap_or(false);
-        f.debug_struct("LiveIndex").field("open", &open).finish()
+        f.write_str(match self {
+            Held::Live(_) => "Live",
+            Held::Plain(_) => "Plain",
+        })
     }
 }
 
+impl LiveIndex {
+    /// An index to be opened on first use, following changes as `options`
+    /// say.
+    pub fn new(options: LiveOptions) -> LiveIndex {
+        LiveIndex {
+            options,
+            held: Mutex::new(None),
+        }
+    }
+}
+
+impl Drop for LiveIndex {
+    fn drop(&mut self) {
+        if let Ok(held) = self.held.get_mut()
+            && let Some(Held::Live(live)) = held.as_ref()
+        {
+            live.stop();
+        }
+    }
+}
+
+/// The display paths an answer's rows come from (every `path` field).
+fn paths_in(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("path", serde_json::Value::String(path)) => out.push(path.clone()),
+                    _ => paths_in(value, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| paths_in(v, out)),
+        _ => {}
+    }
+}
+
+/// The note an answer ends with when files it came from changed on disk
+/// after they were indexed.
+fn stale_note(stale: &[String]) -> String {
+    format!(
+        "\n(note: changed on disk since indexed, so lines above may be out of date: {}; \
+         ask again for the new state)\n",
+        stale.join(", ")
+    )
+}
+
 impl Workspace {
-    /// Runs `work` on the index of the root, refreshed first (opened, or
-    /// built, on the first call).
-    fn with_index<T>(&self, work: impl FnOnce(&Index) -> Result<T, String>) -> Result<T, String> {
-        let mut held = self
-            .live_index()
-            .0
+    /// Runs `work` on the index of the root, brought up to date first
+    /// (opened, or built, on the first call): `work` gives the answer and
+    /// the display paths it came from. When one of those files changed on
+    /// disk since it was indexed (its event not yet received), the file is
+    /// read again and `work` runs once more; a file changed even then is
+    /// named in a note after the answer, instead of passing its old lines
+    /// off as current.
+    fn with_index(
+        &self,
+        work: impl Fn(&Index) -> Result<(String, Vec<String>), String>,
+    ) -> Result<String, String> {
+        let live_index = self.live_index();
+        let mut held = live_index
+            .held
             .lock()
             .map_err(|_| "the index is unavailable after an earlier failure".to_owned())?;
         let root = self.root();
-        match held.as_mut() {
-            Some(index) => {
-                queries::refresh(index, root).map_err(|refused| refused.message)?;
-            }
-            None => {
-                let (index, _, _) =
-                    queries::open_and_refresh(root, None).map_err(|refused| refused.message)?;
-                *held = Some(index);
-            }
+        if held.is_none() {
+            *held = Some(if live_index.options.watch {
+                Held::Live(Live::start(
+                    root,
+                    None,
+                    live_index.options,
+                    Box::new(|_| {}),
+                )?)
+            } else {
+                Held::Plain(
+                    queries::open_and_refresh(root, None)
+                        .map_err(|refused| refused.message)?
+                        .0,
+                )
+            });
+        } else if let Some(Held::Plain(index)) = held.as_mut() {
+            queries::refresh(index, root).map_err(|refused| refused.message)?;
         }
-        match held.as_ref() {
-            Some(index) => work(index),
+        match held.as_mut() {
+            Some(Held::Live(live)) => {
+                let stale_paths =
+                    |live: &Live, index: &Index, files: &[String]| live.stale(index, files);
+                let (text, stale) = live.query(|index| {
+                    let (text, files) = work(index)?;
+                    Ok::<_, String>((text, stale_paths(live, index, &files)))
+                })?;
+                if stale.is_empty() {
+                    return Ok(text);
+                }
+                live.changed(stale.iter().map(std::path::PathBuf::from));
+                let (text, stale) = live.query(|index| {
+                    let (text, files) = work(index)?;
+                    Ok::<_, String>((text, stale_paths(live, index, &files)))
+                })?;
+                if stale.is_empty() {
+                    Ok(text)
+                } else {
+                    Ok(text + &stale_note(&stale))
+                }
+            }
+            Some(Held::Plain(index)) => {
+                let (text, files) = work(index)?;
+                let stale = crate::live::paths::stale(root, index, &files);
+                if stale.is_empty() {
+                    Ok(text)
+                } else {
+                    Ok(text + &stale_note(&stale))
+                }
+            }
             None => Err("the index could not be opened".to_owned()),
         }
     }
@@ -189,10 +297,13 @@ impl Workspace {
         let budget = budget(args.max_tokens)?;
         self.with_index(|index| {
             let symbol = Self::target(index, &args.target)?;
-            let (text, _) =
+            let (text, json) =
                 queries::refs_answer(index, &symbol, args.include_candidates.unwrap_or(false))
                     .map_err(|e| e.to_string())?;
-            cut(&with_moved_note(&args.target, &symbol, text), budget)
+            Ok((
+                cut(&with_moved_note(&args.target, &symbol, text), budget)?,
+                files_of(&json),
+            ))
         })
     }
 
@@ -220,12 +331,15 @@ impl Workspace {
         };
         self.with_index(|index| {
             let symbol = Self::target(index, &args.target)?;
-            let (text, _) = match direction {
+            let (text, json) = match direction {
                 CallDirection::Incoming => queries::callers_answer(index, &symbol, depth),
                 CallDirection::Outgoing => queries::callees_answer(index, &symbol),
             }
             .map_err(|e| e.to_string())?;
-            cut(&with_moved_note(&args.target, &symbol, text), budget)
+            Ok((
+                cut(&with_moved_note(&args.target, &symbol, text), budget)?,
+                files_of(&json),
+            ))
         })
     }
 
@@ -237,8 +351,9 @@ impl Workspace {
         let budget = budget(args.max_tokens)?;
         self.with_index(|index| {
             let symbol = Self::target(index, &args.target)?;
-            let (text, _) = queries::hierarchy_answer(index, &symbol).map_err(|e| e.to_string())?;
-            cut(&text, budget)
+            let (text, json) =
+                queries::hierarchy_answer(index, &symbol).map_err(|e| e.to_string())?;
+            Ok((cut(&text, budget)?, files_of(&json)))
         })
     }
 
@@ -251,16 +366,38 @@ impl Workspace {
         let budget = budget(args.max_tokens)?;
         let kind = ContextKind::from(args.kind.unwrap_or_default());
         self.with_index(|index| {
-            context::context_answer(index, self.root(), &args.target, kind, budget, Format::Text)
-                .map_err(|error| {
-                    if error.contains("too small") {
-                        format!("max_tokens={error}")
-                    } else {
-                        error
-                    }
-                })
+            let text = context::context_answer(
+                index,
+                self.root(),
+                &args.target,
+                kind,
+                budget,
+                Format::Text,
+            )
+            .map_err(|error| {
+                if error.contains("too small") {
+                    format!("max_tokens={error}")
+                } else {
+                    error
+                }
+            })?;
+            // The code shown is read from disk as the answer is made; the
+            // ranking comes from the target's file as indexed.
+            let files = query::find_target(index.connection(), &args.target)
+                .map(|symbol| vec![symbol.path])
+                .unwrap_or_default();
+            Ok((text, files))
         })
     }
+}
+
+/// The display paths of an answer's JSON, sorted, without repeats.
+fn files_of(json: &serde_json::Value) -> Vec<String> {
+    let mut files = Vec::new();
+    paths_in(json, &mut files);
+    files.sort();
+    files.dedup();
+    files
 }
 
 /// `text` after a note when `target` was an id whose line moved.

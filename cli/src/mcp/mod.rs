@@ -32,9 +32,9 @@ pub use server::{INSTRUCTIONS, OutlineServer};
 /// # Errors
 /// A message when the root is not a directory, the runtime cannot start, or
 /// the connection fails (for example an `initialize` that never came).
-pub fn serve_stdio(root: &Path) -> Result<(), String> {
+pub fn serve_stdio(root: &Path, live: crate::live::LiveOptions) -> Result<(), String> {
     let jail = jail::Jail::new(root).map_err(|e| format!("{}: {e}", root.display()))?;
-    let server = OutlineServer::new(tools::Workspace::new(jail));
+    let server = OutlineServer::new(tools::Workspace::new(jail, live));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -169,13 +169,14 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// A workspace rooted at `jail`'s root.
-    pub fn new(jail: Jail) -> Workspace {
+    /// A workspace rooted at `jail`'s root; its index follows changes as
+    /// `live` says.
+    pub fn new(jail: Jail, live: crate::live::LiveOptions) -> Workspace {
         let cache = OutlineCache::with_disk(jail.root().join(crate::disk_cache::DIR_NAME));
         Workspace {
             jail,
             cache,
-            index: super::index_tools::LiveIndex::default(),
+            index: super::index_tools::LiveIndex::new(live),
         }
     }
 
