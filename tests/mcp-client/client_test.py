@@ -7,7 +7,10 @@ file, reads a symbol by the id the outline returned, edits the file so the
 symbol moves, reads the same id again (it must say it moved and print the
 symbol's real lines), asks for a path outside the root (refused), then
 asks who calls the symbol (find_references), adds a call in another file and
-asks again: the new call is listed at its real line.
+asks again: the new call is listed at its real line. Then more edit-then-query
+round trips against the server's live (watched) index: a caller renamed
+(get_callers), a subclass added (get_type_hierarchy), a file deleted
+(find_references).
 Exits non-zero with a message on the first check that fails.
 """
 
@@ -165,6 +168,27 @@ async def run(binary):
                     lines == [("6", "inventory.restock", "order"), ("10", "inventory.restock", "refill")],
                     f"refs after the edit: {text_of(refs)}",
                 )
+                print(text_of(refs))
+
+                # Edit, then query, round trips against the live index: a
+                # caller renamed, a subclass added, a file deleted.
+                orders.write_text(orders.read_text().replace("def order(", "def place_order("))
+                callers = await session.call_tool("get_callers", {"target": symbol_id})
+                check(not callers.is_error, f"get_callers failed: {callers}")
+                found = re.findall(r"^  L(\d+):\d+ call \S+ in (\S+) \[resolved", text_of(callers), re.M)
+                check(found == [("6", "place_order"), ("10", "refill")], f"callers: {text_of(callers)}")
+                print(text_of(callers))
+                special = root / "stock" / "special.py"
+                special.write_text("from stock.inventory import Inventory\n\n\nclass Special(Inventory):\n    pass\n")
+                hierarchy = await session.call_tool("get_type_hierarchy", {"target": "stock/inventory.py:Inventory"})
+                check(not hierarchy.is_error, f"get_type_hierarchy failed: {hierarchy}")
+                check("stock/special.py:4:Special" in text_of(hierarchy), f"hierarchy: {text_of(hierarchy)}")
+                print(text_of(hierarchy))
+                orders.unlink()
+                refs = await session.call_tool("find_references", {"target": symbol_id})
+                check(not refs.is_error, f"find_references failed: {refs}")
+                check("orders.py" not in text_of(refs), f"refs after the delete: {text_of(refs)}")
+                check("Inventory.restock, L14-18, module inventory): 0 in 0 files" in text_of(refs), text_of(refs))
                 print(text_of(refs))
     print("OK: the MCP Python SDK drove ast-outline mcp")
 
