@@ -65,6 +65,13 @@ impl Client {
         self.stdin.flush().expect("flush");
     }
 
+    /// Sends `body` framed, as it is (any bytes).
+    fn send_raw(&mut self, body: &[u8]) {
+        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).expect("write");
+        self.stdin.write_all(body).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
     fn read(&mut self) -> Value {
         let mut length = 0;
         loop {
@@ -234,7 +241,11 @@ fn every_request_answers_with_exact_places() {
                     .collect::<Vec<_>>()
             )
         ),
-        ["pkg/shapes.py:3:8-12", "pkg/shapes.py:11:8-12", "pkg/shapes.py:7:6-12"]
+        [
+            "pkg/shapes.py:3:8-12",
+            "pkg/shapes.py:11:8-12",
+            "pkg/shapes.py:7:6-12"
+        ]
     );
     assert_eq!(found[0]["containerName"], "Shape");
 
@@ -359,6 +370,21 @@ fn unsaved_edits_are_indexed_from_the_buffer_with_incremental_and_full_sync() {
     );
     let refs = client.result("textDocument/references", params.clone());
     assert_eq!(places(&client, &refs), ["pkg/shapes.py:7:6-12"]);
+    // A buffer with bytes that are not UTF-8 (an editor sends what the
+    // buffer holds), then a message that is not JSON: neither ends the
+    // session; the text is read with a replacement character.
+    let mut body = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{{\"textDocument\":{{\"uri\":\"{uri}\",\"version\":4}},\"contentChanges\":[{{\"text\":\"s = '"
+    )
+    .into_bytes();
+    body.extend_from_slice(b"\xf0\x9d';\\nfrom pkg.shapes import Square\\n\"}]}}");
+    client.send_raw(&body);
+    client.send_raw(b"{not json");
+    let refs = client.result("textDocument/references", params.clone());
+    assert_eq!(
+        places(&client, &refs),
+        ["pkg/shapes.py:7:6-12", "app.py:1:23-29"]
+    );
     // Closed unsaved: the disk's version again.
     client.notify(
         "textDocument/didClose",

@@ -15,13 +15,14 @@
 
 mod convert;
 mod handlers;
+mod stdio;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_server::{Message, Notification, Request, Response};
 use serde_json::{Value, json};
 
 use crate::cli::args::LiveArgs;
@@ -90,7 +91,7 @@ fn client_root(params: &Value) -> Option<PathBuf> {
 }
 
 fn serve(args: &LiveArgs) -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = stdio::connection();
     let (id, params) = connection
         .initialize_start()
         .map_err(|e| format!("lsp: initialize: {e}"))?;
@@ -164,7 +165,11 @@ fn serve(args: &LiveArgs) -> Result<(), String> {
     server.live.drop_buffers();
     server.live.stop();
     drop(connection);
-    io_threads.join().map_err(|e| format!("lsp: {e}"))?;
+    // The reader ends with the input (after `exit`); the writer once the
+    // connection is dropped.
+    for thread in io_threads {
+        let _ = thread.join();
+    }
     Ok(())
 }
 
