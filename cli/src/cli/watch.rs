@@ -88,6 +88,13 @@ pub(super) fn run(args: &WatchArgs) -> ExitCode {
             live.root().display()
         ),
     });
+    if let Some(why) = live.not_watching() {
+        report(format!(
+            "note: cannot watch {} ({why}); polling instead: every file is looked at every {} s",
+            live.root().display(),
+            crate::live::POLL_EVERY.as_secs()
+        ));
+    }
     loop {
         std::thread::park();
     }

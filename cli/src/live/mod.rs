@@ -87,7 +87,12 @@ pub struct Live {
     stopped: AtomicBool,
     on_update: OnUpdate,
     watcher: Mutex<Option<notify::RecommendedWatcher>>,
+    /// Why the tree could not be watched (then the index polls).
+    not_watching: Mutex<Option<String>>,
 }
+
+/// How often an index that cannot watch its tree refreshes from every file.
+pub const POLL_EVERY: Duration = Duration::from_secs(2);
 
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -105,9 +110,13 @@ impl Live {
     /// starts following changes: the watcher (with `options.watch`) and the
     /// worker thread.
     ///
+    /// When the tree cannot be watched (no inotify, its watch limit
+    /// reached: `fs.inotify.max_user_watches`), the index polls instead:
+    /// a full refresh every [`POLL_EVERY`] and before every query, and
+    /// [`Live::not_watching`] says why.
+    ///
     /// # Errors
-    /// A message when the index cannot be opened or refreshed, or the
-    /// watcher cannot watch `root`.
+    /// A message when the index cannot be opened or refreshed.
     pub fn start(
         root: &Path,
         db: Option<&PathBuf>,
@@ -130,20 +139,24 @@ impl Live {
             stopped: AtomicBool::new(false),
             on_update,
             watcher: Mutex::new(None),
+            not_watching: Mutex::new(None),
         });
         if options.watch {
             let weak: Weak<Live> = Arc::downgrade(&live);
-            let mut watcher =
+            let watched =
                 notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                     if let Some(live) = weak.upgrade() {
                         live.on_event(event);
                     }
                 })
-                .map_err(|e| format!("{}: cannot watch: {e}", root.display()))?;
-            watcher
-                .watch(&root, notify::RecursiveMode::Recursive)
-                .map_err(|e| format!("{}: cannot watch: {e}", root.display()))?;
-            *lock(&live.watcher) = Some(watcher);
+                .and_then(|mut watcher| {
+                    watcher.watch(&root, notify::RecursiveMode::Recursive)?;
+                    Ok(watcher)
+                });
+            match watched {
+                Ok(watcher) => *lock(&live.watcher) = Some(watcher),
+                Err(error) => *lock(&live.not_watching) = Some(error.to_string()),
+            }
         }
         let worker = Arc::clone(&live);
         std::thread::Builder::new()
@@ -157,6 +170,12 @@ impl Live {
     /// The root (absolute, canonical).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Why the tree is not watched although watching was asked for (the
+    /// index then polls); `None` when it is watched or was not to be.
+    pub fn not_watching(&self) -> Option<String> {
+        lock(&self.not_watching).clone()
     }
 
     /// Stops watching and ends the worker thread (a query still answers,
@@ -176,7 +195,14 @@ impl Live {
     /// left as it was.
     pub fn query<T>(&self, work: impl FnOnce(&Index) -> T) -> T {
         let mut state = lock(&self.state);
-        let taken = lock(&self.pending).take(Instant::now(), true, &state.open);
+        let polling = lock(&self.not_watching).clone();
+        let taken = {
+            let mut pending = lock(&self.pending);
+            if let Some(why) = polling {
+                pending.ask_full(format!("not watching ({why})"));
+            }
+            pending.take(Instant::now(), true, &state.open)
+        };
         self.apply(&mut state, taken);
         work(&state.index)
     }
@@ -274,7 +300,20 @@ impl Live {
                         return;
                     }
                     let now = Instant::now();
+                    let polling = lock(&self.not_watching).clone();
                     match pending.next_due(now) {
+                        None if polling.is_some() => {
+                            let (guard, waited) = self
+                                .wake
+                                .wait_timeout(pending, POLL_EVERY)
+                                .unwrap_or_else(PoisonError::into_inner);
+                            pending = guard;
+                            if waited.timed_out()
+                                && let Some(why) = polling
+                            {
+                                pending.ask_full(format!("not watching ({why})"));
+                            }
+                        }
                         None => {
                             pending = self
                                 .wake
@@ -340,6 +379,11 @@ impl Live {
             Ok(done) => done,
             Err(error) => (RefreshStats::default(), vec![format!("error: {error}")]),
         };
+        // An update that found nothing changed (a poll, a file written with
+        // the same text) is not reported.
+        if stats.parsed + stats.removed + stats.touched == 0 && notes.is_empty() {
+            return;
+        }
         (self.on_update)(&Update {
             paths,
             full,

@@ -124,6 +124,12 @@ fn serve(args: &LiveArgs) -> Result<(), String> {
             return Err(message);
         }
     };
+    if let Some(why) = live.not_watching() {
+        eprintln!(
+            "ast-outline lsp: cannot watch {} ({why}); polling instead",
+            live.root().display()
+        );
+    }
     connection
         .initialize_finish(
             id,
