@@ -216,10 +216,12 @@ impl Index {
         }
         let mut conn = Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        store::stable_plans(&conn)?;
         let expected = (store::SCHEMA_VERSION, outline_core::xref::FACTS_VERSION);
         let versions = match store::versions(&conn) {
             Err(error) if error.is_read_only() && !store::has_wal_content(db) => {
                 conn = store::open_immutable(db)?;
+                store::stable_plans(&conn)?;
                 store::versions(&conn)?
             }
             other => other?,

@@ -24,6 +24,7 @@ fn update_line(update: &Update, format: Format) -> String {
             "removed": stats.removed,
             "resolved_again": stats.resolved_again,
             "ms": ms,
+            "phases_ms": stats.phases,
             "notes": update.notes,
         })
         .to_string(),

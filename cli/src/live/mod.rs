@@ -89,10 +89,31 @@ pub struct Live {
     watcher: Mutex<Option<notify::RecommendedWatcher>>,
     /// Why the tree could not be watched (then the index polls).
     not_watching: Mutex<Option<String>>,
+    /// Whether an update wrote since the last checkpoint.
+    to_checkpoint: AtomicBool,
 }
 
 /// How often an index that cannot watch its tree refreshes from every file.
 pub const POLL_EVERY: Duration = Duration::from_secs(2);
+
+/// Idle time after an update before the write-ahead log is moved into the
+/// database (a checkpoint). SQLite would otherwise do it in the commit that
+/// reaches [`AUTOCHECKPOINT_PAGES`], the commit of an update an answer waits for.
+const CHECKPOINT_AFTER: Duration = Duration::from_millis(500);
+
+/// The WAL size (pages) at which SQLite checkpoints in a commit anyway
+/// (its default is 1,000): only reached when updates never pause.
+const AUTOCHECKPOINT_PAGES: i64 = 16_384;
+
+/// What the worker does next.
+enum Next {
+    /// Apply what is due.
+    Apply,
+    /// Move the write-ahead log into the database.
+    Checkpoint,
+    /// Refresh from every file (the tree is not watched), and why.
+    Poll(String),
+}
 
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,6 +145,12 @@ impl Live {
         on_update: OnUpdate,
     ) -> Result<Arc<Live>, String> {
         let (index, _, _) = queries::open_and_refresh(root, db).map_err(|r| r.message)?;
+        // Checkpoints run when idle (see `Live::work`), not in the commit
+        // of an update that an answer waits for.
+        index
+            .connection()
+            .pragma_update(None, "wal_autocheckpoint", AUTOCHECKPOINT_PAGES)
+            .map_err(|e| format!("{}: {e}", index.path().display()))?;
         let root = root
             .canonicalize()
             .map_err(|e| format!("{}: {e}", root.display()))?;
@@ -140,6 +167,7 @@ impl Live {
             on_update,
             watcher: Mutex::new(None),
             not_watching: Mutex::new(None),
+            to_checkpoint: AtomicBool::new(false),
         });
         if options.watch {
             let weak: Weak<Live> = Arc::downgrade(&live);
@@ -290,49 +318,77 @@ impl Live {
         self.wake.notify_all();
     }
 
-    /// The worker: waits until something is due, then applies it.
-    fn work(&self) {
+    /// Waits until the worker has something to do; `None` once stopped.
+    fn next(&self) -> Option<Next> {
+        let mut pending = lock(&self.pending);
         loop {
-            {
-                let mut pending = lock(&self.pending);
-                loop {
-                    if self.stopped.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let now = Instant::now();
-                    let polling = lock(&self.not_watching).clone();
-                    match pending.next_due(now) {
-                        None if polling.is_some() => {
-                            let (guard, waited) = self
-                                .wake
-                                .wait_timeout(pending, POLL_EVERY)
-                                .unwrap_or_else(PoisonError::into_inner);
-                            pending = guard;
-                            if waited.timed_out()
-                                && let Some(why) = polling
-                            {
-                                pending.ask_full(format!("not watching ({why})"));
-                            }
-                        }
-                        None => {
-                            pending = self
-                                .wake
-                                .wait(pending)
-                                .unwrap_or_else(PoisonError::into_inner);
-                        }
-                        Some(due) if due > now => {
-                            pending = self
-                                .wake
-                                .wait_timeout(pending, due - now)
-                                .unwrap_or_else(PoisonError::into_inner)
-                                .0;
-                        }
-                        Some(_) => break,
+            if self.stopped.load(Ordering::SeqCst) {
+                return None;
+            }
+            let now = Instant::now();
+            let idle = if self.to_checkpoint.load(Ordering::SeqCst) {
+                Some((CHECKPOINT_AFTER, Next::Checkpoint))
+            } else {
+                lock(&self.not_watching)
+                    .clone()
+                    .map(|why| (POLL_EVERY, Next::Poll(why)))
+            };
+            match (pending.next_due(now), idle) {
+                (Some(due), _) if due <= now => return Some(Next::Apply),
+                (Some(due), _) => {
+                    pending = self
+                        .wake
+                        .wait_timeout(pending, due - now)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                }
+                (None, None) => {
+                    pending = self
+                        .wake
+                        .wait(pending)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                (None, Some((after, next))) => {
+                    let (guard, waited) = self
+                        .wake
+                        .wait_timeout(pending, after)
+                        .unwrap_or_else(PoisonError::into_inner);
+                    pending = guard;
+                    if waited.timed_out() && pending.is_empty() {
+                        return Some(next);
                     }
                 }
             }
+        }
+    }
+
+    /// The worker: waits until something is due, then applies it; when
+    /// idle, moves the write-ahead log into the database (off the path of
+    /// any answer), or polls a tree it cannot watch.
+    fn work(&self) {
+        while let Some(next) = self.next() {
             let mut state = lock(&self.state);
-            let taken = lock(&self.pending).take(Instant::now(), false, &state.open);
+            let taken = {
+                let mut pending = lock(&self.pending);
+                match next {
+                    Next::Apply => pending.take(Instant::now(), false, &state.open),
+                    Next::Poll(why) => {
+                        pending.ask_full(format!("not watching ({why})"));
+                        pending.take(Instant::now(), false, &state.open)
+                    }
+                    Next::Checkpoint => {
+                        self.to_checkpoint.store(false, Ordering::SeqCst);
+                        // Passive: never waits for readers; what it cannot
+                        // move now moves at the next one.
+                        let _ = state.index.connection().query_row(
+                            "PRAGMA wal_checkpoint(PASSIVE)",
+                            [],
+                            |_| Ok(()),
+                        );
+                        Work::Nothing
+                    }
+                }
+            };
             self.apply(&mut state, taken);
         }
     }
@@ -384,6 +440,7 @@ impl Live {
         if stats.parsed + stats.removed + stats.touched == 0 && notes.is_empty() {
             return;
         }
+        self.to_checkpoint.store(true, Ordering::SeqCst);
         (self.on_update)(&Update {
             paths,
             full,
