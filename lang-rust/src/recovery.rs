@@ -495,6 +495,20 @@ pub(crate) fn scan_nesting(text: &str, range: Range<usize>, max: usize) -> Scan 
             }
             b')' | b']' | b'}' => {
                 angles.pop(b != b'}');
+                // A `}` closes the innermost `{` even when a `(` or `[`
+                // opened inside it was never closed (`pub x(: u32,` in a
+                // struct), as rustc pairs mismatched delimiters: otherwise
+                // the rest of the file would be inside that one item.
+                while b == b'}'
+                    && out.open.last().is_some_and(|&(_, open)| open != b'{')
+                    && out.open.iter().any(|&(_, open)| open == b'{')
+                {
+                    if let Some((at, open)) = out.open.pop() {
+                        angles.pop(true);
+                        out.problems
+                            .push((at, format!("unclosed delimiter `{}`", open as char)));
+                    }
+                }
                 if out.open.pop().is_none() {
                     out.problems
                         .push((i, format!("unexpected closing delimiter `{}`", b as char)));
@@ -1006,6 +1020,30 @@ mod tests {
             ["fn a() { '}' }", "const X: S = S { a: 1 };", "struct B;"]
         );
         assert!(scan.problems.is_empty());
+    }
+
+    /// A `(` left open inside a struct (the mutation test's worst case,
+    /// in linux-raw-sys) ends at the struct's `}`: the items after it are
+    /// chunks of their own, not the rest of one unclosed item.
+    #[test]
+    fn a_brace_closes_the_items_parenthesis_left_open() {
+        let text = "pub struct S {\npub a(: u32,\npub b: [u8; 2,\n}\npub struct T {\npub c: u8,\n}\nfn f() {}\n";
+        let scan = scan(text, 0..text.len());
+        let chunks: Vec<&str> = scan.chunks.iter().map(|r| text[r.clone()].trim()).collect();
+        assert_eq!(
+            chunks,
+            [
+                "pub struct S {\npub a(: u32,\npub b: [u8; 2,\n}",
+                "pub struct T {\npub c: u8,\n}",
+                "fn f() {}"
+            ]
+        );
+        let problems: Vec<&str> = scan.problems.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(
+            problems,
+            ["unclosed delimiter `[`", "unclosed delimiter `(`"]
+        );
+        assert!(scan.open.is_empty());
     }
 
     #[test]

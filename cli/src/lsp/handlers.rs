@@ -134,6 +134,13 @@ impl Server {
             .query(|index| query::find_target(index.connection(), &target).ok()))
     }
 
+    /// The range of a definition's name.
+    fn name_range(&self, index: &Index, lines: &mut Lines<'_>, symbol: &SymbolRow) -> Range {
+        let (line, column) = name_position(index, symbol);
+        let path = self.absolute(&symbol.path);
+        lines.name(&path, line, column, symbol.name.chars().count() as u32)
+    }
+
     /// A definition as an LSP location (its name).
     fn location(
         &self,
@@ -141,9 +148,7 @@ impl Server {
         lines: &mut Lines<'_>,
         symbol: &SymbolRow,
     ) -> Result<Value, Failure> {
-        let (line, column) = name_position(index, symbol);
-        let path = self.absolute(&symbol.path);
-        let range = lines.name(&path, line, column, symbol.name.chars().count() as u32);
+        let range = self.name_range(index, lines, symbol);
         Ok(json!({ "uri": self.uri(&symbol.path)?, "range": range }))
     }
 
@@ -155,9 +160,7 @@ impl Server {
         lines: &mut Lines<'_>,
         symbol: &SymbolRow,
     ) -> Result<Value, Failure> {
-        let (line, column) = name_position(index, symbol);
-        let path = self.absolute(&symbol.path);
-        let selection = lines.name(&path, line, column, symbol.name.chars().count() as u32);
+        let selection = self.name_range(index, lines, symbol);
         Ok(json!({
             "name": symbol.name,
             "kind": convert::symbol_kind(&symbol.kind),
@@ -173,9 +176,13 @@ impl Server {
         let Some(path) = self.path(&p.text_document.uri) else {
             return Ok(Value::Null);
         };
-        let (Some(display), Some(text)) = (self.display(&path), self.text(&path)) else {
+        let Some(text) = self.text(&path) else {
             return Ok(Value::Null);
         };
+        // A file outside the root has an outline too (not an index entry).
+        let display = self
+            .display(&path)
+            .unwrap_or_else(|| path.to_string_lossy().into_owned());
         let Ok(outline) = crate::outline_source(&display, &text, &OutlineOptions::default()) else {
             return Ok(Value::Null);
         };
