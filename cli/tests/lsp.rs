@@ -22,6 +22,23 @@ struct Client {
 
 impl Client {
     fn start(root: &Path, encodings: Option<Value>) -> Client {
+        let mut client = Client::spawn(root);
+        let mut capabilities = json!({});
+        if let Some(encodings) = encodings {
+            capabilities = json!({ "general": { "positionEncodings": encodings } });
+        }
+        let uri = format!("file://{}", client.root);
+        let init = client.request(
+            "initialize",
+            json!({ "processId": null, "rootUri": uri, "capabilities": capabilities }),
+        );
+        assert!(init.get("result").is_some(), "{init}");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    /// The server started, not yet initialized.
+    fn spawn(root: &Path) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
             .arg("lsp")
             .arg("--db")
@@ -38,25 +55,13 @@ impl Client {
             .expect("canonical")
             .to_string_lossy()
             .into_owned();
-        let mut client = Client {
+        Client {
             child,
             stdin,
             stdout,
             next: 0,
             root,
-        };
-        let mut capabilities = json!({});
-        if let Some(encodings) = encodings {
-            capabilities = json!({ "general": { "positionEncodings": encodings } });
         }
-        let uri = format!("file://{}", client.root);
-        let init = client.request(
-            "initialize",
-            json!({ "processId": null, "rootUri": uri, "capabilities": capabilities }),
-        );
-        assert!(init.get("result").is_some(), "{init}");
-        client.notify("initialized", json!({}));
-        client
     }
 
     fn send(&mut self, message: &Value) {
@@ -429,5 +434,104 @@ fn columns_are_characters_when_the_client_offers_utf32() {
         json!({ "textDocument": { "uri": client.uri("u.py") } }),
     );
     assert_eq!(symbols[1]["selectionRange"]["start"]["character"], 10);
+    client.stop();
+}
+
+/// The protocol's order, as a client may break it: a request before
+/// `initialize` is refused ("not initialized"), one before `initialized`
+/// is answered, one after `shutdown` is refused ("invalid request"), and
+/// the exit status is 0 after `shutdown`, 1 without (LSP's rule).
+#[test]
+fn requests_out_of_order_get_errors_and_the_exit_status_follows_shutdown() {
+    let dir = project();
+    let mut client = Client::spawn(dir.path());
+    let early = client.request("workspace/symbol", json!({ "query": "area" }));
+    assert_eq!(early["error"]["code"], -32002);
+    let uri = format!("file://{}", client.root);
+    let init = client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri, "capabilities": {} }),
+    );
+    assert!(init.get("result").is_some(), "{init}");
+    // No `initialized` yet: answered anyway.
+    let found = client.result("workspace/symbol", json!({ "query": "total" }));
+    assert_eq!(found[0]["name"], "total");
+    let long = client.request("workspace/symbol", json!({ "query": "x".repeat(1_001) }));
+    assert_eq!(long["error"]["code"], -32602);
+    assert_eq!(client.result("shutdown", Value::Null), Value::Null);
+    let late = client.request("workspace/symbol", json!({ "query": "total" }));
+    assert_eq!(late["error"]["code"], -32600);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().expect("wait").code(), Some(0));
+
+    let mut client = Client::start(dir.path(), None);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().expect("wait").code(), Some(1));
+}
+
+/// What a new-user trial found: a change to a document never opened is
+/// ignored (it emptied the file's entry); an open ignored file never
+/// enters the index; another process that refreshes the shared index from
+/// disk does not undo the editor's unsaved text in the answers.
+#[test]
+fn buffers_keep_to_the_walk_rules_and_survive_another_processs_refresh() {
+    let dir = project();
+    std::fs::write(dir.path().join(".gitignore"), "ign/\n").expect("write");
+    std::fs::create_dir(dir.path().join("ign")).expect("mkdir");
+    std::fs::write(dir.path().join("ign/i.py"), "def ignored_fn():\n    pass\n").expect("write");
+    let mut client = Client::start(dir.path(), None);
+    let app = client.uri("app.py");
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": app, "version": 2 },
+            "contentChanges": [{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } }, "text": "# c\n" }],
+        }),
+    );
+    let mut params = client.at("pkg/shapes.py", 7, 7);
+    params["context"] = json!({ "includeDeclaration": false });
+    let refs = client.result("textDocument/references", params.clone());
+    assert_eq!(places(&client, &refs), ["app.py:0:23-29", "app.py:5:15-21"]);
+
+    let ignored = client.uri("ign/i.py");
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": ignored, "languageId": "python", "version": 1, "text": "def ignored_fn():\n    pass\n" } }),
+    );
+    assert_eq!(
+        client.result("workspace/symbol", json!({ "query": "ignored_fn" })),
+        json!([])
+    );
+    client.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": ignored } }),
+    );
+    assert_eq!(
+        client.result("workspace/symbol", json!({ "query": "ignored_fn" })),
+        json!([])
+    );
+
+    // The editor moves the calls down three lines; another process then
+    // refreshes the same index from disk.
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": app, "languageId": "python", "version": 1, "text": format!("\n\n\n{APP}") } }),
+    );
+    let refs = client.result("textDocument/references", params.clone());
+    assert_eq!(places(&client, &refs), ["app.py:3:23-29", "app.py:8:15-21"]);
+    let other = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .arg("index")
+        .arg(dir.path())
+        .arg("--db")
+        .arg(dir.path().join("idx.sqlite"))
+        .output()
+        .expect("index");
+    assert!(
+        other.status.success(),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
+    let refs = client.result("textDocument/references", params);
+    assert_eq!(places(&client, &refs), ["app.py:3:23-29", "app.py:8:15-21"]);
     client.stop();
 }

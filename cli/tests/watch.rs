@@ -211,3 +211,36 @@ fn killed_mid_update_the_index_holds_whole_versions_and_a_restart_catches_up() {
         "the live index differs from a fresh build"
     );
 }
+
+/// What a new-user trial found: `watch` went on (writing errors) after its
+/// root was deleted, accepted `--no-watch` (then never updated), and did
+/// not follow `.git/info/exclude`.
+#[test]
+fn watch_ends_when_its_root_is_gone_refuses_no_watch_and_follows_git_exclude() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("tree");
+    std::fs::create_dir_all(root.join(".git/info")).expect("mkdir");
+    std::fs::create_dir_all(root.join("gen")).expect("mkdir");
+    std::fs::write(root.join("gen/g.py"), "def generated():\n    pass\n").expect("write");
+    let db = dir.path().join("live.sqlite");
+
+    let refused = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .arg("watch")
+        .arg(&root)
+        .arg("--no-watch")
+        .output()
+        .expect("watch");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("would never update"));
+
+    let (mut child, mut out) = watch(&root, &db);
+    assert_eq!(next_line(&mut out)["files"], 1);
+    std::fs::write(root.join(".git/info/exclude"), "gen/\n").expect("write");
+    let update = next_line(&mut out);
+    assert_eq!(update["full"], ".git/info/exclude changed");
+    assert_eq!(update["files"], 0);
+
+    std::fs::remove_dir_all(&root).expect("rm");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(1));
+}

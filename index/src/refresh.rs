@@ -172,7 +172,7 @@ struct Parsed {
 
 enum Checked {
     Unchanged,
-    Touched { id: i64, mtime_ns: i64 },
+    Touched { id: i64, size: i64, mtime_ns: i64 },
     Parsed(Box<Parsed>),
     Problem(String),
 }
@@ -351,10 +351,10 @@ pub(crate) fn refresh(
             let row = stored.get(entry.display.as_str());
             match checked {
                 Checked::Unchanged => {}
-                Checked::Touched { id, mtime_ns } => {
+                Checked::Touched { id, size, mtime_ns } => {
                     tx.execute(
-                        "UPDATE files SET mtime_ns = ?1 WHERE id = ?2",
-                        params![mtime_ns, id],
+                        "UPDATE files SET size = ?1, mtime_ns = ?2 WHERE id = ?3",
+                        params![size, mtime_ns, id],
                     )?;
                     stats.touched += 1;
                 }
@@ -848,6 +848,11 @@ fn check(
             Err(error) => return Checked::Problem(error.to_string()),
         },
     };
+    // The size of what was read, not the stat's: a file written between
+    // the two would otherwise be stored with the size of one version and
+    // the hash of another, and look changed to every later look.
+    let size = i64::try_from(bytes.len()).unwrap_or(i64::MAX);
+    let same_times = same_times && stored.is_some_and(|s| s.size == size);
     let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
     if let Some(stored) = stored
         && stored.hash == hash
@@ -857,6 +862,7 @@ fn check(
         }
         return Checked::Touched {
             id: stored.id,
+            size,
             mtime_ns,
         };
     }

@@ -369,3 +369,37 @@ fn a_buffer_is_indexed_from_its_text_until_the_disk_is_read_again() {
         ["app/signup.py:1:26 import", "app/signup.py:4:9 instantiate"]
     );
 }
+
+/// A file stored with the size of another version than its hash (written
+/// between the stat and the read: found by a new-user trial with a watcher
+/// and racing writes) is repaired by the next look, not "touched" at every
+/// refresh after.
+#[test]
+fn a_stored_size_that_disagrees_with_the_content_is_repaired() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    users_project(root);
+    let mut index = Index::open(&root.join("idx.sqlite")).expect("open");
+    refresh(&mut index, root);
+    index
+        .connection()
+        .execute(
+            "UPDATE files SET size = 0 WHERE path = 'app/accounts.py'",
+            [],
+        )
+        .expect("damage the size");
+    let stats = refresh(&mut index, root);
+    assert_eq!((stats.parsed, stats.touched), (0, 1));
+    let size = std::fs::metadata(root.join("app/accounts.py"))
+        .expect("stat")
+        .len();
+    assert_eq!(
+        index
+            .stored_times("app/accounts.py")
+            .expect("times")
+            .map(|t| t.0),
+        Some(i64::try_from(size).expect("size"))
+    );
+    let stats = refresh(&mut index, root);
+    assert_eq!((stats.parsed, stats.touched), (0, 0));
+}

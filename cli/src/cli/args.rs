@@ -222,8 +222,9 @@ pub struct LiveFlags {
     pub debounce_ms: u64,
     /// When more files than this are pending (a checkout, a formatter over
     /// the tree), run one full refresh instead of queueing them.
-    #[arg(long, value_name = "N", default_value_t = 1_000)]
-    pub threshold: usize,
+    #[arg(long, value_name = "N", default_value_t = 1_000,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub threshold: u32,
     /// Do not watch the tree: follow only the editor's buffers (lsp) or
     /// refresh before each answer (mcp).
     #[arg(long)]
@@ -235,7 +236,7 @@ impl LiveFlags {
     pub fn options(&self) -> crate::live::LiveOptions {
         crate::live::LiveOptions {
             debounce: std::time::Duration::from_millis(self.debounce_ms),
-            threshold: self.threshold,
+            threshold: self.threshold as usize,
             watch: !self.no_watch,
         }
     }

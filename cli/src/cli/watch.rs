@@ -10,6 +10,9 @@ use super::args::{Format, WatchArgs};
 use super::report;
 use crate::live::{Live, Update};
 
+/// Paths named in a text update line; the rest are counted.
+const MOST_PATHS_SHOWN: usize = 10;
+
 /// One update as a line of text or JSON.
 fn update_line(update: &Update, format: Format) -> String {
     let stats = &update.stats;
@@ -31,6 +34,11 @@ fn update_line(update: &Update, format: Format) -> String {
         Format::Text => {
             let what = match &update.full {
                 Some(why) => format!("every file ({why})"),
+                None if update.paths.len() > MOST_PATHS_SHOWN => format!(
+                    "{} and {} more",
+                    update.paths[..MOST_PATHS_SHOWN].join(" "),
+                    update.paths.len() - MOST_PATHS_SHOWN
+                ),
                 None => update.paths.join(" "),
             };
             let mut line = format!(
@@ -55,13 +63,28 @@ fn print_line(line: &str) {
 }
 
 pub(super) fn run(args: &WatchArgs) -> ExitCode {
+    if args.live.no_watch {
+        report(
+            "watch --no-watch would never update the index: for a one-time refresh, \
+             run `ast-outline index ROOT`",
+        );
+        return ExitCode::from(2);
+    }
     let format = args.format;
     let started = std::time::Instant::now();
     let live = match Live::start(
         &args.root,
         args.db.as_ref(),
         args.live.options(),
-        Box::new(move |update| print_line(&update_line(update, format))),
+        Box::new(move |update| {
+            if update.root_gone {
+                for note in &update.notes {
+                    report(note.trim_start_matches("error: "));
+                }
+                std::process::exit(1);
+            }
+            print_line(&update_line(update, format));
+        }),
     ) {
         Ok(live) => live,
         Err(message) => {

@@ -61,6 +61,9 @@ pub struct Update {
     pub took: Duration,
     /// The walk's notes and the refresh's error, if any.
     pub notes: Vec<String>,
+    /// Whether the root is gone (deleted or no longer a directory): the
+    /// index follows nothing more.
+    pub root_gone: bool,
 }
 
 /// Called after every update that read something (from the worker or a
@@ -75,6 +78,18 @@ struct State {
     buffers: HashMap<String, Arc<[u8]>>,
     /// The absolute paths of those buffers (their priority in the queue).
     open: HashSet<PathBuf>,
+    /// SQLite's `data_version` when last looked at: it changes when another
+    /// process commits to the database (a `refs` that refreshed it from
+    /// disk, undoing the buffers).
+    data_version: i64,
+}
+
+/// SQLite's `data_version` of `index` (0 when it cannot be read).
+fn data_version(index: &Index) -> i64 {
+    index
+        .connection()
+        .query_row("PRAGMA data_version", [], |row| row.get(0))
+        .unwrap_or(0)
 }
 
 /// An index kept fresh (see the module documentation). Shared as an
@@ -91,6 +106,8 @@ pub struct Live {
     not_watching: Mutex<Option<String>>,
     /// Whether an update wrote since the last checkpoint.
     to_checkpoint: AtomicBool,
+    /// Whether the root was found gone (reported once).
+    root_gone: AtomicBool,
 }
 
 /// How often an index that cannot watch its tree refreshes from every file.
@@ -157,6 +174,7 @@ impl Live {
         let live = Arc::new(Live {
             root: root.clone(),
             state: Mutex::new(State {
+                data_version: data_version(&index),
                 index,
                 buffers: HashMap::new(),
                 open: HashSet::new(),
@@ -168,6 +186,7 @@ impl Live {
             watcher: Mutex::new(None),
             not_watching: Mutex::new(None),
             to_checkpoint: AtomicBool::new(false),
+            root_gone: AtomicBool::new(false),
         });
         if options.watch {
             let weak: Weak<Live> = Arc::downgrade(&live);
@@ -211,8 +230,17 @@ impl Live {
     pub fn stop(&self) {
         drop(lock(&self.watcher).take());
         self.stopped.store(true, Ordering::SeqCst);
-        let _guard = lock(&self.pending);
-        self.wake.notify_all();
+        {
+            let _guard = lock(&self.pending);
+            self.wake.notify_all();
+        }
+        // Leave no write-ahead log behind (best effort: a reader elsewhere
+        // may keep part of it).
+        let _ = lock(&self.state).index.connection().query_row(
+            "PRAGMA wal_checkpoint(TRUNCATE)",
+            [],
+            |_| Ok(()),
+        );
     }
 
     /// Runs `work` on the index once every path pending has been read again.
@@ -224,10 +252,21 @@ impl Live {
     pub fn query<T>(&self, work: impl FnOnce(&Index) -> T) -> T {
         let mut state = lock(&self.state);
         let polling = lock(&self.not_watching).clone();
+        // Another process committed (refreshed the index from disk): the
+        // editor's buffers are read into it again.
+        let version = data_version(&state.index);
+        let undone = version != state.data_version && !state.buffers.is_empty();
+        state.data_version = version;
         let taken = {
             let mut pending = lock(&self.pending);
             if let Some(why) = polling {
                 pending.ask_full(format!("not watching ({why})"));
+            }
+            if undone {
+                let now = Instant::now();
+                for path in &state.open {
+                    pending.add(path.clone(), now);
+                }
             }
             pending.take(Instant::now(), true, &state.open)
         };
@@ -396,6 +435,25 @@ impl Live {
     /// Applies `work` to the index and reports it.
     fn apply(&self, state: &mut State, work: Work) {
         let started = Instant::now();
+        if !matches!(work, Work::Nothing) && !self.root.is_dir() {
+            // Deleted (or replaced): nothing under it can be followed.
+            if !self.root_gone.swap(true, Ordering::SeqCst) {
+                drop(lock(&self.watcher).take());
+                (self.on_update)(&Update {
+                    paths: Vec::new(),
+                    full: None,
+                    stats: RefreshStats::default(),
+                    took: started.elapsed(),
+                    notes: vec![format!(
+                        "error: {}: the root is no longer a directory; changes are no \
+                         longer followed",
+                        self.root.display()
+                    )],
+                    root_gone: true,
+                });
+            }
+            return;
+        }
         let (paths, full, result) = match work {
             Work::Nothing => return,
             Work::Full { why } => (Vec::new(), Some(why), self.full_refresh(state)),
@@ -447,6 +505,7 @@ impl Live {
             stats,
             took: started.elapsed(),
             notes,
+            root_gone: false,
         });
     }
 

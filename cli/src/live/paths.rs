@@ -35,17 +35,19 @@ pub fn display(root: &Path, path: &Path) -> Option<String> {
 }
 
 /// Whether an event at `path` can change the index: not ast-outline's own
-/// directory (the index writes there), not git's, not Python's bytecode
+/// directory (the index writes there), not git's (but its exclude file), not Python's bytecode
 /// caches. Cheap, so the watcher's thread calls it for every path.
 pub fn may_matter(root: &Path, path: &Path) -> bool {
     let Ok(relative) = path.strip_prefix(root) else {
         return false;
     };
-    !relative.components().any(|c| {
-        c.as_os_str() == crate::disk_cache::DIR_NAME
-            || c.as_os_str() == ".git"
-            || c.as_os_str() == "__pycache__"
-    })
+    // git's own exclude file is one of the walk's rules.
+    relative == Path::new(".git/info/exclude")
+        || !relative.components().any(|c| {
+            c.as_os_str() == crate::disk_cache::DIR_NAME
+                || c.as_os_str() == ".git"
+                || c.as_os_str() == "__pycache__"
+        })
 }
 
 /// The size and mtime (nanoseconds since the Unix epoch) of the file at
@@ -85,6 +87,21 @@ pub fn stale(root: &Path, index: &Index, files: &[String]) -> Vec<String> {
     stale.sort();
     stale.dedup();
     stale
+}
+
+/// Whether the walk takes the file at `path` (`display` under `root`): for
+/// a file on disk, a walk along its path ([`crate::walk::collect_within`]);
+/// for one only in an editor (never saved), unless a directory or the file
+/// is hidden.
+fn walked(root: &Path, path: &Path, display: &str) -> bool {
+    if path.exists() {
+        crate::walk::collect_within(root, path)
+            .files
+            .iter()
+            .any(|f| f.path == *path)
+    } else {
+        !display.split('/').any(|part| part.starts_with('.'))
+    }
 }
 
 /// What a batch of changed paths asks of the index.
@@ -154,10 +171,17 @@ pub fn classify(
             out.full = Some(format!("{display} changed"));
             return Ok(out);
         }
+        if display == ".git/info/exclude" {
+            out.full = Some(format!("{display} changed"));
+            return Ok(out);
+        }
         let language = Language::from_path(&display);
         if let (Some(language), true) = (language, buffers.contains_key(&display)) {
-            // The buffer wins over whatever the disk says.
-            add(&mut out, display, language);
+            // The buffer wins over whatever the disk says, for a file the
+            // walk takes: an open ignored or hidden file stays out.
+            if index.holds_file(&display)? || walked(root, path, &display) {
+                add(&mut out, display, language);
+            }
             continue;
         }
         match std::fs::symlink_metadata(path) {
@@ -180,12 +204,7 @@ pub fn classify(
             }
             Ok(meta) if meta.is_file() => {
                 let Some(language) = language else { continue };
-                if index.holds_file(&display)?
-                    || crate::walk::collect_within(root, path)
-                        .files
-                        .iter()
-                        .any(|f| f.path == *path)
-                {
+                if index.holds_file(&display)? || walked(root, path, &display) {
                     add(&mut out, display, language);
                 }
             }

@@ -70,7 +70,8 @@ impl Pending {
         }
         self.paths.entry(path).or_insert(now);
         if self.paths.len() > self.threshold {
-            self.ask_full(format!("more than {} paths pending", self.threshold));
+            let paths = if self.threshold == 1 { "path" } else { "paths" };
+            self.ask_full(format!("more than {} {paths} pending", self.threshold));
         }
     }
 

@@ -18,6 +18,9 @@ use serde_json::{Value, json};
 use super::convert::{self, Encoding};
 use super::{Failure, INTERNAL_ERROR, INVALID_PARAMS, Server};
 
+/// Longest `workspace/symbol` query, in characters.
+const MOST_QUERY_CHARS: usize = 1_000;
+
 /// Most results of `workspace/symbol`.
 const MOST_WORKSPACE_SYMBOLS: i64 = 500;
 
@@ -193,6 +196,12 @@ impl Server {
     }
 
     pub(super) fn workspace_symbol(&self, p: WorkspaceSymbolParams) -> Result<Value, Failure> {
+        if p.query.chars().count() > MOST_QUERY_CHARS {
+            return Err((
+                INVALID_PARAMS,
+                format!("the query is longer than {MOST_QUERY_CHARS} characters"),
+            ));
+        }
         let pattern = format!(
             "%{}%",
             p.query

@@ -50,7 +50,9 @@ struct Server {
 
 pub(crate) fn run(args: &LiveArgs) -> ExitCode {
     match serve(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        // `exit` without `shutdown`, or the input ended (LSP: status 1).
+        Ok(false) => ExitCode::FAILURE,
         Err(message) => {
             crate::cli::report(message);
             ExitCode::FAILURE
@@ -90,11 +92,42 @@ fn client_root(params: &Value) -> Option<PathBuf> {
     })
 }
 
-fn serve(args: &LiveArgs) -> Result<(), String> {
+/// JSON-RPC's "invalid request" (a request after `shutdown`).
+const INVALID_REQUEST: i32 = -32600;
+/// LSP's "server not initialized" (a request before `initialize`).
+const SERVER_NOT_INITIALIZED: i32 = -32002;
+
+/// Sends `response`; `false` when the client is gone.
+fn send(connection: &lsp_server::Connection, response: Response) -> bool {
+    connection.sender.send(Message::Response(response)).is_ok()
+}
+
+/// Serves until `exit` or the end of input: `Ok(true)` when `exit` came
+/// after `shutdown` (exit status 0, LSP's rule), `Ok(false)` otherwise.
+fn serve(args: &LiveArgs) -> Result<bool, String> {
     let (connection, io_threads) = stdio::connection();
-    let (id, params) = connection
-        .initialize_start()
-        .map_err(|e| format!("lsp: initialize: {e}"))?;
+    // Before `initialize`: requests are refused with "server not
+    // initialized", notifications dropped, `exit` ends the server.
+    let (id, params) = loop {
+        match connection.receiver.recv() {
+            Ok(Message::Request(request)) if request.method == "initialize" => {
+                break (request.id, request.params);
+            }
+            Ok(Message::Request(request)) => {
+                let refused = Response::new_err(
+                    request.id,
+                    SERVER_NOT_INITIALIZED,
+                    format!("{}: the server is not initialized yet", request.method),
+                );
+                if !send(&connection, refused) {
+                    return Ok(false);
+                }
+            }
+            Ok(Message::Notification(n)) if n.method == "exit" => return Ok(false),
+            Ok(_) => {}
+            Err(_) => return Ok(false),
+        }
+    };
     let root = args
         .root
         .clone()
@@ -104,23 +137,31 @@ fn serve(args: &LiveArgs) -> Result<(), String> {
         .pointer("/capabilities/general/positionEncodings")
         .and_then(|v| serde_json::from_value(v.clone()).ok());
     let encoding = Encoding::choose(offered.as_deref());
-    let live = match Live::start(
-        &root,
-        args.db.as_ref(),
-        args.live.options(),
-        Box::new(|update| {
-            for note in update.notes.iter().filter(|n| n.starts_with("error")) {
-                eprintln!("ast-outline lsp: {note}");
-            }
-        }),
-    ) {
+    let started = if root.is_dir() {
+        Live::start(
+            &root,
+            args.db.as_ref(),
+            args.live.options(),
+            Box::new(|update| {
+                for note in update.notes.iter().filter(|n| n.starts_with("error")) {
+                    eprintln!("ast-outline lsp: {note}");
+                }
+            }),
+        )
+    } else {
+        Err(format!(
+            "{}: not a directory: the project root is --root DIR, else the client's \
+             workspace folder or root URI",
+            root.display()
+        ))
+    };
+    let live = match started {
         Ok(live) => live,
         Err(message) => {
-            let _ = connection.sender.send(Message::Response(Response::new_err(
-                id,
-                INTERNAL_ERROR,
-                message.clone(),
-            )));
+            send(
+                &connection,
+                Response::new_err(id, INTERNAL_ERROR, message.clone()),
+            );
             return Err(message);
         }
     };
@@ -130,41 +171,45 @@ fn serve(args: &LiveArgs) -> Result<(), String> {
             live.root().display()
         );
     }
-    connection
-        .initialize_finish(
-            id,
-            json!({
-                "capabilities": capabilities(encoding),
-                "serverInfo": { "name": "ast-outline", "version": env!("CARGO_PKG_VERSION") },
-            }),
-        )
-        .map_err(|e| format!("lsp: initialize: {e}"))?;
+    let result = json!({
+        "capabilities": capabilities(encoding),
+        "serverInfo": { "name": "ast-outline", "version": env!("CARGO_PKG_VERSION") },
+    });
     let mut server = Server {
         live,
         encoding,
         documents: HashMap::new(),
     };
-    for message in &connection.receiver {
-        match message {
-            Message::Request(request) => {
-                if connection
-                    .handle_shutdown(&request)
-                    .map_err(|e| format!("lsp: {e}"))?
-                {
-                    break;
+    let mut shut_down = false;
+    if send(&connection, Response::new_ok(id, result)) {
+        for message in &connection.receiver {
+            match message {
+                Message::Request(request) => {
+                    let id = request.id.clone();
+                    let response = if shut_down {
+                        Response::new_err(
+                            id,
+                            INVALID_REQUEST,
+                            format!("{}: the server is shutting down", request.method),
+                        )
+                    } else if request.method == "shutdown" {
+                        shut_down = true;
+                        Response::new_ok(id, Value::Null)
+                    } else {
+                        match server.request(request) {
+                            Ok(result) => Response::new_ok(id, result),
+                            Err((code, message)) => Response::new_err(id, code, message),
+                        }
+                    };
+                    if !send(&connection, response) {
+                        break;
+                    }
                 }
-                let id = request.id.clone();
-                let response = match server.request(request) {
-                    Ok(result) => Response::new_ok(id, result),
-                    Err((code, message)) => Response::new_err(id, code, message),
-                };
-                connection
-                    .sender
-                    .send(Message::Response(response))
-                    .map_err(|e| format!("lsp: {e}"))?;
+                Message::Notification(n) if n.method == "exit" => break,
+                Message::Notification(_) if shut_down => {}
+                Message::Notification(notification) => server.notification(notification),
+                Message::Response(_) => {}
             }
-            Message::Notification(notification) => server.notification(notification),
-            Message::Response(_) => {}
         }
     }
     // The index outlives the server: leave it as the disk is.
@@ -176,7 +221,7 @@ fn serve(args: &LiveArgs) -> Result<(), String> {
     for thread in io_threads {
         let _ = thread.join();
     }
-    Ok(())
+    Ok(shut_down)
 }
 
 /// The params of `request`, or "invalid params".
@@ -250,7 +295,15 @@ impl Server {
                 if let Ok(change) = params::<DidChangeTextDocumentParams>(p)
                     && let Some(path) = self.path(&change.text_document.uri)
                 {
-                    let mut text = self.documents.remove(&path).unwrap_or_default();
+                    // A change to a document never opened has nothing to
+                    // apply to: ignored (LSP requires `didOpen` first).
+                    let Some(mut text) = self.documents.remove(&path) else {
+                        eprintln!(
+                            "ast-outline lsp: didChange of {} before didOpen: ignored",
+                            path.display()
+                        );
+                        return;
+                    };
                     for edit in change.content_changes {
                         match edit.range {
                             None => text = edit.text,

@@ -61,15 +61,76 @@ fn read_body(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(body))
 }
 
-/// The message in `body`, its invalid UTF-8 replaced.
-fn parse(body: &[u8]) -> Result<Message, String> {
-    let text = String::from_utf8_lossy(body);
-    serde_json::from_str(&text).map_err(|e| format!("not a JSON-RPC message ({e}); skipped"))
+/// `text` with every `\uXXXX` escape of a lone UTF-16 surrogate (a
+/// high one not followed by a low one, or a low one alone) replaced by
+/// `\uFFFD`, which JSON parsers reject otherwise (a client may send a
+/// buffer cut inside a surrogate pair); `None` when there is none.
+fn without_lone_surrogates(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let surrogate = |at: usize| -> Option<u16> {
+        let hex = text.get(at + 2..at + 6)?;
+        let value = u16::from_str_radix(hex, 16).ok()?;
+        (bytes.get(at + 1) == Some(&b'u') && (0xD800..=0xDFFF).contains(&value)).then_some(value)
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut i = 0;
+    let mut last = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match surrogate(i) {
+            Some(high @ 0xD800..=0xDBFF)
+                if bytes.get(i + 6) == Some(&b'\\')
+                    && surrogate(i + 6).is_some_and(|low| low >= 0xDC00) =>
+            {
+                let _ = high;
+                i += 12;
+            }
+            Some(_) => {
+                out.push_str(&text[last..i]);
+                out.push_str("\\uFFFD");
+                changed = true;
+                i += 6;
+                last = i;
+            }
+            // Any other escape: its second character is never a backslash
+            // that starts another escape.
+            None => i += 2,
+        }
+    }
+    out.push_str(&text[last..]);
+    changed.then_some(out)
 }
 
+/// The message in `body`, its invalid UTF-8 and lone surrogates replaced;
+/// else why not, with the id of a request that was not understood (so it
+/// can be answered rather than left waiting).
+fn parse(body: &[u8]) -> Result<Message, (Option<lsp_server::RequestId>, String)> {
+    let text = String::from_utf8_lossy(body);
+    let text = match without_lone_surrogates(&text) {
+        Some(fixed) => std::borrow::Cow::Owned(fixed),
+        None => text,
+    };
+    serde_json::from_str(&text).map_err(|e| {
+        let id = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("id").cloned())
+            .and_then(|id| serde_json::from_value(id).ok());
+        (id, format!("not a JSON-RPC message ({e})"))
+    })
+}
+
+/// JSON-RPC's "invalid request".
+const INVALID_REQUEST: i32 = -32600;
+
 /// Reads messages from `input` into `to` until the input ends, an `exit`
-/// notification, or the receiver is gone.
-fn read_loop(mut input: impl BufRead, to: &Sender<Message>) {
+/// notification, or the receiver is gone. A message that is not
+/// understood but has an id is answered on `reply` with "invalid request";
+/// one without is skipped with a note on stderr.
+fn read_loop(mut input: impl BufRead, to: &Sender<Message>, reply: &Sender<Message>) {
     loop {
         let body = match read_body(&mut input) {
             Ok(Some(body)) => body,
@@ -86,7 +147,13 @@ fn read_loop(mut input: impl BufRead, to: &Sender<Message>) {
                     return;
                 }
             }
-            Err(message) => eprintln!("ast-outline lsp: {message}"),
+            Err((Some(id), message)) => {
+                let answer = lsp_server::Response::new_err(id, INVALID_REQUEST, message);
+                if reply.send(Message::Response(answer)).is_err() {
+                    return;
+                }
+            }
+            Err((None, message)) => eprintln!("ast-outline lsp: {message}; skipped"),
         }
     }
 }
@@ -96,7 +163,8 @@ fn read_loop(mut input: impl BufRead, to: &Sender<Message>) {
 pub fn connection() -> (Connection, [JoinHandle<()>; 2]) {
     let (to_server, from_client): (Sender<Message>, Receiver<Message>) = bounded(0);
     let (to_client, from_server): (Sender<Message>, Receiver<Message>) = bounded(0);
-    let reader = std::thread::spawn(move || read_loop(std::io::stdin().lock(), &to_server));
+    let reply = to_client.clone();
+    let reader = std::thread::spawn(move || read_loop(std::io::stdin().lock(), &to_server, &reply));
     let writer = std::thread::spawn(move || {
         let mut out = std::io::stdout().lock();
         for message in from_server {
@@ -135,7 +203,8 @@ mod tests {
         input.extend(framed(b"{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}"));
         input.extend(framed(b"{\"jsonrpc\":\"2.0\",\"method\":\"after\"}"));
         let (to, from) = crossbeam_channel::unbounded();
-        read_loop(std::io::Cursor::new(input), &to);
+        let (reply, _) = crossbeam_channel::unbounded();
+        read_loop(std::io::Cursor::new(input), &to, &reply);
         let methods: Vec<String> = from
             .try_iter()
             .map(|m| match m {
@@ -144,5 +213,44 @@ mod tests {
             })
             .collect();
         assert_eq!(methods, ["m {\"text\":\"\u{fffd}\"}", "exit null"]);
+    }
+
+    #[test]
+    fn lone_surrogates_are_replaced_and_pairs_kept() {
+        let text = r#"{"q":"\ud800a","p":"\ud83d\ude00","l":"\udc00","e":"\\ud800"}"#;
+        assert_eq!(
+            without_lone_surrogates(text).as_deref(),
+            Some(r#"{"q":"\uFFFDa","p":"\ud83d\ude00","l":"\uFFFD","e":"\\ud800"}"#)
+        );
+        assert_eq!(without_lone_surrogates(r#"{"p":"\ud83d\ude00"}"#), None);
+    }
+
+    #[test]
+    fn a_request_that_is_not_understood_is_answered_with_its_id() {
+        let mut input = framed(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":5}");
+        input.extend(framed(
+            b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"workspace/symbol\",\"params\":{\"query\":\"\\ud800x\"}}",
+        ));
+        let (to, from) = crossbeam_channel::unbounded();
+        let (reply, replies) = crossbeam_channel::unbounded();
+        read_loop(std::io::Cursor::new(input), &to, &reply);
+        let answered: Vec<String> = replies
+            .try_iter()
+            .map(|m| match m {
+                Message::Response(r) => {
+                    format!("{} {:?}", r.id, r.response_result.err().map(|e| e.code))
+                }
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(answered, ["7 Some(-32600)"]);
+        let passed: Vec<String> = from
+            .try_iter()
+            .map(|m| match m {
+                Message::Request(r) => format!("{} {}", r.method, r.params),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(passed, ["workspace/symbol {\"query\":\"\u{fffd}x\"}"]);
     }
 }
