@@ -276,7 +276,7 @@ impl Workspace {
     /// The definition `target` names, with advice when none or several do.
     fn target(index: &Index, target: &str) -> Result<SymbolRow, String> {
         query::find_target(index.connection(), target).map_err(|error| {
-            let error = error.to_string();
+            let error = for_agents(&error.to_string());
             if error.contains("no indexed file") {
                 format!(
                     "{error}; paths are relative to the root, as get_file_outline and \
@@ -378,7 +378,7 @@ impl Workspace {
                 if error.contains("too small") {
                     format!("max_tokens={error}")
                 } else {
-                    error
+                    for_agents(&error)
                 }
             })?;
             // The code shown is read from disk as the answer is made; the
@@ -389,6 +389,29 @@ impl Workspace {
             Ok((text, files))
         })
     }
+}
+
+/// `message` with the CLI's advice (`ast-outline outline PATH`) given as
+/// the tool an agent has (`get_file_outline`).
+fn for_agents(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("`ast-outline outline ") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "`ast-outline outline ".len()..];
+        match after.find('`') {
+            Some(end) => {
+                out.push_str(&format!("get_file_outline(path={})", &after[..end]));
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push_str(&rest[at..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The display paths of an answer's JSON, sorted, without repeats.
@@ -429,4 +452,20 @@ fn cut(text: &str, budget: usize) -> Result<String, String> {
         )
     })
     .ok_or_else(|| format!("max_tokens={budget} is too small for even the first line"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clis_advice_names_the_tool() {
+        assert_eq!(
+            for_agents(
+                "no line 9999 in a.py (1-6); `ast-outline outline a.py` lists its definitions"
+            ),
+            "no line 9999 in a.py (1-6); get_file_outline(path=a.py) lists its definitions"
+        );
+        assert_eq!(for_agents("nothing to change"), "nothing to change");
+    }
 }
