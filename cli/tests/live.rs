@@ -189,3 +189,34 @@ fn a_file_changed_since_it_was_indexed_is_told_apart() {
     assert!(live.query(|index| live.stale(index, &files)).is_empty());
     live.stop();
 }
+
+/// An open buffer whose file is not on disk (never saved, or deleted while
+/// open) stays in the index through a full refresh, which walks only the
+/// disk (a new-user trial saw one vanish).
+#[test]
+fn a_buffer_without_a_file_survives_a_full_refresh() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "a.py", "def f():\n    pass\n");
+    write(root, "b.py", "def g():\n    pass\n");
+    let (live, updates) = start(root, options(20, 1_000, true));
+    let unsaved = live.root().join("new.py");
+    live.set_buffer(
+        &unsaved,
+        Some(b"def unsaved():\n    pass\n".as_slice().into()),
+    );
+    assert_eq!(defs(&live, "unsaved"), ["new.py:1:unsaved"]);
+    // A settings file changes (b.py becomes ignored): every file is looked
+    // at again.
+    write(root, ".gitignore", "b.py\n");
+    eventually("a full refresh", || {
+        defs(&live, "g").is_empty()
+            && updates
+                .lock()
+                .expect("lock")
+                .iter()
+                .any(|u| u.full.is_some())
+    });
+    assert_eq!(defs(&live, "unsaved"), ["new.py:1:unsaved"]);
+    live.stop();
+}

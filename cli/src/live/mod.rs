@@ -519,6 +519,27 @@ impl Live {
             for entry in &mut found {
                 entry.text = buffers.get(&entry.display).cloned();
             }
+            // A buffer whose file is not on disk (never saved, or deleted
+            // while open) is not in the walk, and stays in the index.
+            let walked: HashSet<&str> = found.iter().map(|e| e.display.as_str()).collect();
+            let mut unsaved: Vec<SourceEntry> = buffers
+                .iter()
+                .filter(|(display, _)| {
+                    !walked.contains(display.as_str())
+                        && !self.root.join(display.as_str()).exists()
+                        && !display.split('/').any(|part| part.starts_with('.'))
+                })
+                .filter_map(|(display, text)| {
+                    let language = outline_core::Language::from_path(display)?;
+                    let mut entry = entry(&self.root, display, language);
+                    entry.text = Some(Arc::clone(text));
+                    Some(entry)
+                })
+                .collect();
+            if !unsaved.is_empty() {
+                found.append(&mut unsaved);
+                found.sort_by(|a, b| a.display.cmp(&b.display));
+            }
             found
         };
         let stats = state
