@@ -324,6 +324,13 @@ fn every_request_answers_with_exact_places() {
     assert_eq!(bad["error"]["code"], -32602);
     let blank = client.result("textDocument/definition", client.at("app.py", 2, 0));
     assert_eq!(blank, Value::Null);
+    // A binary file (NUL bytes) has no outline, as the CLI refuses it.
+    std::fs::write(dir.path().join("bin.py"), b"def f():\x00\n").expect("write");
+    let binary = client.result(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": client.uri("bin.py") } }),
+    );
+    assert_eq!(binary, Value::Null);
     client.stop();
 }
 

@@ -80,6 +80,14 @@ fn watch_prints_ready_then_one_update_per_change() {
     let update = next_line(&mut out);
     assert_eq!(update["paths"], serde_json::json!(["a.py"]));
     assert_eq!(update["removed"], 1);
+    // A file left out is named (it was silent: new-user trial).
+    std::fs::write(root.join("bin.py"), b"\x00\x01\x02").expect("write");
+    let update = next_line(&mut out);
+    assert_eq!(update["parsed"], 0);
+    assert_eq!(
+        update["notes"],
+        serde_json::json!(["bin.py: binary (holds NUL bytes), not indexed"])
+    );
     child.kill().expect("kill");
     let _ = child.wait();
 }

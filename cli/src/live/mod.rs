@@ -477,7 +477,11 @@ impl Live {
                             &classified.gone,
                             &queries::parse,
                         ) {
-                            Ok(Some(stats)) => (shown, None, Ok((stats, Vec::new()))),
+                            // Files left out (binary, too large) are named.
+                            Ok(Some(stats)) => {
+                                let notes = stats.problems.clone();
+                                (shown, None, Ok((stats, notes)))
+                            }
                             Ok(None) => (
                                 Vec::new(),
                                 Some("the index holds no settings yet".to_owned()),

@@ -248,13 +248,16 @@ impl Server {
     }
 
     /// The text of the file at `path`: the open document's, else the disk's.
+    /// A file with NUL bytes is binary, as the walk and the index take it:
+    /// no text.
     fn text(&self, path: &Path) -> Option<String> {
-        match self.documents.get(path) {
-            Some(text) => Some(text.clone()),
+        let text = match self.documents.get(path) {
+            Some(text) => text.clone(),
             None => std::fs::read(path)
                 .ok()
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
-        }
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())?,
+        };
+        (!text.contains('\0')).then_some(text)
     }
 
     fn request(&mut self, request: Request) -> Result<Value, Failure> {
