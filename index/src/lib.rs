@@ -54,7 +54,7 @@ use std::path::{Path, PathBuf};
 use outline_core::SymbolKind;
 use rusqlite::{Connection, OptionalExtension};
 
-pub use refresh::{BUFFER_MTIME, Parser, RefreshStats, SourceEntry};
+pub use refresh::{BUFFER_MTIME, Parser, RefreshStats, SourceEntry, file_times};
 /// The SQLite binding the index is on, for callers that run their own
 /// queries over [`Index::connection`].
 pub use rusqlite;
@@ -400,6 +400,93 @@ impl Index {
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .optional()?)
+    }
+
+    /// The display paths among `files` whose file under `root` differs on
+    /// disk (size or mtime, [`file_times`]) from what the index read, or is
+    /// gone; files indexed from a buffer ([`BUFFER_MTIME`]) and files the
+    /// index does not hold are left out. An answer from a file listed may
+    /// hold lines that are no longer there. Sorted, without repeats.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn stale(&self, root: &Path, files: &[String]) -> Result<Vec<String>, Error> {
+        let mut stale = Vec::new();
+        for display in files {
+            if let Some((size, mtime)) = self.stored_times(display)?
+                && mtime != BUFFER_MTIME
+                && file_times(&root.join(display)).ok() != Some((size, mtime))
+            {
+                stale.push(display.clone());
+            }
+        }
+        stale.sort();
+        stale.dedup();
+        Ok(stale)
+    }
+
+    /// How many files the index holds.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn file_count(&self) -> Result<usize, Error> {
+        let count: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM files", [], |row| row.get(0))?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
+    /// The display paths of the files the index holds under the directory
+    /// `dir` (a display path), sorted.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn files_under(&self, dir: &str) -> Result<Vec<String>, Error> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT path FROM files WHERE path > ?1 AND path < ?2 ORDER BY path")?;
+        // Every path under `dir/` sorts between `dir/` and `dir0` ('0'
+        // follows '/').
+        let rows = statement.query_map([format!("{dir}/"), format!("{dir}0")], |row| {
+            row.get::<_, String>(0)
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// SQLite's `data_version`: it changes when another connection (another
+    /// process) commits to the database, not with this one's commits.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn data_version(&self) -> Result<i64, Error> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |row| row.get(0))?)
+    }
+
+    /// For a long-running process that checkpoints itself
+    /// ([`Index::checkpoint`]) when idle: SQLite checkpoints in a commit
+    /// only once the write-ahead log holds `pages` pages (its default is
+    /// 1,000), so the commits an answer waits for stay short.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn set_autocheckpoint(&self, pages: u32) -> Result<(), Error> {
+        self.conn.pragma_update(None, "wal_autocheckpoint", pages)?;
+        Ok(())
+    }
+
+    /// Moves the write-ahead log into the database: `truncate` also empties
+    /// the log file (it waits for readers); otherwise what readers still
+    /// use is left for the next checkpoint, without waiting.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn checkpoint(&self, truncate: bool) -> Result<(), Error> {
+        let mode = if truncate { "TRUNCATE" } else { "PASSIVE" };
+        self.conn
+            .query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()))?;
+        Ok(())
     }
 
     /// Whether the index holds a file at `display` (its path relative to

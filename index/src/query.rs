@@ -729,6 +729,67 @@ pub fn hierarchy(conn: &Connection, id: &str) -> Result<Hierarchy, Error> {
     })
 }
 
+/// A definition with the place of its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NamedSymbol {
+    /// The definition.
+    pub symbol: SymbolRow,
+    /// Line of the name (1-based).
+    pub name_line: u32,
+    /// Column of the name's first character (1-based, characters).
+    pub name_column: u32,
+}
+
+/// Where the name of the definition `id` is: (line, column), 1-based, the
+/// column in characters; `None` when no definition has that id.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn name_position(conn: &Connection, id: &str) -> Result<Option<(u32, u32)>, Error> {
+    let Some(key) = symbol_key(conn, id)? else {
+        return Ok(None);
+    };
+    Ok(conn
+        .prepare_cached("SELECT name_line, name_column FROM symbols WHERE key = ?1")?
+        .query_row([key], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?)
+}
+
+/// The definitions (not blocks) whose name contains `part`, ASCII letters
+/// compared without case (SQLite's `LIKE`), shortest names first, then by
+/// name, path and line; at most `limit`.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn symbols_containing(
+    conn: &Connection,
+    part: &str,
+    limit: usize,
+) -> Result<Vec<NamedSymbol>, Error> {
+    let pattern = format!(
+        "%{}%",
+        part.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    );
+    let sql = format!(
+        "SELECT {SYMBOL_COLUMNS}, s.name_line, s.name_column \
+         FROM symbols s JOIN files f ON f.id = s.file_id \
+         WHERE s.name LIKE ?1 ESCAPE '\\' AND s.kind != 'block' \
+         ORDER BY length(s.name), s.name, f.path, s.start_line LIMIT ?2"
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = statement.query_map(params![pattern, limit], |row| {
+        Ok(NamedSymbol {
+            symbol: symbol_row(row)?,
+            name_line: row.get(8)?,
+            name_column: row.get(9)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Every definition named `name` (or whose qualname is `name`), with its
 /// module.
 ///

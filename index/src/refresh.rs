@@ -802,9 +802,13 @@ fn stored_files<'p>(
 }
 
 /// The size in bytes and the modification time in nanoseconds since the
-/// Unix epoch (0 when unknown) of `entry`'s file.
-fn times(entry: &SourceEntry) -> std::io::Result<(i64, i64)> {
-    let meta = std::fs::metadata(&entry.path)?;
+/// Unix epoch (0 when unknown) of the file at `path`, as the index stores
+/// them (what [`crate::Index::stale`] compares).
+///
+/// # Errors
+/// The file cannot be stat'ed.
+pub fn file_times(path: &std::path::Path) -> std::io::Result<(i64, i64)> {
+    let meta = std::fs::metadata(path)?;
     let size = i64::try_from(meta.len()).unwrap_or(i64::MAX);
     let mtime_ns = meta
         .modified()
@@ -813,6 +817,11 @@ fn times(entry: &SourceEntry) -> std::io::Result<(i64, i64)> {
         .and_then(|d| i64::try_from(d.as_nanos()).ok())
         .unwrap_or(0);
     Ok((size, mtime_ns))
+}
+
+/// [`file_times`] of `entry`'s file.
+fn times(entry: &SourceEntry) -> std::io::Result<(i64, i64)> {
+    file_times(&entry.path)
 }
 
 /// Whether `entry`'s file has the size and mtime stored in `row` (false

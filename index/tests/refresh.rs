@@ -403,3 +403,54 @@ fn a_stored_size_that_disagrees_with_the_content_is_repaired() {
     let stats = refresh(&mut index, root);
     assert_eq!((stats.parsed, stats.touched), (0, 0));
 }
+
+/// The lookups the live index and the LSP server make: files under a
+/// directory, files changed on disk since indexed, definitions whose name
+/// contains a text (`_` and `%` taken literally), and a name's place.
+#[test]
+fn files_under_stale_files_and_names_containing_a_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    users_project(root);
+    write(
+        root,
+        "app/a_b.py",
+        "def a_b():\n    pass\n\ndef axb():\n    pass\n",
+    );
+    let mut index = Index::open(&root.join("idx.sqlite")).expect("open");
+    refresh(&mut index, root);
+    assert_eq!(index.file_count().expect("count"), 6);
+    assert_eq!(
+        index.files_under("app").expect("under"),
+        [
+            "app/__init__.py",
+            "app/a_b.py",
+            "app/accounts.py",
+            "app/billing.py",
+            "app/invoice.py",
+            "app/signup.py"
+        ]
+    );
+    assert!(index.files_under("ap").expect("under").is_empty());
+
+    let files = ["app/a_b.py".to_owned(), "app/signup.py".to_owned()];
+    assert!(index.stale(root, &files).expect("stale").is_empty());
+    write(root, "app/signup.py", "x = 1\n");
+    assert_eq!(index.stale(root, &files).expect("stale"), ["app/signup.py"]);
+
+    let conn = index.connection();
+    let found: Vec<String> = query::symbols_containing(conn, "a_b", 10)
+        .expect("containing")
+        .into_iter()
+        .map(|n| format!("{} {}:{}", n.symbol.id, n.name_line, n.name_column))
+        .collect();
+    assert_eq!(found, ["app/a_b.py:1:a_b 1:5"]);
+    assert_eq!(
+        query::name_position(conn, "app/accounts.py:2:User.save").expect("position"),
+        Some((2, 9))
+    );
+    assert_eq!(
+        query::name_position(conn, "app/accounts.py:9:Nope").expect("position"),
+        None
+    );
+}

@@ -92,12 +92,7 @@ pub(super) fn run(args: &WatchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let files = live.query(|index| {
-        index
-            .connection()
-            .query_row("SELECT COUNT(*) FROM files", [], |row| row.get::<_, i64>(0))
-            .unwrap_or(0)
-    });
+    let files = live.query(|index| index.file_count().unwrap_or(0));
     let ms = started.elapsed().as_millis();
     print_line(&match format {
         Format::Json => json!({

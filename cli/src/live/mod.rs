@@ -84,12 +84,9 @@ struct State {
     data_version: i64,
 }
 
-/// SQLite's `data_version` of `index` (0 when it cannot be read).
+/// [`Index::data_version`] (0 when it cannot be read).
 fn data_version(index: &Index) -> i64 {
-    index
-        .connection()
-        .query_row("PRAGMA data_version", [], |row| row.get(0))
-        .unwrap_or(0)
+    index.data_version().unwrap_or(0)
 }
 
 /// An index kept fresh (see the module documentation). Shared as an
@@ -120,7 +117,7 @@ const CHECKPOINT_AFTER: Duration = Duration::from_millis(500);
 
 /// The WAL size (pages) at which SQLite checkpoints in a commit anyway
 /// (its default is 1,000): only reached when updates never pause.
-const AUTOCHECKPOINT_PAGES: i64 = 16_384;
+const AUTOCHECKPOINT_PAGES: u32 = 16_384;
 
 /// What the worker does next.
 enum Next {
@@ -165,8 +162,7 @@ impl Live {
         // Checkpoints run when idle (see `Live::work`), not in the commit
         // of an update that an answer waits for.
         index
-            .connection()
-            .pragma_update(None, "wal_autocheckpoint", AUTOCHECKPOINT_PAGES)
+            .set_autocheckpoint(AUTOCHECKPOINT_PAGES)
             .map_err(|e| format!("{}: {e}", index.path().display()))?;
         let root = root
             .canonicalize()
@@ -236,11 +232,7 @@ impl Live {
         }
         // Leave no write-ahead log behind (best effort: a reader elsewhere
         // may keep part of it).
-        let _ = lock(&self.state).index.connection().query_row(
-            "PRAGMA wal_checkpoint(TRUNCATE)",
-            [],
-            |_| Ok(()),
-        );
+        let _ = lock(&self.state).index.checkpoint(true);
     }
 
     /// Runs `work` on the index once every path pending has been read again.
@@ -329,9 +321,9 @@ impl Live {
     }
 
     /// The display paths among `files` changed on disk since indexed
-    /// ([`paths::stale`]).
+    /// ([`Index::stale`]; none when that cannot be read).
     pub fn stale(&self, index: &Index, files: &[String]) -> Vec<String> {
-        paths::stale(&self.root, index, files)
+        index.stale(&self.root, files).unwrap_or_default()
     }
 
     /// The watcher's callback: records the event's paths.
@@ -419,11 +411,7 @@ impl Live {
                         self.to_checkpoint.store(false, Ordering::SeqCst);
                         // Passive: never waits for readers; what it cannot
                         // move now moves at the next one.
-                        let _ = state.index.connection().query_row(
-                            "PRAGMA wal_checkpoint(PASSIVE)",
-                            [],
-                            |_| Ok(()),
-                        );
+                        let _ = state.index.checkpoint(false);
                         Work::Nothing
                     }
                 }
@@ -529,9 +517,10 @@ impl Live {
             let mut unsaved: Vec<SourceEntry> = buffers
                 .iter()
                 .filter(|(display, _)| {
+                    let path = self.root.join(display.as_str());
                     !walked.contains(display.as_str())
-                        && !self.root.join(display.as_str()).exists()
-                        && !display.split('/').any(|part| part.starts_with('.'))
+                        && !path.exists()
+                        && paths::walked(&self.root, &path, display)
                 })
                 .filter_map(|(display, text)| {
                     let language = outline_core::Language::from_path(display)?;

@@ -5,19 +5,23 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
-use std::time::UNIX_EPOCH;
 
 use index::{Index, SourceEntry};
 use outline_core::Language;
 
-/// Names whose change makes every file's place in the index uncertain: the
-/// walk's rules (`.gitignore`, `.ignore`) and the project settings the index
-/// reads (`tsconfig.json`, `jsconfig.json`, `package.json`, `Cargo.toml`).
-fn is_settings(name: &str) -> bool {
-    matches!(
-        name,
-        ".gitignore" | ".ignore" | "package.json" | "Cargo.toml"
-    ) || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
+/// Whether a change of the file at `display` makes every file's place in
+/// the index uncertain: the walk's rules (`.gitignore`, `.ignore`,
+/// `.git/info/exclude`) and the project settings the index reads
+/// (`tsconfig.json`, `jsconfig.json`, `package.json`, `Cargo.toml`).
+fn is_settings(display: &str) -> bool {
+    let name = display.rsplit('/').next().unwrap_or(display);
+    display == ".git/info/exclude"
+        || matches!(
+            name,
+            ".gitignore" | ".ignore" | "package.json" | "Cargo.toml"
+        )
+        || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
+            && name.ends_with(".json"))
 }
 
 /// The display path (`/`-separated, relative to `root`) of `path`, an
@@ -50,50 +54,11 @@ pub fn may_matter(root: &Path, path: &Path) -> bool {
         })
 }
 
-/// The size and mtime (nanoseconds since the Unix epoch) of the file at
-/// `path`, as the index stores them; `None` when it cannot be stat'ed.
-pub fn disk_times(path: &Path) -> Option<(i64, i64)> {
-    let meta = std::fs::metadata(path).ok()?;
-    let size = i64::try_from(meta.len()).unwrap_or(i64::MAX);
-    let mtime = meta
-        .modified()
-        .ok()?
-        .duration_since(UNIX_EPOCH)
-        .ok()
-        .and_then(|d| i64::try_from(d.as_nanos()).ok())
-        .unwrap_or(0);
-    Some((size, mtime))
-}
-
-/// The display paths among `files` whose file under `root` differs on disk
-/// (size or mtime) from what `index` read, leaving out editor buffers
-/// (stored with [`index::BUFFER_MTIME`]): an answer from them may hold
-/// lines that are no longer there. Sorted, without repeats.
-pub fn stale(root: &Path, index: &Index, files: &[String]) -> Vec<String> {
-    let mut stale: Vec<String> = files
-        .iter()
-        .filter(|display| {
-            index
-                .stored_times(display)
-                .ok()
-                .flatten()
-                .is_some_and(|(size, mtime)| {
-                    mtime != index::BUFFER_MTIME
-                        && disk_times(&root.join(display.as_str())) != Some((size, mtime))
-                })
-        })
-        .cloned()
-        .collect();
-    stale.sort();
-    stale.dedup();
-    stale
-}
-
 /// Whether the walk takes the file at `path` (`display` under `root`): for
 /// a file on disk, a walk along its path ([`crate::walk::collect_within`]);
 /// for one only in an editor (never saved), unless a directory or the file
 /// is hidden.
-fn walked(root: &Path, path: &Path, display: &str) -> bool {
+pub fn walked(root: &Path, path: &Path, display: &str) -> bool {
     if path.exists() {
         crate::walk::collect_within(root, path)
             .files
@@ -120,18 +85,6 @@ impl Classified {
     pub fn is_empty(&self) -> bool {
         self.changed.is_empty() && self.gone.is_empty() && self.full.is_none()
     }
-}
-
-/// The display paths of the indexed files under the directory `display`.
-fn held_under(index: &Index, display: &str) -> Result<Vec<String>, index::Error> {
-    let mut statement = index
-        .connection()
-        .prepare_cached("SELECT path FROM files WHERE path > ?1 AND path < ?2")?;
-    // Every path under `dir/` sorts between `dir/` and `dir0` ('0' follows '/').
-    let rows = statement.query_map([format!("{display}/"), format!("{display}0")], |row| {
-        row.get::<_, String>(0)
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// Sorts the changed `paths` (absolute, under `root`) into files to read
@@ -163,15 +116,7 @@ pub fn classify(
         let Some(display) = display(root, path) else {
             continue;
         };
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
-        if is_settings(&name) {
-            out.full = Some(format!("{display} changed"));
-            return Ok(out);
-        }
-        if display == ".git/info/exclude" {
+        if is_settings(&display) {
             out.full = Some(format!("{display} changed"));
             return Ok(out);
         }
@@ -196,7 +141,7 @@ pub fn classify(
                         add(&mut out, display, language);
                     }
                 }
-                for held in held_under(index, &display)? {
+                for held in index.files_under(&display)? {
                     if !found.contains(&held) {
                         gone.insert(held);
                     }
@@ -213,7 +158,7 @@ pub fn classify(
                 if index.holds_file(&display)? {
                     gone.insert(display.clone());
                 }
-                gone.extend(held_under(index, &display)?);
+                gone.extend(index.files_under(&display)?);
             }
         }
     }

@@ -22,7 +22,7 @@ use super::{Failure, INTERNAL_ERROR, INVALID_PARAMS, Server};
 const MOST_QUERY_CHARS: usize = 1_000;
 
 /// Most results of `workspace/symbol`.
-const MOST_WORKSPACE_SYMBOLS: i64 = 500;
+const MOST_WORKSPACE_SYMBOLS: usize = 500;
 
 fn internal(error: impl std::fmt::Display) -> Failure {
     (INTERNAL_ERROR, error.to_string())
@@ -77,14 +77,9 @@ fn lines_range(start: u32, end: u32) -> Range {
 /// The 1-based line and character column of a definition's name, as the
 /// index stores it (the start line when not found).
 fn name_position(index: &Index, symbol: &SymbolRow) -> (u32, u32) {
-    index
-        .connection()
-        .query_row(
-            "SELECT s.name_line, s.name_column FROM symbols s JOIN files f ON f.id = s.file_id \
-             WHERE f.path = ?1 AND s.start_line = ?2 AND s.qualname = ?3 LIMIT 1",
-            index::rusqlite::params![symbol.path, symbol.start_line, symbol.qualname],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
+    query::name_position(index.connection(), &symbol.id)
+        .ok()
+        .flatten()
         .unwrap_or((symbol.start_line, 1))
 }
 
@@ -202,51 +197,25 @@ impl Server {
                 format!("the query is longer than {MOST_QUERY_CHARS} characters"),
             ));
         }
-        let pattern = format!(
-            "%{}%",
-            p.query
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-        );
-        type Row = (String, String, String, String, u32, u32);
-        let rows = self
-            .live
-            .query(|index| -> index::rusqlite::Result<Vec<Row>> {
-                let mut statement = index.connection().prepare_cached(
-                    "SELECT f.path, s.name, s.qualname, s.kind, s.name_line, s.name_column \
-                 FROM symbols s JOIN files f ON f.id = s.file_id \
-                 WHERE s.name LIKE ?1 ESCAPE '\\' AND s.kind != 'block' \
-                 ORDER BY length(s.name), s.name, f.path, s.start_line LIMIT ?2",
-                )?;
-                let rows = statement.query_map(
-                    index::rusqlite::params![pattern, MOST_WORKSPACE_SYMBOLS],
-                    |row| {
-                        Ok((
-                            row.get(0)?,
-                            row.get(1)?,
-                            row.get(2)?,
-                            row.get(3)?,
-                            row.get(4)?,
-                            row.get(5)?,
-                        ))
-                    },
-                )?;
-                rows.collect()
-            });
+        let rows = self.live.query(|index| {
+            query::symbols_containing(index.connection(), &p.query, MOST_WORKSPACE_SYMBOLS)
+        });
         let rows = rows.map_err(internal)?;
         let mut lines = self.lines();
         let mut out = Vec::new();
-        for (display, name, qualname, kind, line, column) in rows {
-            let path = self.absolute(&display);
-            let range = lines.name(&path, line, column, name.chars().count() as u32);
-            let container = qualname
+        for row in rows {
+            let symbol = &row.symbol;
+            let path = self.absolute(&symbol.path);
+            let chars = symbol.name.chars().count() as u32;
+            let range = lines.name(&path, row.name_line, row.name_column, chars);
+            let container = symbol
+                .qualname
                 .rsplit_once('.')
                 .map(|(parent, _)| parent.to_owned());
             out.push(json!({
-                "name": name,
-                "kind": convert::symbol_kind(&kind),
-                "location": { "uri": self.uri(&display)?, "range": range },
+                "name": symbol.name,
+                "kind": convert::symbol_kind(&symbol.kind),
+                "location": { "uri": self.uri(&symbol.path)?, "range": range },
                 "containerName": container,
             }));
         }

@@ -192,11 +192,14 @@ fn paths_in(value: &serde_json::Value, out: &mut Vec<String>) {
     }
 }
 
-/// The note an answer ends with when files it came from changed on disk
-/// after they were indexed.
-fn stale_note(stale: &[String]) -> String {
+/// `text`, with a note after it naming the files it came from that changed
+/// on disk after they were indexed (`stale`), if any.
+fn with_stale_note(text: String, stale: &[String]) -> String {
+    if stale.is_empty() {
+        return text;
+    }
     format!(
-        "\n(note: changed on disk since indexed, so lines above may be out of date: {}; \
+        "{text}\n(note: changed on disk since indexed, so lines above may be out of date: {}; \
          ask again for the new state)\n",
         stale.join(", ")
     )
@@ -240,34 +243,23 @@ impl Workspace {
         }
         match held.as_mut() {
             Some(Held::Live(live)) => {
-                let stale_paths =
-                    |live: &Live, index: &Index, files: &[String]| live.stale(index, files);
-                let (text, stale) = live.query(|index| {
-                    let (text, files) = work(index)?;
-                    Ok::<_, String>((text, stale_paths(live, index, &files)))
-                })?;
-                if stale.is_empty() {
-                    return Ok(text);
+                let answer = || {
+                    live.query(|index| {
+                        let (text, files) = work(index)?;
+                        Ok::<_, String>((text, live.stale(index, &files)))
+                    })
+                };
+                let (mut text, mut stale) = answer()?;
+                if !stale.is_empty() {
+                    live.changed(stale.iter().map(std::path::PathBuf::from));
+                    (text, stale) = answer()?;
                 }
-                live.changed(stale.iter().map(std::path::PathBuf::from));
-                let (text, stale) = live.query(|index| {
-                    let (text, files) = work(index)?;
-                    Ok::<_, String>((text, stale_paths(live, index, &files)))
-                })?;
-                if stale.is_empty() {
-                    Ok(text)
-                } else {
-                    Ok(text + &stale_note(&stale))
-                }
+                Ok(with_stale_note(text, &stale))
             }
             Some(Held::Plain(index)) => {
                 let (text, files) = work(index)?;
-                let stale = crate::live::paths::stale(root, index, &files);
-                if stale.is_empty() {
-                    Ok(text)
-                } else {
-                    Ok(text + &stale_note(&stale))
-                }
+                let stale = index.stale(root, &files).map_err(|e| e.to_string())?;
+                Ok(with_stale_note(text, &stale))
             }
             None => Err("the index could not be opened".to_owned()),
         }
