@@ -220,3 +220,28 @@ fn a_buffer_without_a_file_survives_a_full_refresh() {
     assert_eq!(defs(&live, "unsaved"), ["new.py:1:unsaved"]);
     live.stop();
 }
+
+/// A file written just before a question is in the answer, without any
+/// wait by the asker: the query first waits for the watcher to deliver the
+/// event of a cookie file it writes after (an MCP test once missed a new
+/// caller written right before `find_references`).
+#[test]
+fn a_query_sees_a_file_written_just_before_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "a.py", "def f():\n    pass\n");
+    // The default database, so `ROOT/.ast-outline/` exists for the cookies.
+    let live = Live::start(root, None, options(200, 1_000, true), Box::new(|_| {})).expect("start");
+    for n in 0..30 {
+        write(
+            root,
+            &format!("m{n}.py"),
+            &format!("def fresh_{n}():\n    pass\n"),
+        );
+        assert_eq!(
+            defs(&live, &format!("fresh_{n}")),
+            [format!("m{n}.py:1:fresh_{n}")]
+        );
+    }
+    live.stop();
+}

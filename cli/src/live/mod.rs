@@ -16,7 +16,7 @@ pub mod pending;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -105,7 +105,20 @@ pub struct Live {
     to_checkpoint: AtomicBool,
     /// Whether the root was found gone (reported once).
     root_gone: AtomicBool,
+    /// The number of the last cookie file created ([`Live::sync`]).
+    cookie: AtomicU64,
+    /// The highest cookie number whose event the watcher has delivered.
+    cookies_seen: Mutex<u64>,
+    /// Signalled when a cookie's event arrives.
+    synced: Condvar,
 }
+
+/// The longest a query waits for the watcher to deliver its cookie's event
+/// ([`Live::sync`]); past it, the query answers with what has arrived.
+const SYNC_WAIT: Duration = Duration::from_millis(100);
+
+/// The start of a cookie file's name (then the process id and a number).
+const COOKIE: &str = "cookie-";
 
 /// How often an index that cannot watch its tree refreshes from every file.
 pub const POLL_EVERY: Duration = Duration::from_secs(2);
@@ -183,6 +196,9 @@ impl Live {
             not_watching: Mutex::new(None),
             to_checkpoint: AtomicBool::new(false),
             root_gone: AtomicBool::new(false),
+            cookie: AtomicU64::new(0),
+            cookies_seen: Mutex::new(0),
+            synced: Condvar::new(),
         });
         if options.watch {
             let weak: Weak<Live> = Arc::downgrade(&live);
@@ -242,6 +258,7 @@ impl Live {
     /// refresh is reported through the update callback and the index is
     /// left as it was.
     pub fn query<T>(&self, work: impl FnOnce(&Index) -> T) -> T {
+        self.sync();
         let mut state = lock(&self.state);
         let polling = lock(&self.not_watching).clone();
         // Another process committed (refreshed the index from disk): the
@@ -326,8 +343,69 @@ impl Live {
         index.stale(&self.root, files).unwrap_or_default()
     }
 
+    /// Waits until the watcher has delivered every event of a change made
+    /// before this call (watchman's cookie files): it creates a file in
+    /// `ROOT/.ast-outline/` and waits, at most [`SYNC_WAIT`], for its event,
+    /// which the kernel queues after those of every earlier change. Without
+    /// it, a file written just before a question could be missed by the
+    /// answer (its event still on the way). Nothing is done when the tree is
+    /// not watched or has no `.ast-outline/` directory (an index kept
+    /// elsewhere with `--db`: the tree is not written to).
+    fn sync(&self) {
+        if lock(&self.watcher).is_none() {
+            return;
+        }
+        let dir = self.root.join(crate::disk_cache::DIR_NAME);
+        if !dir.is_dir() {
+            return;
+        }
+        let number = self.cookie.fetch_add(1, Ordering::SeqCst) + 1;
+        let cookie = dir.join(format!("{COOKIE}{}-{number}", std::process::id()));
+        if std::fs::write(&cookie, b"").is_err() {
+            return;
+        }
+        let deadline = Instant::now() + SYNC_WAIT;
+        let mut seen = lock(&self.cookies_seen);
+        while *seen < number {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            seen = self
+                .synced
+                .wait_timeout(seen, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        drop(seen);
+        let _ = std::fs::remove_file(&cookie);
+    }
+
+    /// The number of this process's cookie file at `path`, if it is one.
+    fn cookie_number(&self, path: &Path) -> Option<u64> {
+        let name = path.file_name()?.to_str()?;
+        let rest = name.strip_prefix(COOKIE)?;
+        let (pid, number) = rest.split_once('-')?;
+        (pid == std::process::id().to_string()
+            && path.parent() == Some(self.root.join(crate::disk_cache::DIR_NAME).as_path()))
+        .then(|| number.parse().ok())
+        .flatten()
+    }
+
     /// The watcher's callback: records the event's paths.
     fn on_event(&self, event: notify::Result<notify::Event>) {
+        if let Ok(event) = &event
+            && let Some(number) = event
+                .paths
+                .iter()
+                .filter_map(|p| self.cookie_number(p))
+                .max()
+        {
+            let mut seen = lock(&self.cookies_seen);
+            *seen = (*seen).max(number);
+            self.synced.notify_all();
+            return;
+        }
         let now = Instant::now();
         let mut pending = lock(&self.pending);
         match event {
