@@ -24,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
-cargo build --release -q -p ast-outline --bin ast-outline --example bare_parse
+cargo build --release -q -p ast-outline-cli --bin ast-outline --example bare_parse
 outline="$target/release/ast-outline"
 bare="$target/release/examples/bare_parse"
 work="$(mktemp -d)"

@@ -39,7 +39,7 @@ cd "$(dirname "$0")/.."
 repo="$(pwd)"
 target="${CARGO_TARGET_DIR:-target}"
 if [ -z "${AFTER:-}" ]; then
-  cargo build --release -q -p ast-outline --bin ast-outline --example index_floor
+  cargo build --release -q -p ast-outline-cli --bin ast-outline --example index_floor
   AFTER="$target/release/ast-outline"
 fi
 floor="$target/release/examples/index_floor"

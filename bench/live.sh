@@ -47,8 +47,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
 if [ -z "${EXE:-}" ]; then
-  echo "building: cargo build --release -p ast-outline (minutes the first time)" >&2
-  cargo build --release -q -p ast-outline
+  echo "building: cargo build --release -p ast-outline-cli (minutes the first time)" >&2
+  cargo build --release -q -p ast-outline-cli
   EXE="$target/release/ast-outline"
 fi
 EXE="$(realpath "$EXE")"

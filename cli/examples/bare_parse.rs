@@ -5,7 +5,7 @@
 //! worker thread per CPU, and throws the trees away. Nothing is extracted or
 //! printed but a summary line on stderr.
 //!
-//! `cargo run --release -p ast-outline --example bare_parse -- PATH...`
+//! `cargo run --release -p ast-outline-cli --example bare_parse -- PATH...`
 
 use std::path::PathBuf;
 

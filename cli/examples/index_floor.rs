@@ -10,7 +10,7 @@
 //! and prints each wall time (the best of three) and its ratio to
 //! `outline` on stderr. An outline run first warms the page cache.
 //!
-//! `cargo run --release -p ast-outline --example index_floor -- PATH...`
+//! `cargo run --release -p ast-outline-cli --example index_floor -- PATH...`
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -1,4 +1,27 @@
-//! The `ast-outline` command. Everything lives in the library's [`ast_outline::cli`].
+//! The `ast-outline` command: flags in [`args`], one module per command,
+//! each a thin layer over the library crates (`ast-outline`, `index`,
+//! `ast-outline-mcp`, `ast-outline-lsp`, `ast-outline-live`) that prints
+//! what they give.
+
+mod args;
+mod context;
+mod index;
+mod mcp;
+mod outline;
+mod output;
+mod prompt;
+mod read;
+mod tools;
+mod watch;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+use ast_outline::PARSER_STACK_BYTES;
+
+use self::args::{Cli, Command};
+use self::output::print_or_exit;
 
 /// mimalloc: building an index allocates and frees millions of small strings
 /// and vectors from several threads, where glibc's allocator took about a
@@ -6,6 +29,55 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn main() -> std::process::ExitCode {
-    ast_outline::cli::main()
+/// Runs the command line and returns the process exit status: 0 on success
+/// (also when files had syntax errors), 1 when nothing could be read, 2 for
+/// usage errors.
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Run on a thread with a large stack: parsers recurse on deeply nested code.
+    let worker = std::thread::Builder::new()
+        .name("ast-outline".into())
+        .stack_size(PARSER_STACK_BYTES)
+        .spawn(move || run(cli));
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => {
+            eprintln!("ast-outline: internal error (a panic); please report it");
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            eprintln!("ast-outline: cannot start a worker thread: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Outline(args) => outline::run(&args),
+        Command::Read(args) => read::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
+        Command::Lsp(args) => ast_outline_lsp::run(&args.options()),
+        Command::Watch(args) => watch::run(&args),
+        Command::Tools(args) => tools::run(&args),
+        Command::Prompt => prompt::run(),
+        Command::Index(args) => index::run_index(&args),
+        Command::Refs(args) => index::run_refs(&args),
+        Command::Callers(args) => index::run_callers(&args),
+        Command::Callees(args) => index::run_callees(&args),
+        Command::Hierarchy(args) => index::run_hierarchy(&args),
+        Command::Defs(args) => index::run_defs(&args),
+        Command::Context(args) => context::run_context(&args),
+        Command::Export(args) => index::run_export(&args),
+        Command::Schema => {
+            print_or_exit(&outline_core::schema::file_outline_schema_text());
+            ExitCode::SUCCESS
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "ast-outline", &mut script);
+            print_or_exit(&String::from_utf8_lossy(&script));
+            ExitCode::SUCCESS
+        }
+    }
 }

@@ -339,7 +339,7 @@ fn the_default_database_directory_is_marked_and_never_a_link() {
 
 /// The number of o200k_base tokens of `text`.
 fn tokens(text: &str) -> usize {
-    ast_outline::mcp::tokens::count(text).expect("o200k_base loads")
+    ast_outline_budget::count(text).expect("o200k_base loads")
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ast_outline::mcp::tokens;
+use ast_outline_budget as tokens;
 use tempfile::TempDir;
 
 fn binary() -> &'static Path {

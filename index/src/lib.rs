@@ -8,10 +8,13 @@
 //! [`query`] functions answer `refs`, `callers`, `callees`, `hierarchy` and
 //! `defs`.
 //!
-//! This crate is an edge: it reads files and writes the database. It does not
-//! walk directories or know the language adapters: the caller gives the files
-//! ([`SourceEntry`]) and a [`Parser`] (the CLI passes its walker's files and
-//! its adapter registry).
+//! This crate is an edge: it reads files and writes the database. Its store
+//! and refresh do not walk directories or know the language adapters: the
+//! caller gives the files ([`SourceEntry`]) and a [`Parser`]. The policy of
+//! opening the index of a project root ([`open`]: where it is, the lock,
+//! a damaged index rebuilt) gives them from the library (`ast-outline`): its
+//! gitignore-aware walk and its adapters. [`answers`] and [`context`] render
+//! the queries' answers as text and JSON for the CLI and the MCP server.
 //!
 //! ```
 //! use index::{Index, SourceEntry};
@@ -35,9 +38,12 @@
 //! assert_eq!(calls[0].call.line, 4);
 //! ```
 
+pub mod answers;
 mod codes;
+pub mod context;
 pub mod export;
 mod on_demand;
+pub mod open;
 mod project_config;
 pub mod query;
 mod quiet;

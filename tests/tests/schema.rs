@@ -45,7 +45,7 @@ fn published_schema_is_current() {
     assert!(
         published == file_outline_schema_text(),
         "schema/file-outline.schema.json is stale; regenerate it with\n  \
-         cargo run -p ast-outline -- schema > schema/file-outline.schema.json"
+         cargo run -p ast-outline-cli -- schema > schema/file-outline.schema.json"
     );
 }
 

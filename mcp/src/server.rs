@@ -1,0 +1,234 @@
+//! The MCP server: the tools of [`super::tools`] (outline, read, find) and
+//! [`super::index_tools`] (references, calls, type hierarchy, context) behind
+//! rmcp's tool router, each with a description that teaches the workflow
+//! (outline first, then read only what is needed, by id).
+
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+
+use super::index_tools::{FindReferencesArgs, GetCallersArgs, GetContextArgs, TypeHierarchyArgs};
+use super::tools::{
+    Checked, FileOutlineArgs, FindSymbolArgs, ReadLinesArgs, ReadSymbolArgs, Workspace,
+};
+use ast_outline_budget as tokens;
+
+/// What the server tells a client about itself when it connects: the same
+/// advice as `ast-outline prompt`.
+pub const INSTRUCTIONS: &str = "\
+Read code by symbol, not by file. 1) Call get_file_outline on a file or directory first: \
+one line per class/function/method with its 1-based lines, signature, first doc line and id. \
+2) Read only the symbols you need with read_symbol(symbol_id); ids (PATH:START_LINE:QUALNAME) \
+stay valid after edits (the symbol is found again by name). 3) Use find_symbol to locate a \
+name across the tree, and read_lines only for lines outside any symbol. 4) Before changing \
+a symbol, see who uses it: find_references, get_callers (incoming or outgoing calls), \
+get_type_hierarchy, or get_context (the definition plus the code of its references, callers \
+or related types, within a token budget). Paths are relative to the server's root; every \
+result ends with its token count.";
+
+const OUTLINE: &str = "\
+Start here. The outline of a source file (or of every source file under a directory): \
+one line per class, function, method, field… as `L<start>-<end> <signature> — <first doc line> \
+id=<id>`, indented by nesting, with imports and syntax errors. Lines are 1-based and inclusive. \
+Much cheaper than reading the file: outline first, then read only the symbols you need \
+with read_symbol(symbol_id). Large results are cut to fewer nesting levels to fit max_tokens \
+(the result says so). Python, TypeScript/JavaScript and Rust.";
+
+const READ_SYMBOL: &str = "\
+Read the exact source of one symbol (function, method, class, block…) by the id that \
+get_file_outline or find_symbol printed (PATH:START_LINE:QUALNAME), or by path + qualname. \
+The header gives the real lines, the enclosing symbols (e.g. the class line) and says it is \
+only part of the file. After you edit the file the same id still works: the symbol is found \
+again by its qualname and the header says it moved; if it is gone, the nearest names are \
+suggested. At most max_lines lines (default 300): a longer symbol is cut and its parts' ids \
+listed. Prefer this to reading whole files.";
+
+const READ_LINES: &str = "\
+Read a line range of a file (1-based, inclusive), at most 300 lines by default. Use it for \
+text outside any symbol (module-level code, config); for code, get_file_outline and \
+read_symbol read only what you need.";
+
+const FIND_SYMBOL: &str = "\
+Find symbols by name across the tree (or under a path) and get their ids, to read with \
+read_symbol. The pattern is case-insensitive: a substring of the qualified name (`total`, \
+`Cart.`) or a glob with * and ? matching the whole name or qualified name (`get_*`, `Cart.*`).";
+
+/// What the cross-file tools' descriptions end with.
+macro_rules! cross_file {
+    () => {
+        " Answered from the cross-file index of the root \
+(ROOT/.ast-outline/index.sqlite), refreshed before every answer so it matches the files on \
+disk; the first call builds it (seconds on a small project, a minute or more on a very large \
+one). Each result line says whether the reference is resolved or only a candidate."
+    };
+}
+
+const FIND_REFERENCES: &str = concat!(
+    "Find every reference to a definition across the tree (calls, type uses, inheritance, imports, \
+attribute accesses, instantiations), grouped by file with line:column, role, the enclosing \
+definition, and how it was resolved. target: a symbol id from get_file_outline or \
+find_symbol, PATH:QUALNAME, or PATH:LINE:COL of a use. Python, TypeScript/JavaScript, Rust.",
+    cross_file!()
+);
+
+const GET_CALLERS: &str = concat!(
+    "The call hierarchy of a function or method: with direction=incoming (default), the calls to it \
+and, with depth N, the callers of those callers; with direction=outgoing, the calls it makes \
+and what each resolves to. Use before changing a signature.",
+    cross_file!()
+);
+
+const GET_TYPE_HIERARCHY: &str = concat!(
+    "The supertypes and subtypes of a class, interface, struct, enum or trait, transitively, nearest \
+first (Python bases, TypeScript extends/implements, Rust impl Trait for Type and supertraits).",
+    cross_file!()
+);
+
+const GET_CONTEXT: &str = concat!(
+    "The code an assistant needs about the symbol at a position, ranked and cut to max_tokens: its \
+definition, then (kind) the lines around its references, its callers' code, or its supertypes' \
+and subtypes' code. Each block names the qualname, path, lines and relation; the result says \
+what was left out. target: PATH:LINE:COL of a use or definition, PATH:LINE, an id, or \
+PATH:QUALNAME.",
+    cross_file!()
+);
+
+/// The tools' names, in the order they are listed.
+const TOOL_ORDER: [&str; 8] = [
+    "get_file_outline",
+    "read_symbol",
+    "find_symbol",
+    "read_lines",
+    "find_references",
+    "get_callers",
+    "get_type_hierarchy",
+    "get_context",
+];
+
+/// The MCP server of one root directory.
+#[derive(Debug, Clone)]
+pub struct OutlineServer {
+    workspace: Arc<Workspace>,
+    tool_router: ToolRouter<Self>,
+}
+
+impl OutlineServer {
+    /// A server answering from `workspace`.
+    pub fn new(workspace: Workspace) -> OutlineServer {
+        OutlineServer {
+            workspace: Arc::new(workspace),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// The definitions (name, description, JSON Schema of the arguments) of
+    /// the server's tools, as `tools/list` gives them.
+    /// The order is the workflow's: outline, read a symbol, find, read lines.
+    pub fn tool_definitions() -> Vec<Tool> {
+        let mut tools = Self::tool_router().list_all();
+        tools.sort_by_key(|tool| TOOL_ORDER.iter().position(|name| *name == tool.name));
+        tools
+    }
+}
+
+/// A tool's text result with its token count, or its error as an MCP tool
+/// error (`isError: true`); no work is started once the client left.
+fn answer(work: impl FnOnce() -> Result<String, String>) -> CallToolResult {
+    if super::stdio::client_gone() {
+        return reply(Err(
+            "the client closed the connection; nothing was done".to_owned()
+        ));
+    }
+    reply(work())
+}
+
+fn reply(result: Result<String, String>) -> CallToolResult {
+    match result {
+        Ok(text) => CallToolResult::success(vec![ContentBlock::text(tokens::with_footer(text))]),
+        Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+    }
+}
+
+#[tool_router]
+impl OutlineServer {
+    #[tool(description = OUTLINE, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_file_outline(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<FileOutlineArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.file_outline(&args))
+    }
+
+    #[tool(description = READ_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
+    fn read_symbol(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<ReadSymbolArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.read_symbol(&args))
+    }
+
+    #[tool(description = READ_LINES, annotations(read_only_hint = true, open_world_hint = false))]
+    fn read_lines(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<ReadLinesArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.read_lines(&args))
+    }
+
+    #[tool(description = FIND_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
+    fn find_symbol(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<FindSymbolArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.find_symbol(&args))
+    }
+
+    #[tool(description = FIND_REFERENCES, annotations(read_only_hint = true, open_world_hint = false))]
+    fn find_references(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<FindReferencesArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.find_references(&args))
+    }
+
+    #[tool(description = GET_CALLERS, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_callers(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<GetCallersArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.get_callers(&args))
+    }
+
+    #[tool(description = GET_TYPE_HIERARCHY, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_type_hierarchy(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<TypeHierarchyArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.get_type_hierarchy(&args))
+    }
+
+    #[tool(description = GET_CONTEXT, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_context(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<GetContextArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.get_context(&args))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for OutlineServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut server = Implementation::from_build_env();
+        server.name = "ast-outline".to_owned();
+        server.version = env!("CARGO_PKG_VERSION").to_owned();
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(server)
+            .with_instructions(INSTRUCTIONS)
+    }
+}

@@ -1,0 +1,857 @@
+//! What each tool does, as plain functions from arguments to text, so they
+//! can be tested without a protocol. [`super::server`] exposes them over MCP
+//! and [`super::schemas`] prints their schemas for function calling.
+//!
+//! Every result is compact text with 1-based inclusive line numbers; every
+//! error is one message saying what was wrong and what to do instead.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use outline_core::{
+    Filter, LineIndex, OutlineOptions, Selector, Symbol, SymbolKind, TargetError, TextOptions,
+    render_text, split_target,
+};
+use schemars::JsonSchema;
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
+
+use super::cache::{OutlineCache, Parsed};
+use super::jail::{Jail, JailError, Jailed};
+use ast_outline::read::{header, locate, passage_lines, summary};
+use ast_outline::walk::{WalkOptions, collect_files};
+use ast_outline_budget as tokens;
+
+/// Default of `max_tokens` for outlines.
+pub const DEFAULT_OUTLINE_TOKENS: u32 = 10_000;
+/// Default of `max_lines` for `read_lines`.
+pub const DEFAULT_MAX_LINES: u32 = 300;
+/// Most lines `read_lines` returns, whatever `max_lines` asks.
+pub const MOST_LINES: u32 = 2_000;
+/// Most matches `find_symbol` lists.
+pub const MAX_MATCHES: usize = 50;
+
+/// Arguments of `get_file_outline`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileOutlineArgs {
+    /// File or directory to outline, relative to the server's root (`.` for the
+    /// whole tree). Directories are walked recursively, honouring .gitignore.
+    pub path: String,
+    /// Show symbols nested at most this deep (1 = top-level only). Default: all.
+    #[schemars(range(min = 1))]
+    pub depth: Option<u32>,
+    /// Split functions longer than this many lines into control-flow blocks
+    /// (`if`, `for`, `try`…) that get their own ids. Default 100.
+    #[schemars(range(min = 1))]
+    pub block_threshold: Option<u32>,
+    /// Largest result, in o200k_base tokens. A larger outline is cut to fewer
+    /// nesting levels (then to fewer lines), with a note saying so. Default 10000.
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+    /// End each symbol line with its id (default true). Without ids the outline
+    /// is about a third smaller; read symbols by path + qualname then.
+    pub ids: Option<bool>,
+}
+
+/// Arguments of `read_symbol`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadSymbolArgs {
+    /// A symbol id from get_file_outline or find_symbol, PATH:START_LINE:QUALNAME
+    /// (e.g. `src/shop.py:42:Cart.total`). Still works after the file changed:
+    /// the symbol is found again by its qualname.
+    pub symbol_id: Option<String>,
+    /// With `qualname`, instead of `symbol_id`: the file, relative to the root.
+    pub path: Option<String>,
+    /// With `path`: the qualified name (`Cart.total`), a plain name, or a dotted
+    /// suffix of a qualname.
+    pub qualname: Option<String>,
+    /// Also show this many lines before and after the symbol. Default 0.
+    pub context_lines: Option<u32>,
+    /// Most lines returned (default 300, at most 2000); a longer symbol is cut
+    /// with a note listing its parts' ids.
+    #[schemars(range(min = 1, max = 2000))]
+    pub max_lines: Option<u32>,
+}
+
+/// Arguments of `read_lines`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadLinesArgs {
+    /// The file, relative to the root.
+    pub path: String,
+    /// First line (1-based).
+    #[schemars(range(min = 1))]
+    pub start: u32,
+    /// Last line (1-based, inclusive).
+    #[schemars(range(min = 1))]
+    pub end: u32,
+    /// Most lines returned (default 300, at most 2000); prefer read_symbol.
+    #[schemars(range(min = 1))]
+    pub max_lines: Option<u32>,
+}
+
+/// Arguments of `find_symbol`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindSymbolArgs {
+    /// Case-insensitive. Without wildcards: a substring of the qualified name
+    /// (`total` finds `Cart.total` and `subtotal`; `Cart.` finds Cart's members).
+    /// With `*` or `?`: a glob matching the whole name or qualified name
+    /// (`get_*`, `Cart.*`).
+    pub pattern: String,
+    /// File or directory to search, relative to the root. Default: the whole tree.
+    pub path: Option<String>,
+}
+
+/// Tool arguments `T` whose deserialization errors name the argument at
+/// fault (`argument `depth`: invalid type: string "x", expected u32`); its
+/// JSON Schema is `T`'s.
+#[derive(Debug, Clone)]
+pub struct Checked<T>(pub T);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Checked<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        serde_path_to_error::deserialize(value)
+            .map(Checked)
+            .map_err(|error| {
+                let path = error.path().to_string();
+                if path == "." {
+                    D::Error::custom(error.into_inner())
+                } else {
+                    D::Error::custom(format!("argument `{path}`: {}", error.into_inner()))
+                }
+            })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Checked<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// `value` when it is at least 1.
+///
+/// # Errors
+/// A message naming the argument `name` when it is 0.
+fn at_least_one(name: &str, value: Option<u32>) -> Result<Option<u32>, String> {
+    match value {
+        Some(0) => Err(format!("{name} must be at least 1 (got 0)")),
+        other => Ok(other),
+    }
+}
+
+/// Longest `find_symbol` pattern, in characters.
+pub const MAX_PATTERN_CHARS: usize = 1_000;
+
+/// The files an agent may see (under the root) and what was parsed of them.
+#[derive(Debug)]
+pub struct Workspace {
+    jail: Jail,
+    cache: OutlineCache,
+    index: super::index_tools::LiveIndex,
+}
+
+impl Workspace {
+    /// A workspace rooted at `jail`'s root; its index follows changes as
+    /// `live` says.
+    pub fn new(jail: Jail, live: ast_outline_live::LiveOptions) -> Workspace {
+        let cache = OutlineCache::with_disk(jail.root().join(ast_outline::disk_cache::DIR_NAME));
+        Workspace {
+            jail,
+            cache,
+            index: super::index_tools::LiveIndex::new(live),
+        }
+    }
+
+    /// The root directory every path is relative to.
+    pub fn root(&self) -> &std::path::Path {
+        self.jail.root()
+    }
+
+    /// The cross-file index of the root, opened on first use.
+    pub(super) fn live_index(&self) -> &super::index_tools::LiveIndex {
+        &self.index
+    }
+
+    /// The cache (to see what was parsed).
+    pub fn cache(&self) -> &OutlineCache {
+        &self.cache
+    }
+
+    /// `get_file_outline`: the text outline of a file or of a directory's files,
+    /// each symbol line ending with its id.
+    ///
+    /// # Errors
+    /// A message when the path is refused, missing, of unknown language, or
+    /// holds no file of a supported language.
+    pub fn file_outline(&self, args: &FileOutlineArgs) -> Result<String, String> {
+        let depth = at_least_one("depth", args.depth)?;
+        let max_tokens = at_least_one("max_tokens", args.max_tokens)?;
+        let block_threshold = at_least_one("block_threshold", args.block_threshold)?;
+        let target = self.resolve(&args.path)?;
+        let mut options = OutlineOptions::default();
+        if let Some(threshold) = block_threshold {
+            options.block_threshold = threshold;
+        }
+        let mut outlines = Vec::new();
+        let mut problems = Vec::new();
+        for (real, display) in self.files_under(&target, &mut problems)? {
+            if super::stdio::client_gone() {
+                return Err("the client closed the connection".to_owned());
+            }
+            match self.cache.get(&real, &display, &options) {
+                Ok(parsed) if parsed.outline.is_some() => outlines.push(parsed),
+                Ok(_) => problems.push(format!(
+                    "{display}: not a language ast-outline knows; read it with read_lines"
+                )),
+                Err(error) => problems.push(error.to_string()),
+            }
+        }
+        if outlines.is_empty() {
+            return Err(match problems.as_slice() {
+                [] => format!(
+                    "{}: no files of a supported language ({}) under it",
+                    target.display,
+                    ast_outline::supported_extensions().join(", ")
+                ),
+                _ => problems.join("\n"),
+            });
+        }
+        let budget = max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS) as usize;
+        let text_options = TextOptions {
+            ids: args.ids.unwrap_or(true),
+            ..TextOptions::default()
+        };
+        let single_file = !target.real.is_dir();
+        fit_outline(
+            &outlines,
+            &problems,
+            &text_options,
+            depth,
+            budget,
+            single_file,
+        )
+    }
+
+    /// `read_symbol`: one symbol's source with a header (path, real lines, the
+    /// enclosing symbols, and that it is only part of the file).
+    ///
+    /// # Errors
+    /// A message when the arguments name no file under the root or no symbol
+    /// (with the nearest names), or several symbols (with their ids).
+    pub fn read_symbol(&self, args: &ReadSymbolArgs) -> Result<String, String> {
+        let (target, selector, asked) = match (&args.symbol_id, &args.path, &args.qualname) {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err("give either symbol_id, or path and qualname, not both".to_owned());
+            }
+            (Some(id), None, None) => {
+                let (path, selector) = self.split_id(id)?;
+                (self.resolve(path)?, selector, id.clone())
+            }
+            (None, Some(path), Some(qualname)) => (
+                self.resolve(path)?,
+                Selector::Qualname(qualname.clone()),
+                format!("{path}:{qualname}"),
+            ),
+            _ => {
+                return Err(
+                    "give symbol_id (PATH:START_LINE:QUALNAME, from get_file_outline \
+                            or find_symbol), or both path and qualname"
+                        .to_owned(),
+                );
+            }
+        };
+        let cap = line_cap("max_lines", args.max_lines)?;
+        let parsed = self.parse(&target, &OutlineOptions::default())?;
+        let earlier = self.cache.earlier(&target.real, &parsed);
+        let earlier: Vec<&str> = earlier.iter().map(|p| p.source.text.as_str()).collect();
+        let display = &target.display;
+        let passage = locate(
+            display,
+            &parsed.source.text,
+            parsed.outline.as_ref(),
+            &earlier,
+            &selector,
+            &OutlineOptions::default(),
+        )
+        .map_err(|miss| {
+            miss.message(
+                &asked,
+                &format!("list its symbols with get_file_outline(path=\"{display}\")"),
+            )
+        })?;
+        let index = LineIndex::new(parsed.source.text_without_bom());
+        let line_count = index.line_count();
+        let context = args.context_lines.unwrap_or(0).min(cap);
+        let start = passage.start.saturating_sub(context).max(1);
+        let full_end = passage.end.saturating_add(context).min(line_count);
+        let end = full_end.min(start.saturating_add(cap - 1));
+        let (start, end, text) = passage_lines(display, &index, start, end)?;
+        let mut out = header(display, start, end, passage.label.as_deref());
+        if context > 0 {
+            let _ = writeln!(
+                out,
+                "(with {} around the symbol's lines {}-{})",
+                plural(context as usize, "context line"),
+                passage.start,
+                passage.end.min(line_count)
+            );
+        }
+        for enclosing in &passage.enclosing {
+            let _ = writeln!(out, "inside: {enclosing}");
+        }
+        let _ = writeln!(
+            out,
+            "(only lines {start}-{end} of {display}, which has {}; \
+             get_file_outline lists the rest)",
+            plural(line_count as usize, "line")
+        );
+        out.push_str(&text);
+        if end < full_end {
+            let _ = writeln!(
+                out,
+                "(cut at {}: the symbol runs to line {full_end}. Continue with \
+                 read_lines(path=\"{display}\", start={}), raise max_lines (at most {MOST_LINES}), \
+                 or read its parts by id{}",
+                plural(cap as usize, "line"),
+                end + 1,
+                if passage.parts.is_empty() { ")" } else { ":" }
+            );
+            for part in passage.parts.iter().take(MAX_MATCHES) {
+                let _ = writeln!(out, "  {part}");
+            }
+            if passage.parts.len() > MAX_MATCHES {
+                let _ = writeln!(
+                    out,
+                    "  (first {MAX_MATCHES} of {} parts; get_file_outline lists them all)",
+                    passage.parts.len()
+                );
+            }
+            if !passage.parts.is_empty() {
+                out.push_str(")\n");
+            }
+        }
+        Ok(out)
+    }
+
+    /// `read_lines`: lines `start..=end` of a file, at most `max_lines`.
+    ///
+    /// # Errors
+    /// A message when the path is refused or missing, `start > end`, or
+    /// `start` is past the end of the file.
+    pub fn read_lines(&self, args: &ReadLinesArgs) -> Result<String, String> {
+        let cap = line_cap("max_lines", args.max_lines)?;
+        if args.start == 0 {
+            return Err("start must be at least 1 (got 0): lines are 1-based".to_owned());
+        }
+        if args.start > args.end {
+            return Err(format!(
+                "range {}-{} is reversed: start must not be after end",
+                args.start, args.end
+            ));
+        }
+        let target = self.resolve(&args.path)?;
+        let parsed = self.parse(&target, &OutlineOptions::default())?;
+        let index = LineIndex::new(parsed.source.text_without_bom());
+        let line_count = index.line_count();
+        let asked_end = args.end.min(line_count);
+        let end = asked_end.min(args.start.saturating_add(cap - 1));
+        let display = &target.display;
+        let (start, end, text) = passage_lines(display, &index, args.start, end)?;
+        let mut out = header(display, start, end, None);
+        out.push_str(&text);
+        if end < asked_end {
+            let _ = writeln!(
+                out,
+                "(cut at {}: asked for {}-{}. Rather than reading more lines, \
+                 outline the file with get_file_outline(path=\"{display}\") and read only \
+                 the symbols you need with read_symbol; or continue with start={})",
+                plural(cap as usize, "line"),
+                args.start,
+                args.end,
+                end + 1
+            );
+        } else if args.end > line_count {
+            let _ = writeln!(
+                out,
+                "(asked for {}-{}; {display} ends at line {line_count})",
+                args.start, args.end
+            );
+        }
+        Ok(out)
+    }
+
+    /// `find_symbol`: the symbols whose name or qualified name matches
+    /// `pattern` (see [`FindSymbolArgs::pattern`]), with their ids.
+    ///
+    /// # Errors
+    /// A message when the path is refused or missing, or the glob is malformed.
+    pub fn find_symbol(&self, args: &FindSymbolArgs) -> Result<String, String> {
+        let length = args.pattern.chars().count();
+        if length > MAX_PATTERN_CHARS {
+            return Err(format!(
+                "pattern is {length} characters long; at most {MAX_PATTERN_CHARS}: give a name, \
+                 a qualified name or a glob"
+            ));
+        }
+        let pattern = Pattern::new(&args.pattern)?;
+        let target = self.resolve(args.path.as_deref().unwrap_or("."))?;
+        let mut problems = Vec::new();
+        let files = self.files_under(&target, &mut problems)?;
+        let options = OutlineOptions::default();
+        let mut matches: Vec<(bool, String)> = Vec::new();
+        let mut searched = 0usize;
+        let mut matched_files: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for (real, display) in &files {
+            if super::stdio::client_gone() {
+                return Err("the client closed the connection".to_owned());
+            }
+            let parsed = match self.cache.get(real, display, &options) {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    problems.push(error.to_string());
+                    continue;
+                }
+            };
+            let Some(outline) = &parsed.outline else {
+                continue;
+            };
+            searched += 1;
+            outline.walk(|symbol| {
+                if symbol.kind != SymbolKind::Block && pattern.matches(symbol) {
+                    let exact = symbol.name.eq_ignore_ascii_case(&args.pattern);
+                    matches.push((!exact, format!("{}  {}", symbol.id, summary(symbol))));
+                    matched_files.insert(display);
+                }
+            });
+        }
+        // Exact names first, then in path and source order.
+        matches.sort_by_key(|(inexact, _)| *inexact);
+        let searched_text = plural(searched, "file");
+        let mut out = String::new();
+        if matches.is_empty() {
+            let _ = writeln!(
+                out,
+                "no symbol matches `{}` in {searched_text} under {} (a substring of a qualified \
+                 name, or a glob with * and ?; case-insensitive)",
+                args.pattern, target.display
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{} for `{}` in {} under {} (searched {searched_text}; read one with \
+                 read_symbol(symbol_id)):",
+                plural(matches.len(), "match"),
+                args.pattern,
+                plural(matched_files.len(), "file"),
+                target.display
+            );
+            for (_, line) in matches.iter().take(MAX_MATCHES) {
+                let _ = writeln!(out, "{line}");
+            }
+            if matches.len() > MAX_MATCHES {
+                let _ = writeln!(
+                    out,
+                    "(first {MAX_MATCHES} shown; narrow the pattern or the path)"
+                );
+            }
+        }
+        for problem in &problems {
+            let _ = writeln!(out, "! {problem}");
+        }
+        Ok(out)
+    }
+
+    fn resolve(&self, path: &str) -> Result<Jailed, String> {
+        self.jail.resolve(path).map_err(|e| e.to_string())
+    }
+
+    fn parse(&self, target: &Jailed, options: &OutlineOptions) -> Result<Arc<Parsed>, String> {
+        if target.real.is_dir() {
+            return Err(format!(
+                "{}: is a directory; outline it with get_file_outline to see its files",
+                target.display
+            ));
+        }
+        self.cache
+            .get(&target.real, &target.display, options)
+            .map_err(|error| match error {
+                ast_outline::Error::Binary { .. } => format!(
+                    "{}: looks binary (contains NUL bytes); not read",
+                    target.display
+                ),
+                other => other.to_string(),
+            })
+    }
+
+    /// The files to outline under `target` (itself when it is a file), as
+    /// (real path, display path) in display order.
+    fn files_under(
+        &self,
+        target: &Jailed,
+        problems: &mut Vec<String>,
+    ) -> Result<Vec<(PathBuf, String)>, String> {
+        if !target.real.is_dir() {
+            return Ok(vec![(target.real.clone(), target.display.clone())]);
+        }
+        let walked = collect_files(std::slice::from_ref(&target.real), WalkOptions::default());
+        problems.extend(walked.problems);
+        problems.extend(walked.notes);
+        let prefix = if target.display == "." {
+            String::new()
+        } else {
+            format!("{}/", target.display)
+        };
+        let mut files: Vec<(PathBuf, String)> = walked
+            .files
+            .into_iter()
+            .map(|file| {
+                let inner = file
+                    .path
+                    .strip_prefix(&target.real)
+                    .map(|p| self.jail.display(&self.jail.root().join(p)))
+                    .unwrap_or_else(|_| file.display.clone());
+                (file.path, format!("{prefix}{inner}"))
+            })
+            .collect();
+        files.sort_by(|a, b| a.1.cmp(&b.1));
+        Ok(files)
+    }
+
+    /// Splits a symbol id into its path and selector; a path that leaves the
+    /// root is reported as refused.
+    fn split_id<'a>(&self, id: &'a str) -> Result<(&'a str, Selector), String> {
+        let is_file = |p: &str| self.jail.resolve(p).is_ok_and(|j| j.real.is_file());
+        match split_target(id, is_file) {
+            Ok((path, Selector::Qualname(qualname)))
+                if qualname.split("::").any(|part| part.contains(':')) =>
+            {
+                let line = qualname.split(':').next().unwrap_or_default();
+                Err(format!(
+                    "{id}: malformed id: `{line}` is not a line number; an id is \
+                     PATH:START_LINE:QUALNAME (`{path}:42:Name`)"
+                ))
+            }
+            Ok(split) => Ok(split),
+            Err(TargetError::Selector { error, .. }) => Err(format!("{id}: {error}")),
+            Err(TargetError::NoFile) => {
+                let refused = id
+                    .match_indices(':')
+                    .map(|(i, _)| &id[..i])
+                    .chain(std::iter::once(id))
+                    .filter(|p| !p.is_empty())
+                    .find_map(|p| self.jail.resolve(p).err().filter(JailError::is_escape));
+                let not_regular = id
+                    .match_indices(':')
+                    .map(|(i, _)| &id[..i])
+                    .chain(std::iter::once(id))
+                    .filter(|p| !p.is_empty())
+                    .find(|p| {
+                        self.jail
+                            .resolve(p)
+                            .is_ok_and(|j| j.real.exists() && !j.real.is_file())
+                    });
+                Err(match (refused, not_regular) {
+                    (Some(error), _) => error.to_string(),
+                    (None, Some(path))
+                        if self.jail.resolve(path).is_ok_and(|j| j.real.is_dir()) =>
+                    {
+                        format!(
+                            "{path}: is a directory; an id names a file \
+                             (get_file_outline(path=\"{path}\") lists its files' ids)"
+                        )
+                    }
+                    (None, Some(path)) => {
+                        format!(
+                            "{path}: not a regular file (a FIFO, socket or device); only files can be read"
+                        )
+                    }
+                    (None, None) => format!(
+                        "{id}: no file under the root starts this id; an id is \
+                         PATH:START_LINE:QUALNAME with PATH relative to the root"
+                    ),
+                })
+            }
+        }
+    }
+}
+
+/// The outlines rendered within `budget` tokens: all of them at `depth`; else
+/// the deepest level that fits, filled in source order with the next level's
+/// lines (all the members of one symbol, or none), saying what was left out;
+/// else the top level cut after whole lines. `single_file` changes the advice.
+///
+/// Lines are counted one at a time and summed ([`tokens::estimate_within`]);
+/// the chosen text is counted exactly and trimmed until it fits.
+///
+/// # Errors
+/// A message when not even the first line and the note fit.
+fn fit_outline(
+    outlines: &[Arc<Parsed>],
+    problems: &[String],
+    options: &TextOptions,
+    depth: Option<u32>,
+    budget: usize,
+    single_file: bool,
+) -> Result<String, String> {
+    let deepest = outlines
+        .iter()
+        .filter_map(|p| p.outline.as_ref())
+        .map(|o| nesting_depth(&o.symbols))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let asked = depth.map_or(deepest, |d| (d as usize).clamp(1, deepest));
+    let advice = if single_file {
+        "read the symbols you need with read_symbol(symbol_id), or raise max_tokens"
+    } else {
+        "outline a single file or a subdirectory, or raise max_tokens"
+    };
+    // Estimates run a little high: a text within this much is counted exactly.
+    let slack = budget / 4 + 16;
+    let full = render_all(outlines, problems, options, asked);
+    if tokens::estimate_within(full.lines(), budget + slack).is_some()
+        && tokens::fits(&full, budget)
+    {
+        return Ok(full);
+    }
+    let mut deeper = full;
+    for shown in (1..asked).rev() {
+        let text = render_all(outlines, problems, options, shown);
+        let lines: Vec<&str> = text.lines().collect();
+        let deeper_lines: Vec<&str> = deeper.lines().collect();
+        let runs = extra_runs(&lines, &deeper_lines);
+        let note = |filled: usize| depth_note(shown, deepest, budget, filled, runs.len(), advice);
+        let room = budget.saturating_sub(tokens::count(&note(runs.len())).unwrap_or(0));
+        let Some(base) = tokens::estimate_within(lines.iter().copied(), room + slack) else {
+            deeper = text;
+            continue;
+        };
+        // Fill with whole runs of the next level, in source order.
+        let mut spare = room.saturating_sub(base);
+        let mut filled = 0usize;
+        for run in &runs {
+            match tokens::estimate_within(run.lines.iter().copied(), spare) {
+                Some(cost) => {
+                    spare -= cost;
+                    filled += 1;
+                }
+                None => break,
+            }
+        }
+        loop {
+            let candidate = assemble(&lines, &runs[..filled]) + &note(filled);
+            if tokens::fits(&candidate, budget) {
+                return Ok(candidate);
+            }
+            if filled == 0 {
+                break;
+            }
+            filled -= filled.div_ceil(4).max(1).min(filled);
+        }
+        deeper = text;
+    }
+    // Even the top level does not fit: keep whole lines while they fit.
+    let text = render_all(outlines, problems, options, 1);
+    tokens::keep_lines(&text, budget, |kept, total| {
+        cut_note(kept, total, budget, advice)
+    })
+    .ok_or_else(|| {
+        format!(
+            "max_tokens={budget} is too small for even the first line of this outline; \
+                 raise it (the top-level outline alone is {} tokens)",
+            tokens::count(&text).unwrap_or_default()
+        )
+    })
+}
+
+/// Lines of the next nesting level, all the members of one symbol: they go
+/// after line `after` (0-based) of the shallower text.
+#[derive(Debug)]
+struct Run<'a> {
+    after: usize,
+    lines: Vec<&'a str>,
+}
+
+/// The runs of lines `deeper` has that `shallow` has not (`shallow`'s lines
+/// are `deeper`'s in the same order, fewer).
+fn extra_runs<'a>(shallow: &[&str], deeper: &[&'a str]) -> Vec<Run<'a>> {
+    let mut runs: Vec<Run<'a>> = Vec::new();
+    let mut next = 0usize;
+    for line in deeper {
+        if shallow.get(next) == Some(line) {
+            next += 1;
+            continue;
+        }
+        let after = next.saturating_sub(1);
+        match runs.last_mut() {
+            Some(run) if run.after == after && next > 0 => run.lines.push(line),
+            _ => runs.push(Run {
+                after,
+                lines: vec![line],
+            }),
+        }
+    }
+    runs
+}
+
+/// `shallow`'s lines with `runs` inserted after theirs.
+fn assemble(shallow: &[&str], runs: &[Run<'_>]) -> String {
+    let mut out = String::new();
+    let mut runs = runs.iter().peekable();
+    for (i, line) in shallow.iter().enumerate() {
+        out.push_str(line);
+        out.push('\n');
+        while let Some(run) = runs.next_if(|run| run.after == i) {
+            for extra in &run.lines {
+                out.push_str(extra);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn depth_note(
+    shown: usize,
+    deepest: usize,
+    budget: usize,
+    filled: usize,
+    runs: usize,
+    advice: &str,
+) -> String {
+    let next = shown + 1;
+    let members = if filled == 0 {
+        format!("symbols nested {next} or more deep are left out")
+    } else if filled == runs {
+        format!("level {next} is shown whole and deeper levels left out")
+    } else {
+        format!(
+            "level {next} is shown for the first {filled} of {runs} symbols that have members \
+             there (in source order); the rest of it and deeper levels are left out"
+        )
+    };
+    format!("(cut to depth {shown} of {deepest} to fit max_tokens={budget}: {members}; {advice})\n")
+}
+
+fn cut_note(kept: usize, total: usize, budget: usize, advice: &str) -> String {
+    format!(
+        "(cut after {kept} of {total} lines of the top-level outline to fit \
+         max_tokens={budget}; {advice})\n"
+    )
+}
+
+/// The text outlines of `outlines` at nesting depth `depth`, separated by blank
+/// lines, then the problems met.
+fn render_all(
+    outlines: &[Arc<Parsed>],
+    problems: &[String],
+    options: &TextOptions,
+    depth: usize,
+) -> String {
+    let filter = Filter {
+        max_depth: Some(depth),
+        ..Filter::default()
+    };
+    let mut out = String::new();
+    for parsed in outlines {
+        let Some(outline) = &parsed.outline else {
+            continue;
+        };
+        let mut outline = outline.clone();
+        filter.apply(&mut outline);
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&render_text(&outline, options));
+    }
+    for problem in problems {
+        let _ = writeln!(out, "! {problem}");
+    }
+    out
+}
+
+/// How many nesting levels `symbols` have, counted as [`Filter::max_depth`]
+/// counts them (blocks add no level).
+fn nesting_depth(symbols: &[Symbol]) -> usize {
+    symbols
+        .iter()
+        .map(|s| {
+            let below = nesting_depth(&s.children);
+            if s.kind == SymbolKind::Block {
+                below.max(1)
+            } else {
+                below + 1
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A `find_symbol` pattern: a case-insensitive substring, or a glob.
+enum Pattern {
+    Substring(String),
+    Glob(globset::GlobMatcher),
+}
+
+impl Pattern {
+    fn new(pattern: &str) -> Result<Pattern, String> {
+        if pattern.is_empty() {
+            return Err("pattern is empty: give a name, a qualified name or a glob".to_owned());
+        }
+        if pattern.contains(['*', '?']) {
+            let glob = globset::GlobBuilder::new(pattern)
+                .case_insensitive(true)
+                .literal_separator(false)
+                .build()
+                .map_err(|e| format!("`{pattern}`: not a valid glob: {e}"))?;
+            Ok(Pattern::Glob(glob.compile_matcher()))
+        } else {
+            Ok(Pattern::Substring(pattern.to_lowercase()))
+        }
+    }
+
+    fn matches(&self, symbol: &Symbol) -> bool {
+        match self {
+            Pattern::Substring(text) => symbol.qualname.to_lowercase().contains(text),
+            Pattern::Glob(glob) => glob.is_match(&symbol.name) || glob.is_match(&symbol.qualname),
+        }
+    }
+}
+
+/// `max_lines` (or the default), at most [`MOST_LINES`].
+///
+/// # Errors
+/// A message naming `name` when it is 0.
+fn line_cap(name: &str, asked: Option<u32>) -> Result<u32, String> {
+    match asked {
+        Some(0) => Err(format!("{name} must be at least 1 (got 0)")),
+        Some(lines) => Ok(lines.min(MOST_LINES)),
+        None => Ok(DEFAULT_MAX_LINES),
+    }
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    match (count, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "match") => format!("{count} matches"),
+        _ => format!("{count} {noun}s"),
+    }
+}
