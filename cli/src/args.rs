@@ -93,8 +93,9 @@ pub enum Command {
     /// (o200k_base).
     #[command(after_help = INDEX_EXAMPLES)]
     Context(ContextArgs),
-    /// Write the whole index (files, symbols, references, relations) as one
-    /// versioned JSON document (docs/export-schema.md) to stdout.
+    /// Write the whole index (files, symbols, references, relations) to
+    /// stdout: one versioned JSON document (docs/export-schema.md), or a
+    /// SCIP index with --format scip.
     #[command(after_help = INDEX_EXAMPLES)]
     Export(ExportArgs),
     /// Print the JSON Schema of one line of `outline --format json`.

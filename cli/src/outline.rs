@@ -27,7 +27,13 @@ const PROGRESS_FILES: usize = 200;
 pub(super) fn run(args: &OutlineArgs) -> ExitCode {
     if args.max_tokens.is_some() && args.format == Format::Json {
         use clap::CommandFactory as _;
-        super::args::Cli::command()
+        let mut cli = super::args::Cli::command();
+        // The usage line of `outline`, not of the whole tool.
+        let mut command = match cli.find_subcommand_mut("outline") {
+            Some(outline) => outline.clone().bin_name("ast-outline outline"),
+            None => cli,
+        };
+        command
             .error(
                 clap::error::ErrorKind::ArgumentConflict,
                 "--max-tokens prints a text repo map and cannot be combined with --format json \

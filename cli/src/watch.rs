@@ -103,8 +103,9 @@ pub(super) fn run(args: &WatchArgs) -> ExitCode {
         })
         .to_string(),
         Format::Text => format!(
-            "watching {}: {files} files indexed ({ms} ms); stop with Ctrl-C",
-            live.root().display()
+            "watching {}: {} indexed ({ms} ms); stop with Ctrl-C",
+            live.root().display(),
+            index::answers::plural(files, "file")
         ),
     });
     if let Some(why) = live.not_watching() {

@@ -241,6 +241,37 @@ fn typescript_brackets_a_million_deep_are_reported_too() {
     assert_eq!(outline.symbols[0].name, "after");
 }
 
+/// A `1+1+…` chain of three million links, whole or broken: swc parses it
+/// with a loop, but dropping its tree recursed once per link and overflowed
+/// the 256 MiB stack, killing every command and server (a new-user trial).
+/// Over a million operators in one expression, the statement is reported.
+#[test]
+fn javascript_operator_chains_of_three_million_links_are_reported_not_parsed() {
+    let n = 3_000_000;
+    for (name, end) in [("whole.js", "1"), ("broken.js", "")] {
+        let source = format!("var a = {}{end};\nfunction after() {{}}\n", "1+".repeat(n));
+        let outline = on_small_stack(|| outline(name, &source));
+        // The `=` is an operator too.
+        let links = n + 1;
+        assert_eq!(
+            errors(&outline),
+            [format!(
+                "an expression of {links} operators (more than 1000000): statement at lines 1-1 not parsed"
+            )],
+            "{name}"
+        );
+        assert_eq!(outline.symbols[0].name, "after", "{name}");
+    }
+    // Long chains of real code are parsed as they are.
+    let source = format!(
+        "var a = {}1;\nfunction after() {{}}\n",
+        "x+".repeat(100_000)
+    );
+    let outline = on_small_stack(|| outline("long.js", &source));
+    assert!(errors(&outline).is_empty(), "{:?}", outline.diagnostics);
+    assert_eq!(outline.symbols.len(), 2);
+}
+
 #[test]
 fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
     // Chains without brackets recurse in swc and the walk like brackets do:

@@ -179,3 +179,24 @@ fn a_rust_method_is_named_without_its_impl_block() {
          lib.rs:7:impl std::fmt::Display for Error.fmt, lib.rs:10:impl std::fmt::Debug for Error.fmt\n"
     );
 }
+
+/// `defs` with an empty name is an error, and with a name nothing has it
+/// says so (both printed "definitions of : 0" and exited 0: a new-user trial).
+#[test]
+fn defs_of_no_name_is_an_error_and_of_an_unknown_name_says_so() {
+    let dir = project();
+    let empty = err(&run(dir.path(), &["defs", ""]));
+    assert!(
+        empty.starts_with("ast-outline: give a name: `defs NAME`"),
+        "{empty}"
+    );
+    assert_eq!(
+        out(&run(dir.path(), &["defs", "*"])),
+        "definitions of *: 0\n(none has this name or qualified name, exactly and with this \
+         case; no patterns: give a whole name such as total or Cart.total)\n"
+    );
+    assert_eq!(
+        out(&run(dir.path(), &["defs", "area"])),
+        "definitions of area: 1\n  pkg/shapes.py:13:area (function area, L13-14, module pkg.shapes)\n"
+    );
+}

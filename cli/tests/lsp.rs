@@ -476,6 +476,30 @@ fn requests_out_of_order_get_errors_and_the_exit_status_follows_shutdown() {
     assert_eq!(client.child.wait().expect("wait").code(), Some(1));
 }
 
+/// A root that is not a directory (the client's root URI names none) is
+/// the answer to `initialize`, an error naming it, and not an exit that
+/// lost the answer (found by a new-user trial); later requests are refused
+/// until `exit`.
+#[test]
+fn a_root_that_is_no_directory_is_the_answer_to_initialize() {
+    let dir = project();
+    let mut client = Client::spawn(dir.path());
+    let init = client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": "file:///nonexistent/ast-outline-root", "capabilities": {} }),
+    );
+    let message = init["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("/nonexistent/ast-outline-root: not a directory"),
+        "{init}"
+    );
+    let later = client.request("workspace/symbol", json!({ "query": "total" }));
+    assert_eq!(later["error"]["code"], -32002, "{later}");
+    client.notify("exit", Value::Null);
+    drop(client.stdin);
+    assert_eq!(client.child.wait().expect("wait").code(), Some(1));
+}
+
 /// What a new-user trial found: a change to a document never opened is
 /// ignored (it emptied the file's entry); an open ignored file never
 /// enters the index; another process that refreshes the shared index from

@@ -504,9 +504,23 @@ fn a_directory_outline_is_cut_by_depth_to_fit_max_tokens_with_a_note() {
 
     let too_small = server.refused("get_file_outline", json!({"path": ".", "max_tokens": 5}));
     assert!(
-        too_small.starts_with("max_tokens=5 is too small"),
+        too_small.starts_with("max_tokens=5 is too small for the first line of this outline with the note saying what was cut ("),
         "{too_small}"
     );
+    // The budget it names is enough (it said "the first line" when the
+    // note was what did not fit: a new-user trial).
+    let named: usize = too_small
+        .split("was cut (")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
+    let enough = server.ok(
+        "get_file_outline",
+        json!({"path": ".", "max_tokens": named}),
+    );
+    assert!(enough.contains("(cut after 1 of "), "{enough}");
+    assert!(stated_tokens(&enough) <= named, "{enough}");
 
     let depth = server.ok("get_file_outline", json!({"path": "shop", "depth": 1}));
     assert!(
@@ -810,9 +824,36 @@ fn read_symbol_is_capped_and_points_to_the_parts_ids() {
         json!({"symbol_id": "big.py:12:Big.m1", "context_lines": 100000}),
     );
     assert!(
-        context.starts_with("==> big.py:1-300 method Big.m1 <==\n(with 300 context lines around the symbol's lines 12-21)\n"),
+        context.starts_with("==> big.py:1-300 method Big.m1 <==\n(with 11 context lines before and 279 after the symbol's lines 12-21)\n"),
         "{}",
         &context[..200]
+    );
+    // Context never pushes the symbol out of the lines shown (found by a
+    // new-user trial: the 300 lines before the last method, and not it).
+    let last = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "big.py:392:Big.m39", "context_lines": 100000}),
+    );
+    assert!(
+        last.starts_with("==> big.py:102-401 method Big.m39 <==\n(with 290 context lines before and 0 after the symbol's lines 392-401)\n"),
+        "{}",
+        &last[..200]
+    );
+    assert!(last.contains("    def m39(self):\n"), "{last}");
+    assert!(!last.contains("(cut at"), "{last}");
+    // A symbol longer than max_lines gets no context, and the note names
+    // its own last line.
+    let cut = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "big.py:12:Big.m1", "context_lines": 5, "max_lines": 8}),
+    );
+    assert!(
+        cut.starts_with("==> big.py:12-19 method Big.m1 <==\n"),
+        "{cut}"
+    );
+    assert!(
+        cut.contains("(cut at 8 lines: the symbol runs to line 21."),
+        "{cut}"
     );
     let few = server.ok(
         "read_symbol",
@@ -1255,4 +1296,32 @@ fn cross_file_tools_refuse_bad_arguments_and_cut_to_max_tokens() {
         cut.contains(&format!("lines to fit max_tokens={budget}")),
         "{cut}"
     );
+}
+
+/// A root that is a file is refused once, naming it once (it said
+/// `a.py: a.py: not a directory`: a new-user trial); a missing one too.
+#[test]
+fn a_root_that_is_no_directory_is_refused_naming_it_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a.py");
+    write(&file, "x = 1\n");
+    for (root, why) in [
+        (file.clone(), "not a directory"),
+        (
+            dir.path().join("none"),
+            "No such file or directory (os error 2)",
+        ),
+    ] {
+        let output = Command::new(binary())
+            .args(["mcp", "--root"])
+            .arg(&root)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("ast-outline: {}: {why}\n", root.display())
+        );
+    }
 }

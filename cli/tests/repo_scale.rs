@@ -822,6 +822,13 @@ fn a_small_budget_on_one_file_cuts_its_top_level_after_whole_lines() {
         "{}",
         json.stderr
     );
+    // The usage of `outline`, not of the whole tool (a new-user trial).
+    assert!(
+        json.stderr
+            .contains("Usage: ast-outline outline [OPTIONS] <PATH>..."),
+        "{}",
+        json.stderr
+    );
 }
 
 /// A run stores its output for each file (its view) beside the JSON line,

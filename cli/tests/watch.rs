@@ -92,6 +92,34 @@ fn watch_prints_ready_then_one_update_per_change() {
     let _ = child.wait();
 }
 
+/// The text form's first line counts files in English ("1 files" before:
+/// a new-user trial).
+#[test]
+fn watch_says_one_file_in_its_text_ready_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::write(root.join("a.py"), "def f():\n    pass\n").expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .arg("watch")
+        .arg(root)
+        .arg("--db")
+        .arg(root.join("idx.sqlite"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn watch");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).expect("read");
+    child.kill().expect("kill");
+    let _ = child.wait();
+    let expected = format!(
+        "watching {}: 1 file indexed (",
+        root.canonicalize().expect("canonical").display()
+    );
+    assert!(line.starts_with(&expected), "{line}");
+}
+
 /// Each stored file with the version its hash, its symbols and its
 /// resolved references say; panics on a file whose parts disagree.
 fn versions(db: &Path) -> Vec<usize> {

@@ -244,16 +244,30 @@ fn is_type_kind(kind: &str) -> bool {
     )
 }
 
-/// Every definition named `name` (a plain name or a dotted suffix of a
-/// qualname), one header line each.
+/// Every definition named `name` (a name or a whole qualname, exactly),
+/// one header line each; a note when there is none.
 ///
 /// # Errors
-/// [`crate::Error::Sqlite`] from the query.
+/// [`crate::Error::Sqlite`] from the query;
+/// [`crate::Error::Target`] for an empty name.
 pub fn defs_answer(index: &Index, name: &str) -> Result<Answer, crate::Error> {
+    if name.trim().is_empty() {
+        return Err(crate::Error::Target(
+            "give a name: `defs NAME` lists the definitions named NAME (or with the \
+             qualified name NAME, such as Cart.total)"
+                .to_owned(),
+        ));
+    }
     let rows = query::defs(index.connection(), name)?;
     let mut text = format!("definitions of {name}: {}\n", rows.len());
     for row in &rows {
         let _ = writeln!(text, "  {}", header(row));
+    }
+    if rows.is_empty() {
+        text.push_str(
+            "(none has this name or qualified name, exactly and with this case; no \
+             patterns: give a whole name such as total or Cart.total)\n",
+        );
     }
     Ok((text, json!({ "name": name, "defs": rows })))
 }

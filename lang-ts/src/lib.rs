@@ -492,7 +492,8 @@ fn extract_here(
         // Parsing, walking and dropping a tree recurse once per level.
         let max_nesting = usize::try_from(options.nesting_limit()).unwrap_or(usize::MAX);
         let (pieces, max_depth) = recovery::split(text);
-        let too_deep = max_depth > max_nesting;
+        let too_deep =
+            max_depth > max_nesting || pieces.iter().any(|p| p.links > recovery::MAX_CHAIN_LINKS);
         let parsed = if too_deep {
             // Parsing (and dropping) such a tree could exhaust the stack:
             // go straight to the statement-wise path, which skips the deep
@@ -571,6 +572,11 @@ fn extract_here(
                             piece_info.depth,
                             max_nesting,
                         ));
+                        continue;
+                    }
+                    if piece_info.links > recovery::MAX_CHAIN_LINKS {
+                        failed = true;
+                        diagnostics.push(too_long_chain(&source, range.clone(), piece_info.links));
                         continue;
                     }
                     let parsed = parse::parse(piece, range.start, syntax, &comments);
@@ -723,6 +729,23 @@ fn nested_too_deep(
         message: format!(
             "brackets nested {depth} levels deep (more than {max_nesting}): \
              statement at lines {first}-{last} not parsed"
+        ),
+    }
+}
+
+/// The diagnostic of a statement holding an expression of more than
+/// [`recovery::MAX_CHAIN_LINKS`] operators, not parsed.
+fn too_long_chain(source: &Source<'_>, range: std::ops::Range<usize>, links: usize) -> Diagnostic {
+    let first = source.index.line(range.start);
+    let last = source.index.end_line(range.start, range.end);
+    Diagnostic {
+        line: first,
+        column: source.index.column(range.start),
+        severity: Severity::Error,
+        message: format!(
+            "an expression of {links} operators (more than {}): statement at lines \
+             {first}-{last} not parsed",
+            recovery::MAX_CHAIN_LINKS
         ),
     }
 }

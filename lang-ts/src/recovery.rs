@@ -105,7 +105,19 @@ pub(crate) struct Piece {
     /// ([`opens_operand`]) as one level until the end of its bracket, a `,`
     /// or `;` at its level, or a line end not right after such a token.
     pub depth: usize,
+    /// The most binary-operator tokens in one expression of it (at one
+    /// bracket level, until a `,` or `;` there): swc parses `a + b + …`
+    /// with a loop, but the tree is as deep as the chain is long, and
+    /// dropping one of 3,000,000 links overflowed the parser's stack
+    /// (see [`MAX_CHAIN_LINKS`]).
+    pub links: usize,
 }
+
+/// The most binary-operator tokens in one expression that is parsed: a
+/// longer one is reported, not parsed (a million-link chain drops in about
+/// 90 MiB of stack; real code, minified bundles included, stays in the
+/// hundreds).
+pub(crate) const MAX_CHAIN_LINKS: usize = 1_000_000;
 
 /// Byte ranges of the top-level statements of `text`, in order, covering
 /// every byte that is not blank between them.
@@ -137,6 +149,11 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
     let mut arrows = 0usize;
     let mut arrows_saved: Vec<usize> = Vec::new();
     let mut after_arrow = false;
+    // Binary-operator tokens of the expression running at this bracket
+    // level, those saved at each open bracket, and the piece's most.
+    let mut links = 0usize;
+    let mut links_saved: Vec<usize> = Vec::new();
+    let mut most_links = 0usize;
     let mut piece_start: Option<usize> = None;
     // The last significant byte and, when it ended a word, that word's range.
     let mut last: Option<u8> = None;
@@ -218,11 +235,15 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                     pieces.push(Piece {
                         range: start..trimmed_end(text, start, i),
                         depth,
+                        links: most_links,
                     });
                 }
                 stack.clear();
                 angles = 0;
                 depth = 0;
+                links = 0;
+                links_saved.clear();
+                most_links = 0;
                 prefix = 0;
                 members = 0;
                 arrows = 0;
@@ -244,6 +265,10 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         }
         let next = bytes.get(i + 1).copied();
         let before = i.checked_sub(1).and_then(|p| bytes.get(p)).copied();
+        if is_operator_byte(b) && !before.is_some_and(is_operator_byte) {
+            links += 1;
+            most_links = most_links.max(links);
+        }
         if b == b'.'
             && next.is_some_and(|c| is_word_byte(c) && !c.is_ascii_digit())
             && before.is_some_and(|c| is_word_byte(c) || matches!(c, b')' | b']'))
@@ -299,6 +324,8 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             b'(' | b'[' | b'{' => {
                 stack.push(Frame::Bracket(b));
                 arrows_saved.push(arrows);
+                links_saved.push(links);
+                links = 0;
                 depth = depth.max(stack.len() + angles + arrows);
                 raw += 1;
                 raw_max = raw_max.max(raw + angles + arrows);
@@ -314,6 +341,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 if matches!(stack.last(), Some(Frame::Bracket(_))) {
                     stack.pop();
                     arrows = arrows_saved.pop().unwrap_or(0);
+                    links = links_saved.pop().unwrap_or(0);
                 }
             }
             b'}' => match stack.last() {
@@ -326,6 +354,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 Some(Frame::Bracket(_)) => {
                     stack.pop();
                     arrows = arrows_saved.pop().unwrap_or(0);
+                    links = links_saved.pop().unwrap_or(0);
                     raw = raw.saturating_sub(1);
                     ended = stack.is_empty();
                 }
@@ -334,9 +363,13 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             b';' => {
                 angles = 0;
                 arrows = arrows_saved.last().copied().unwrap_or(0);
+                links = 0;
                 ended = stack.is_empty();
             }
-            b',' => arrows = arrows_saved.last().copied().unwrap_or(0),
+            b',' => {
+                arrows = arrows_saved.last().copied().unwrap_or(0);
+                links = 0;
+            }
             _ => {}
         }
         if is_word_byte(b) {
@@ -356,9 +389,19 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
         pieces.push(Piece {
             range: start..trimmed_end(text, start, bytes.len()),
             depth,
+            links: most_links,
         });
     }
     (pieces, raw_max)
+}
+
+/// Whether `b` is part of an operator token (`+`, `&&`, `>>>=`, `??`…): a
+/// run of them is one token for [`Piece::links`].
+fn is_operator_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'=' | b'!' | b'?'
+    )
 }
 
 /// Whether the operator byte `b` (between the bytes `before` and `next`)

@@ -174,10 +174,20 @@ fn serve(args: &LspOptions) -> Result<bool, String> {
     let live = match started {
         Ok(live) => live,
         Err(message) => {
-            send(
+            // The answer to `initialize` says why; then, as before
+            // `initialize`, requests are refused until `exit` or the end
+            // of input, and the writer is given the time to write it all
+            // (the process ending at once lost the answer).
+            if send(
                 &connection,
                 Response::new_err(id, INTERNAL_ERROR, message.clone()),
-            );
+            ) {
+                refuse_until_exit(&connection);
+            }
+            drop(connection);
+            for thread in io_threads {
+                let _ = thread.join();
+            }
             return Err(message);
         }
     };
@@ -238,6 +248,30 @@ fn serve(args: &LspOptions) -> Result<bool, String> {
         let _ = thread.join();
     }
     Ok(shut_down)
+}
+
+/// Refuses every request with "server not initialized" until `exit` or the
+/// end of input (after a failed `initialize`).
+fn refuse_until_exit(connection: &lsp_server::Connection) {
+    while let Ok(message) = connection.receiver.recv() {
+        match message {
+            Message::Request(request) => {
+                let refused = Response::new_err(
+                    request.id,
+                    SERVER_NOT_INITIALIZED,
+                    format!(
+                        "{}: the server could not start (see the answer to initialize)",
+                        request.method
+                    ),
+                );
+                if !send(connection, refused) {
+                    return;
+                }
+            }
+            Message::Notification(n) if n.method == "exit" => return,
+            _ => {}
+        }
+    }
 }
 
 /// The params of `request`, or "invalid params".

@@ -124,7 +124,7 @@ impl Jail {
         if !root.is_dir() {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::NotADirectory,
-                format!("{}: not a directory", root.display()),
+                "not a directory",
             ));
         }
         Ok(Jail { root })

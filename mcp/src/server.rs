@@ -64,7 +64,14 @@ macro_rules! cross_file {
         " Answered from the cross-file index of the root \
 (ROOT/.ast-outline/index.sqlite), refreshed before every answer so it matches the files on \
 disk; the first call builds it (seconds on a small project, a minute or more on a very large \
-one). Each result line says whether the reference is resolved or only a candidate."
+one)."
+    };
+}
+
+/// What the descriptions of the tools that list references end with.
+macro_rules! resolution {
+    () => {
+        " Each result line says whether the reference is resolved or only a candidate."
     };
 }
 
@@ -73,14 +80,16 @@ const FIND_REFERENCES: &str = concat!(
 attribute accesses, instantiations), grouped by file with line:column, role, the enclosing \
 definition, and how it was resolved. target: a symbol id from get_file_outline or \
 find_symbol, PATH:QUALNAME, or PATH:LINE:COL of a use. Python, TypeScript/JavaScript, Rust.",
-    cross_file!()
+    cross_file!(),
+    resolution!()
 );
 
 const GET_CALLERS: &str = concat!(
     "The call hierarchy of a function or method: with direction=incoming (default), the calls to it \
 and, with depth N, the callers of those callers; with direction=outgoing, the calls it makes \
 and what each resolves to. Use before changing a signature.",
-    cross_file!()
+    cross_file!(),
+    resolution!()
 );
 
 const GET_TYPE_HIERARCHY: &str = concat!(

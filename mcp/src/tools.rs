@@ -300,18 +300,36 @@ impl Workspace {
         let index = LineIndex::new(parsed.source.text_without_bom());
         let line_count = index.line_count();
         let context = args.context_lines.unwrap_or(0).min(cap);
-        let start = passage.start.saturating_sub(context).max(1);
-        let full_end = passage.end.saturating_add(context).min(line_count);
+        let symbol_end = passage.end.min(line_count);
+        let (before, after) = context_around(passage.start, symbol_end, line_count, context, cap);
+        let start = passage.start.saturating_sub(before).max(1);
+        let full_end = symbol_end.saturating_add(after);
         let end = full_end.min(start.saturating_add(cap - 1));
         let (start, end, text) = passage_lines(display, &index, start, end)?;
         let mut out = header(display, start, end, passage.label.as_deref());
-        if context > 0 {
+        if context > 0 && symbol_end.saturating_sub(passage.start) + 1 >= cap {
             let _ = writeln!(
                 out,
-                "(with {} around the symbol's lines {}-{})",
-                plural(context as usize, "context line"),
-                passage.start,
-                passage.end.min(line_count)
+                "(no context lines: the symbol's lines {}-{symbol_end} fill max_lines)",
+                passage.start
+            );
+        } else if context > 0 {
+            // Fewer lines than asked only because the file ends: said as
+            // before; fewer because of max_lines: the real counts.
+            let whole = before == context.min(passage.start.saturating_sub(1))
+                && after == context.min(line_count.saturating_sub(symbol_end));
+            let around = if whole {
+                format!("{} around", plural(context as usize, "context line"))
+            } else {
+                format!(
+                    "{} before and {after} after",
+                    plural(before as usize, "context line")
+                )
+            };
+            let _ = writeln!(
+                out,
+                "(with {around} the symbol's lines {}-{symbol_end})",
+                passage.start
             );
         }
         for enclosing in &passage.enclosing {
@@ -327,7 +345,7 @@ impl Workspace {
         if end < full_end {
             let _ = writeln!(
                 out,
-                "(cut at {}: the symbol runs to line {full_end}. Continue with \
+                "(cut at {}: the symbol runs to line {symbol_end}. Continue with \
                  read_lines(path=\"{display}\", start={}), raise max_lines (at most {MOST_LINES}), \
                  or read its parts by id{}",
                 plural(cap as usize, "line"),
@@ -674,9 +692,19 @@ fn fit_outline(
         cut_note(kept, total, budget, advice)
     })
     .ok_or_else(|| {
+        // The first line and the note saying what was cut, counted as the
+        // answer would hold them.
+        let lines = text.lines().count();
+        let first = format!(
+            "{}\n{}",
+            text.lines().next().unwrap_or_default(),
+            cut_note(1, lines, budget, advice)
+        );
         format!(
-            "max_tokens={budget} is too small for even the first line of this outline; \
-                 raise it (the top-level outline alone is {} tokens)",
+            "max_tokens={budget} is too small for the first line of this outline with the \
+             note saying what was cut ({} tokens); raise it to at least that (the top-level \
+             outline alone is {} tokens)",
+            tokens::count(&first).unwrap_or_default(),
             tokens::count(&text).unwrap_or_default()
         )
     })
@@ -854,4 +882,21 @@ fn plural(count: usize, noun: &str) -> String {
         (_, "match") => format!("{count} matches"),
         _ => format!("{count} {noun}s"),
     }
+}
+
+/// How many context lines to show before and after a symbol at lines
+/// `start..=end` of a file of `line_count` lines, when `context` are asked
+/// for on each side and at most `cap` lines may be shown: the symbol's own
+/// lines come first, and the room left is shared between the two sides
+/// (a side with fewer lines to give leaves its share to the other).
+fn context_around(start: u32, end: u32, line_count: u32, context: u32, cap: u32) -> (u32, u32) {
+    let own = end.saturating_sub(start) + 1;
+    let room = cap.saturating_sub(own);
+    let want_before = context.min(start.saturating_sub(1));
+    let want_after = context.min(line_count.saturating_sub(end));
+    if want_before + want_after <= room {
+        return (want_before, want_after);
+    }
+    let before = want_before.min((room / 2).max(room.saturating_sub(want_after)));
+    (before, want_after.min(room - before))
 }
