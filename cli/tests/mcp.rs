@@ -1325,3 +1325,35 @@ fn a_root_that_is_no_directory_is_refused_naming_it_once() {
         );
     }
 }
+
+/// Tests and routes written as callbacks are found by name and read by id
+/// (`test('adds')` is a block marked `callback`); control-flow blocks are
+/// not found by name.
+#[test]
+fn find_symbol_finds_tests_and_routes_by_their_titles() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(
+        &root.join("cart.spec.ts"),
+        "describe('cart', () => {\n  it('adds items', () => {\n    if (x) { y(); }\n  });\n});\n\
+         app.get('/users/:id', (req, res) => res.send(1));\n",
+    );
+    let mut server = Server::start(root);
+    let found = server.ok("find_symbol", json!({"pattern": "adds"}));
+    assert!(
+        found.contains("cart.spec.ts:2:  L2-4 block `it('adds items')` in module level"),
+        "{found}"
+    );
+    let route = server.ok("find_symbol", json!({"pattern": "/users"}));
+    assert!(
+        route.contains("cart.spec.ts:6:  L6-6 block `app.get('/users/:id')` in module level"),
+        "{route}"
+    );
+    let none = server.ok("find_symbol", json!({"pattern": "if (x)"}));
+    assert!(none.starts_with("no symbol matches"), "{none}");
+    let read = server.ok("read_symbol", json!({"symbol_id": "cart.spec.ts:2:"}));
+    assert!(
+        read.starts_with("==> cart.spec.ts:2-4 block `it('adds items')` in module level <==\n"),
+        "{read}"
+    );
+}

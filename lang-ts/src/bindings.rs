@@ -15,6 +15,28 @@ use swc_ecma_ast::{
 use crate::signature::type_text;
 use crate::symbols::{Ctx, FnLike, MAX_WALK_DEPTH, Scope, Walker, fn_like, mark_overloads, unwrap};
 
+/// The signature of a function bound to a name by `keyword`: `function
+/// tail()` bound to `var tail` reads `var tail = function()`, an arrow
+/// `const f = (x) =>`.
+fn bound_signature(symbol: &mut Symbol, keyword: &str) {
+    if symbol.kind != SymbolKind::Function {
+        return;
+    }
+    let Some(sig) = &symbol.signature else {
+        return;
+    };
+    let sig = if sig.starts_with(&format!("{} = ", symbol.name)) {
+        sig.clone()
+    } else {
+        format!(
+            "{} = {}",
+            symbol.name,
+            sig.replacen(&format!(" {}", symbol.name), "", 1)
+        )
+    };
+    symbol.signature = Some(truncate(&format!("{keyword} {sig}"), MAX_SIGNATURE_CHARS));
+}
+
 /// `MAX_SIZE`, `_DEFAULT`, `V2`: letters all upper case, at least one letter.
 fn is_constant_name(name: &str) -> bool {
     name.chars().any(char::is_alphabetic)
@@ -100,10 +122,12 @@ impl Walker<'_, '_> {
                 continue;
             }
             let mut ctx = ctx.clone();
+            // A later declarator starts at its own start (its name), as the
+            // compiler's `VariableDeclaration.getStart()` says.
             ctx.start = if i == 0 {
                 Some(ctx.start.map_or(v.span.lo, |s| s.min(v.span.lo)))
             } else {
-                None
+                Some(declarator.span.lo)
             };
             ctx.end = if single {
                 Some(ctx.end.map_or(v.span.hi, |e| e.max(v.span.hi)))
@@ -144,6 +168,8 @@ impl Walker<'_, '_> {
                 Self::with_modifiers(&mut symbol, &ctx.modifiers);
                 symbol
             });
+            let plain = matches!(symbol.kind, SymbolKind::Variable | SymbolKind::Constant)
+                && symbol.children.is_empty();
             if matches!(symbol.kind, SymbolKind::Variable | SymbolKind::Constant) {
                 symbol.annotation = annotation.clone();
                 let mut signature = format!("{keyword} {}", symbol.name);
@@ -151,22 +177,73 @@ impl Walker<'_, '_> {
                     signature.push_str(&format!(": {a}"));
                 }
                 symbol.signature = Some(signature);
-            } else if symbol.kind == SymbolKind::Function
-                && let Some(sig) = &symbol.signature
-            {
-                // `function tail()` bound to `var tail` reads `var tail = function()`.
-                let sig = if sig.starts_with(&format!("{} = ", symbol.name)) {
-                    sig.clone()
-                } else {
-                    format!(
-                        "{} = {}",
-                        symbol.name,
-                        sig.replacen(&format!(" {}", symbol.name), "", 1)
-                    )
-                };
-                symbol.signature = Some(truncate(&format!("{keyword} {sig}"), MAX_SIGNATURE_CHARS));
+            } else {
+                bound_signature(&mut symbol, keyword);
             }
             out.push(symbol);
+            // Callbacks in a plain value (`const Panel = forwardRef(…)`)
+            // are listed after it, at its level.
+            if plain && let Some(init) = &declarator.init {
+                self.callbacks_in(init, out);
+            }
+        }
+    }
+
+    /// The `const`/`let`/`var` bindings of a function body: those bound to a
+    /// function, an arrow function or a class expression are symbols (named
+    /// by the binding, as at module level); the callbacks in the others'
+    /// values are listed where they stand.
+    pub(crate) fn local_var(&self, v: &VarDecl, out: &mut Vec<Symbol>) {
+        let single = v.decls.len() == 1;
+        let keyword = match v.kind {
+            VarDeclKind::Const => "const",
+            VarDeclKind::Let => "let",
+            VarDeclKind::Var => "var",
+        };
+        for (i, declarator) in v.decls.iter().enumerate() {
+            let Some(init) = declarator.init.as_deref() else {
+                continue;
+            };
+            let structured = fn_like(init).is_some() || matches!(unwrap(init), Expr::Class(_));
+            if let (Pat::Ident(binding), true) = (&declarator.name, structured) {
+                let ctx = Ctx {
+                    start: Some(if i == 0 {
+                        v.span.lo
+                    } else {
+                        declarator.span.lo
+                    }),
+                    end: Some(if single {
+                        v.span.hi
+                    } else {
+                        declarator.span.hi
+                    }),
+                    modifiers: Vec::new(),
+                    visibility: None,
+                };
+                let name = binding.id.sym.to_string();
+                if let Some(mut symbol) =
+                    self.bound_value(&name, binding.id.span.lo, init, false, &ctx, true)
+                {
+                    bound_signature(&mut symbol, keyword);
+                    out.push(symbol);
+                }
+                continue;
+            }
+            // `const onChange = useCallback((e) => …, [])`: the block of the
+            // call is named by its binding too, the local being no symbol.
+            let mut found = Vec::new();
+            self.callbacks_in(init, &mut found);
+            if let (Pat::Ident(binding), [block]) = (&declarator.name, found.as_mut_slice())
+                && block.kind == SymbolKind::Block
+                && matches!(unwrap(init), Expr::Call(_) | Expr::New(_))
+                && block.start_line == self.source.line(init.span().lo)
+            {
+                block.name = truncate(
+                    &format!("{keyword} {} = {}", binding.id.sym, block.name),
+                    MAX_SIGNATURE_CHARS,
+                );
+            }
+            out.append(&mut found);
         }
     }
 
@@ -211,6 +288,9 @@ impl Walker<'_, '_> {
             swc_ecma_ast::Callee::Expr(e) => fn_like(e),
             _ => None,
         };
+        // Calls of a named function (`describe('x', () => …)`) are
+        // callbacks (`callbacks.rs`); a wrapper calls a function itself.
+        callee.as_ref()?;
         let functions = callee
             .into_iter()
             .chain(call.args.iter().filter_map(|a| fn_like(&a.expr)));
@@ -251,6 +331,7 @@ impl Walker<'_, '_> {
             end_line,
         );
         block.name_column = source.column(span.lo);
+        block.modifiers.push(Modifier::Callback);
         block.children = children;
         Some(block)
     }

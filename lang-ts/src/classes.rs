@@ -73,7 +73,19 @@ pub(crate) fn class(
     symbol.bases = extends.into_iter().chain(implements).collect();
     for member in &class.body {
         if let Some(child) = self::member(walker, member) {
+            let plain = child.kind == SymbolKind::Field;
             symbol.children.push(child);
+            // Callbacks in a field's value (`onScroll = throttle(() => …)`)
+            // are listed after it, at its level.
+            let value = match member {
+                ClassMember::ClassProp(p) => p.value.as_deref(),
+                ClassMember::PrivateProp(p) => p.value.as_deref(),
+                ClassMember::AutoAccessor(a) => a.value.as_deref(),
+                _ => None,
+            };
+            if plain && let Some(value) = value {
+                walker.callbacks_in(value, &mut symbol.children);
+            }
         }
     }
     mark_overloads(&mut symbol.children);

@@ -35,6 +35,7 @@
 
 mod bindings;
 mod blocks;
+mod callbacks;
 mod classes;
 mod docs;
 mod imports;
@@ -158,6 +159,15 @@ fn declares_namespace(items: &[ModuleItem]) -> bool {
     })
 }
 
+/// Whether `items` hold a declaration `is` accepts, exported or not.
+fn declares(items: &[ModuleItem], is: impl Fn(&Decl) -> bool) -> bool {
+    items.iter().any(|item| match item {
+        ModuleItem::Stmt(Stmt::Decl(decl)) => is(decl),
+        ModuleItem::ModuleDecl(ModuleDecl::ExportDecl(ExportDecl { decl, .. })) => is(decl),
+        _ => false,
+    })
+}
+
 /// Whether `items` declare a class (`class X {}`, exported or default).
 fn declares_class(items: &[ModuleItem]) -> bool {
     items.iter().any(|item| {
@@ -237,10 +247,15 @@ fn recover_body(
         d.message = format!("{} ({what} at lines {first}-{last} left out)", d.message);
         d
     };
-    // Members of a class are tried inside `class R{…}`; statements of a
-    // namespace alone.
+    // Members of a class, an interface or an enum are tried inside
+    // `class R{…}`, `interface R{…}`, `enum R{…}`; statements of a namespace
+    // alone.
     let wrapper = if declares_class(&header) {
         Some(("class R{", "\n}"))
+    } else if declares(&header, |d| matches!(d, Decl::TsInterface(_))) {
+        Some(("interface R{", "\n}"))
+    } else if declares(&header, |d| matches!(d, Decl::TsEnum(_))) {
+        Some(("enum R{", "\n}"))
     } else if declares_namespace(&header) {
         Some(("", ""))
     } else {
@@ -429,7 +444,39 @@ impl Outline for TypeScriptOutline {
     /// a warning: swc walks the whole chain for each `else if` it appends
     /// (time quadratic in its length: 30,000 took 17 s).
     fn extract(&self, text: &str, language: Language, options: &OutlineOptions) -> Extracted {
-        extract_cut(text, language, options, false).0
+        extract_cut(text, language, options, false, false).0
+    }
+
+    /// [`Outline::extract`], a declaration file (`.d.ts`) parsed as one:
+    /// in an ambient context, where `export const a: T;` is valid.
+    fn extract_file(
+        &self,
+        path: &str,
+        text: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> Extracted {
+        extract_cut(
+            text,
+            language,
+            options,
+            false,
+            parse::is_declaration_file(path),
+        )
+        .0
+    }
+
+    /// [`Outline::extract_with_facts`], a declaration file parsed as one.
+    fn extract_file_with_facts(
+        &self,
+        path: &str,
+        text: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> (Extracted, Facts) {
+        let dts = parse::is_declaration_file(path);
+        let (extracted, facts) = extract_cut(text, language, options, true, dts);
+        (extracted, facts.unwrap_or_default())
     }
 
     /// [`Outline::extract`] and the cross-reference facts of the same tree
@@ -440,7 +487,7 @@ impl Outline for TypeScriptOutline {
         language: Language,
         options: &OutlineOptions,
     ) -> (Extracted, Facts) {
-        let (extracted, facts) = extract_cut(text, language, options, true);
+        let (extracted, facts) = extract_cut(text, language, options, true, false);
         (extracted, facts.unwrap_or_default())
     }
 }
@@ -452,13 +499,14 @@ fn extract_cut(
     language: Language,
     options: &OutlineOptions,
     want_facts: bool,
+    dts: bool,
 ) -> (Extracted, Option<Facts>) {
     let cuts = recovery::else_if_cuts(text, MAX_ELSE_IF_CHAIN);
     if cuts.is_empty() {
-        return extract_here(text, language, options, want_facts);
+        return extract_here(text, language, options, want_facts, dts);
     }
     let cut = recovery::blank(text, &cuts);
-    let (mut extracted, facts) = extract_here(&cut, language, options, want_facts);
+    let (mut extracted, facts) = extract_here(&cut, language, options, want_facts, dts);
     let source = Source::new(text);
     extracted
         .diagnostics
@@ -484,10 +532,11 @@ fn extract_here(
     language: Language,
     options: &OutlineOptions,
     want_facts: bool,
+    dts: bool,
 ) -> (Extracted, Option<Facts>) {
     {
         let source = Source::new(text);
-        let syntax = parse::syntax(language);
+        let syntax = parse::syntax(language, dts);
         let comments = SingleThreadedComments::default();
         // Parsing, walking and dropping a tree recurse once per level.
         let max_nesting = usize::try_from(options.nesting_limit()).unwrap_or(usize::MAX);

@@ -12,9 +12,10 @@ use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax, TsSyntax};
 use crate::source::BASE;
 
 /// The syntax for a language: TypeScript (with JSX for `.tsx`), or ECMAScript
-/// with JSX for the JavaScript extensions; decorators on in both. (`.d.ts`
-/// files need nothing more: their ambient declarations parse as TypeScript.)
-pub(crate) fn syntax(language: Language) -> Syntax {
+/// with JSX for the JavaScript extensions; decorators on in both. With `dts`
+/// (a declaration file, `.d.ts`), TypeScript in an ambient context, where
+/// `export const a: T;` needs no initializer.
+pub(crate) fn syntax(language: Language, dts: bool) -> Syntax {
     match language {
         Language::Javascript | Language::Jsx => Syntax::Es(EsSyntax {
             jsx: true,
@@ -29,9 +30,24 @@ pub(crate) fn syntax(language: Language) -> Syntax {
         _ => Syntax::Typescript(TsSyntax {
             tsx: language == Language::Tsx,
             decorators: true,
+            dts,
             ..TsSyntax::default()
         }),
     }
+}
+
+/// Whether `path` names a declaration file, by TypeScript's rule
+/// (`isDeclarationFileName`): a name ending in `.d.ts`, `.d.mts` or
+/// `.d.cts`, or in `.d.EXT.ts` for one more extension (`styles.d.css.ts`).
+pub(crate) fn is_declaration_file(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.ends_with(".d.ts")
+        || name.ends_with(".d.mts")
+        || name.ends_with(".d.cts")
+        || name
+            .strip_suffix(".ts")
+            .and_then(|stem| stem.rsplit_once(".d."))
+            .is_some_and(|(_, ext)| !ext.is_empty() && !ext.contains('.'))
 }
 
 /// What parsing one text gave.

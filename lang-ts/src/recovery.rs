@@ -45,6 +45,13 @@ const DECLARATION_WORDS: &[&str] = &[
     "async",
 ];
 
+/// Words that start a statement: after a `}` on the same line they begin a
+/// new piece (minified `}function f(){…}`), where another word goes on.
+const STATEMENT_WORDS: &[&str] = &[
+    "if", "for", "while", "do", "return", "try", "switch", "throw", "break", "continue", "with",
+    "debugger", "yield", "await", "new", "delete", "void", "typeof",
+];
+
 /// Words after which a `/` starts a regular expression.
 const EXPRESSION_KEYWORDS: &[&str] = &[
     "return",
@@ -92,6 +99,25 @@ enum Frame {
     Bracket(u8),
     /// A `${` inside a template literal.
     Substitution,
+}
+
+/// How many frames above the innermost `{` (or template `${`) a `}` may
+/// close with it: `(` and `[` left open inside a block are closed by the
+/// block's `}`, as TypeScript's own parser pairs them, so one unclosed `(`
+/// does not shift every later brace. Bounded, so a `}` after a million open
+/// `(` costs no scan of them all.
+const MAX_LEFT_OPEN: usize = 64;
+
+/// How many `(`/`[` frames a `}` closes before the `{` or `${` it pairs
+/// with (see [`MAX_LEFT_OPEN`]); 0 when the top frame is that `{`, or none
+/// is near enough.
+fn left_open(stack: &[Frame]) -> usize {
+    stack
+        .iter()
+        .rev()
+        .take(MAX_LEFT_OPEN + 1)
+        .position(|f| matches!(f, Frame::Bracket(b'{') | Frame::Substitution))
+        .unwrap_or(0)
 }
 
 /// One top-level statement: its byte range and how deeply it nests.
@@ -194,11 +220,22 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             continue;
         }
         if at_line_start || ended {
+            let same_line = !at_line_start;
             at_line_start = false;
             let column_one = i == 0 || matches!(bytes.get(i - 1), Some(b'\n' | b'\r'));
             let word = word_at(i);
             let declaration = column_one && (DECLARATION_WORDS.contains(&word) || b == b'@');
-            let continues = CONTINUATION_WORDS.contains(&word)
+            // After a `}` on the same line, a word that starts no statement
+            // goes on (`} as const`, `{…} extends X`, JSX text after `{x}`):
+            // a brace closing an object, a type or a JSX expression ends
+            // nothing there.
+            let after_brace = same_line
+                && last == Some(b'}')
+                && is_word_byte(b)
+                && !DECLARATION_WORDS.contains(&word)
+                && !STATEMENT_WORDS.contains(&word);
+            let continues = after_brace
+                || CONTINUATION_WORDS.contains(&word)
                 || matches!(
                     b,
                     b'.' | b')'
@@ -220,7 +257,11 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                         | b'`'
                         | b'%'
                         | b'^'
-                );
+                )
+                // `{` on a line of its own continues a header not ended
+                // (prettier's class body after a wrapped heritage clause);
+                // `}[` and `}{` on one line go on inside types.
+                || (matches!(b, b'{' | b'[') && (!ended || (same_line && last == Some(b'}'))));
             let ends_line = matches!(last, Some(c) if c == b';' || c == b'}' || c == b')' || c == b']' || c == b'"' || c == b'\'' || c == b'`' || is_word_byte(c));
             let mut boundary = declaration
                 || (stack.is_empty() && !continues && (ended || (column_one && ends_line)));
@@ -344,22 +385,34 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                     links = links_saved.pop().unwrap_or(0);
                 }
             }
-            b'}' => match stack.last() {
-                Some(Frame::Substitution) => {
-                    stack.pop();
-                    i = unterminated_at_line_end(bytes, i, template_end(bytes, i + 1, &mut stack));
-                    last = Some(b'`');
-                    continue;
-                }
-                Some(Frame::Bracket(_)) => {
+            b'}' => {
+                for _ in 0..left_open(&stack) {
                     stack.pop();
                     arrows = arrows_saved.pop().unwrap_or(0);
                     links = links_saved.pop().unwrap_or(0);
                     raw = raw.saturating_sub(1);
-                    ended = stack.is_empty();
                 }
-                None => raw = raw.saturating_sub(1),
-            },
+                match stack.last() {
+                    Some(Frame::Substitution) => {
+                        stack.pop();
+                        i = unterminated_at_line_end(
+                            bytes,
+                            i,
+                            template_end(bytes, i + 1, &mut stack),
+                        );
+                        last = Some(b'`');
+                        continue;
+                    }
+                    Some(Frame::Bracket(_)) => {
+                        stack.pop();
+                        arrows = arrows_saved.pop().unwrap_or(0);
+                        links = links_saved.pop().unwrap_or(0);
+                        raw = raw.saturating_sub(1);
+                        ended = stack.is_empty();
+                    }
+                    None => raw = raw.saturating_sub(1),
+                }
+            }
             b';' => {
                 angles = 0;
                 arrows = arrows_saved.last().copied().unwrap_or(0);
@@ -615,21 +668,29 @@ fn scan(text: &str, range: Range<usize>, mut visit: impl FnMut(usize, u8, usize,
                     open = open.saturating_sub(1);
                 }
             }
-            b'}' => match stack.last() {
-                Some(Frame::Substitution) => {
-                    stack.pop();
-                    let start = i;
-                    i = template_end(bytes, i + 1, &mut stack);
-                    visit(start, b'`', open, i);
-                    last = Some(b'`');
-                    continue;
-                }
-                Some(Frame::Bracket(_)) => {
+            b'}' => {
+                for _ in 0..left_open(&stack) {
                     stack.pop();
                     open = open.saturating_sub(1);
+                    // The `(` or `[` closed here, as if by its own bracket.
+                    visit(i, b')', open, i);
                 }
-                None => {}
-            },
+                match stack.last() {
+                    Some(Frame::Substitution) => {
+                        stack.pop();
+                        let start = i;
+                        i = template_end(bytes, i + 1, &mut stack);
+                        visit(start, b'`', open, i);
+                        last = Some(b'`');
+                        continue;
+                    }
+                    Some(Frame::Bracket(_)) => {
+                        stack.pop();
+                        open = open.saturating_sub(1);
+                    }
+                    None => {}
+                }
+            }
             _ => {}
         }
         if is_word_byte(b) {
@@ -737,7 +798,8 @@ pub(crate) fn split_members(text: &str, body: Range<usize>) -> Vec<Range<usize>>
         if start.is_none() {
             start = Some(i);
         }
-        ended = matches!(b, b';' | b'}') && depth == 0;
+        // `,` ends an enum member (and may end an interface member).
+        ended = matches!(b, b';' | b'}' | b',') && depth == 0;
         depth_before = depth;
         last = Some(b);
         token_end = end;

@@ -6,9 +6,14 @@
 //!   literal lists its function-valued members), CommonJS `module.exports =` /
 //!   `exports.x =` assignments; control-flow statements are blocks holding what
 //!   is declared inside them;
-//! - **function bodies**: nested declarations only (locals are not symbols);
-//!   when a body spans more than the block threshold its top-level control-flow
-//!   statements become blocks (see `blocks.rs`).
+//! - **function bodies**: nested declarations, and the `const`/`let`/`var`
+//!   bindings of a function, arrow function or class expression (other
+//!   locals are not symbols); when a body spans more than the block
+//!   threshold its top-level control-flow statements become blocks (see
+//!   `blocks.rs`).
+//!
+//! In both, the expressions of a statement are searched for callbacks and
+//! function expressions holding declarations (see `callbacks.rs`).
 
 use outline_core::text::{MAX_DECORATOR_CHARS, MAX_SIGNATURE_CHARS, MAX_TYPE_CHARS, truncate};
 use outline_core::{Modifier, OutlineOptions, Symbol, SymbolKind};
@@ -172,10 +177,21 @@ impl Walker<'_, '_> {
                 .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
                 .map_or(0, |i| i + 1);
             let word = trimmed.get(word_start..).unwrap_or_default();
-            if matches!(
-                word,
-                "declare" | "export" | "default" | "abstract" | "async"
-            ) {
+            // A word at the end of a `//` comment is no keyword
+            // (`// used by default` above a declaration).
+            let line_start = trimmed
+                .get(..word_start)
+                .and_then(|b| b.rfind(['\n', '\r']))
+                .map_or(0, |i| i + 1);
+            let commented = trimmed
+                .get(line_start..word_start)
+                .is_some_and(|line| line.contains("//"));
+            if !commented
+                && matches!(
+                    word,
+                    "declare" | "export" | "default" | "abstract" | "async"
+                )
+            {
                 offset = word_start;
             } else {
                 break;
@@ -299,11 +315,16 @@ impl Walker<'_, '_> {
         };
         match stmt {
             Stmt::Decl(decl) => self.decl(decl, scope, &Ctx::default(), out),
-            Stmt::Expr(e) if scope == Scope::Module => {
-                if let Some(symbol) = self.assignment(&e.expr, e.span) {
-                    out.push(symbol);
-                } else if let Some(symbol) = self.wrapper_call(&e.expr, e.span) {
-                    out.push(symbol);
+            Stmt::Expr(e) => {
+                let assigned = if scope == Scope::Module {
+                    self.assignment(&e.expr, e.span)
+                        .or_else(|| self.wrapper_call(&e.expr, e.span))
+                } else {
+                    None
+                };
+                match assigned {
+                    Some(symbol) => out.push(symbol),
+                    None => self.callbacks_in(&e.expr, out),
                 }
             }
             Stmt::Block(b) => {
@@ -312,13 +333,22 @@ impl Walker<'_, '_> {
                 }
             }
             Stmt::Labeled(l) => self.stmt(&l.body, scope, split, out),
+            Stmt::Return(_) | Stmt::Throw(_) => self.callbacks_in_header(stmt, out),
             _ => {
                 let Some(bodies) = crate::blocks::nested_bodies(stmt) else {
                     return;
                 };
                 if split {
-                    out.push(self.block(stmt, scope, &bodies));
+                    let mut block = self.block(stmt, scope, &bodies);
+                    let mut header = Vec::new();
+                    self.callbacks_in_header(stmt, &mut header);
+                    if !header.is_empty() {
+                        header.append(&mut block.children);
+                        block.children = header;
+                    }
+                    out.push(block);
                 } else {
+                    self.callbacks_in_header(stmt, out);
                     for body in bodies {
                         for s in body {
                             self.stmt(s, scope, false, out);
@@ -358,7 +388,14 @@ impl Walker<'_, '_> {
                 ));
             }
             Decl::Var(v) if scope == Scope::Module => self.var(v, &ctx, out),
-            Decl::Var(_) | Decl::Using(_) => {}
+            Decl::Var(v) => self.local_var(v, out),
+            Decl::Using(u) => {
+                for d in &u.decls {
+                    if let Some(init) = &d.init {
+                        self.callbacks_in(init, out);
+                    }
+                }
+            }
             Decl::TsInterface(i) => out.push(self.interface(i, &ctx)),
             Decl::TsTypeAlias(t) => out.push(self.type_alias(t, &ctx)),
             Decl::TsEnum(e) => out.push(self.enumeration(e, &ctx)),

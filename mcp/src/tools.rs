@@ -453,7 +453,11 @@ impl Workspace {
             };
             searched += 1;
             outline.walk(|symbol| {
-                if symbol.kind != SymbolKind::Block && pattern.matches(symbol) {
+                // Callbacks are found by their names (`test('adds')`,
+                // `app.get('/users')`); control-flow blocks are not.
+                let findable = symbol.kind != SymbolKind::Block
+                    || symbol.has(outline_core::Modifier::Callback);
+                if findable && pattern.matches(symbol) {
                     let exact = symbol.name.eq_ignore_ascii_case(&args.pattern);
                     matches.push((!exact, format!("{}  {}", symbol.id, summary(symbol))));
                     matched_files.insert(display);
@@ -858,6 +862,9 @@ impl Pattern {
 
     fn matches(&self, symbol: &Symbol) -> bool {
         match self {
+            Pattern::Substring(text) if symbol.kind == SymbolKind::Block => {
+                symbol.name.to_lowercase().contains(text)
+            }
             Pattern::Substring(text) => symbol.qualname.to_lowercase().contains(text),
             Pattern::Glob(glob) => glob.is_match(&symbol.name) || glob.is_match(&symbol.qualname),
         }

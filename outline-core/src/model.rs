@@ -265,10 +265,16 @@ pub enum Modifier {
     /// A declaration without a body (TypeScript overload signature, Rust trait
     /// method without default, `extern` item).
     Bodiless,
-    /// A test function or module (Rust `#[test]`, `#[cfg(test)]`).
+    /// A test function or module (Rust `#[test]`, `#[cfg(test)]`), or a test
+    /// suite, case or hook (TypeScript/JavaScript `describe`, `it`, `test`,
+    /// `beforeEach`… blocks).
     Test,
     /// Item found inside a macro invocation's body (never expanded).
     FromMacro,
+    /// A `block` that is a call with function arguments, not control flow
+    /// (TypeScript/JavaScript: `test('adds', …)`, `app.get('/x', …)`,
+    /// `useEffect(…)`, an IIFE).
+    Callback,
 }
 
 /// Accessor role of a property accessor.

@@ -83,6 +83,20 @@ pub trait Outline {
     /// handles).
     fn extract(&self, source: &str, language: Language, options: &OutlineOptions) -> Extracted;
 
+    /// [`Outline::extract`] for the file at `path` (only its name is looked
+    /// at: a TypeScript declaration file, `.d.ts`, is parsed as one). The
+    /// default ignores the path.
+    fn extract_file(
+        &self,
+        path: &str,
+        source: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> Extracted {
+        let _ = path;
+        self.extract(source, language, options)
+    }
+
     /// The complete outline of one file: strips a leading BOM, extracts (with
     /// `max_nesting` clamped to [`MAX_NESTING_CAP`]), and assigns qualnames
     /// and ids with [`finish`]. `path` is only used to build ids.
@@ -102,7 +116,7 @@ pub trait Outline {
             path,
             language,
             source,
-            self.extract(source, language, &options),
+            self.extract_file(path, source, language, &options),
         )
     }
 
@@ -116,6 +130,19 @@ pub trait Outline {
         options: &OutlineOptions,
     ) -> (Extracted, Facts) {
         (self.extract(source, language, options), Facts::default())
+    }
+
+    /// [`Outline::extract_with_facts`] for the file at `path` (see
+    /// [`Outline::extract_file`]).
+    fn extract_file_with_facts(
+        &self,
+        path: &str,
+        source: &str,
+        language: Language,
+        options: &OutlineOptions,
+    ) -> (Extracted, Facts) {
+        let _ = path;
+        self.extract_with_facts(source, language, options)
     }
 
     /// [`Outline::outline`] and the file's cross-reference [`Facts`], from the
@@ -132,7 +159,7 @@ pub trait Outline {
             max_nesting: options.nesting_limit(),
             ..options.clone()
         };
-        let (extracted, facts) = self.extract_with_facts(source, language, &options);
+        let (extracted, facts) = self.extract_file_with_facts(path, source, language, &options);
         (finish(path, language, source, extracted), facts)
     }
 }

@@ -1,8 +1,9 @@
 //! Reading the `*.expect.md` files (the shared cases found in other tools' bug
 //! reports, and our own) and checking their facts against our outline.
 //!
-//! Each expect file holds Markdown tables with at least the columns `name`,
-//! `kind`, `start`, `end`, usually `parent`, and optional columns this module
+//! Each expect file holds Markdown tables with at least the columns `name`
+//! (or `qualname`, the whole qualified name), `kind`, `start`, `end`,
+//! usually `parent`, and optional columns this module
 //! understands: `params`, `returns`, `doc first line`, `async`, `decorators`,
 //! `type params`. A row passes when a symbol with that name, start and end line
 //! exists under that parent (blocks are transparent) with a matching kind and
@@ -313,8 +314,10 @@ fn check_case(rules: &Rules, expect: &Path, outline: &FileOutline) -> Vec<String
     let mut checked = 0;
     for table in tables(&markdown) {
         let column = |name: &str| table.columns.iter().position(|c| c.starts_with(name));
+        // A `qualname` column names the symbol by its whole qualname.
+        let qualname_col = column("qualname");
         let (Some(name_col), Some(kind_col), Some(start_col), Some(end_col)) = (
-            column("name"),
+            column("name").or(qualname_col),
             column("kind"),
             column("start"),
             column("end"),
@@ -334,8 +337,16 @@ fn check_case(rules: &Rules, expect: &Path, outline: &FileOutline) -> Vec<String
                 continue;
             };
             let found = symbols.iter().find(|p| {
-                p.symbol.name == name
-                    && p.symbol.start_line == start
+                (if qualname_col.is_some() {
+                    // A block's qualname is its parent's: it is named.
+                    if p.symbol.kind == SymbolKind::Block {
+                        p.symbol.name == name
+                    } else {
+                        p.symbol.qualname == name
+                    }
+                } else {
+                    p.symbol.name == name
+                }) && p.symbol.start_line == start
                     && p.symbol.end_line == end
                     && parent_col.is_none_or(|i| parent_matches(rules, cell(i), p.parent))
             });
@@ -344,7 +355,7 @@ fn check_case(rules: &Rules, expect: &Path, outline: &FileOutline) -> Vec<String
                 continue;
             };
             checked += 1;
-            listed.push((name.clone(), start));
+            listed.push((found.symbol.name.clone(), start));
             let symbol = found.symbol;
             if !kinds.contains(&symbol.kind) {
                 failures.push(format!(
