@@ -557,7 +557,7 @@ fn extract_here(
         } else {
             parse::parse(text, 0, syntax, &comments)
         };
-        let mut diagnostics: Vec<Diagnostic> = parsed
+        let diagnostics: Vec<Diagnostic> = parsed
             .recovered
             .iter()
             .map(|e| diagnostic(&source, e, None))
@@ -573,112 +573,127 @@ fn extract_here(
         let items: Vec<ModuleItem> = match parsed_items {
             Ok(items) => items,
             Err(fatal) => {
-                let original = diagnostics.clone();
-                // Start again, one top-level statement at a time.
-                let comments = SingleThreadedComments::default();
-                let mut items = Vec::new();
-                diagnostics.clear();
-                let mut failed = false;
-                // Statements whose brackets nest too deeply (counted across
-                // the forced splits at column-1 declarations) are reported
-                // once each, not parsed.
-                let deep = if too_deep {
-                    recovery::deep_regions(text, max_nesting)
-                } else {
-                    Vec::new()
-                };
-                let mut reported = vec![false; deep.len()];
-                for piece_info in pieces {
-                    let range = piece_info.range;
-                    let Some(piece) = text.get(range.clone()) else {
-                        continue;
+                // Template literals lexed as the language does when they
+                // all close (see `recovery::natural_templates`): the pieces
+                // are cut again that way.
+                return recovery::natural_templates(text, |natural| {
+                    let pieces = if natural {
+                        recovery::split(text).0
+                    } else {
+                        pieces
                     };
-                    if let Some(at) = deep
-                        .iter()
-                        .position(|(r, _)| r.start < range.end && range.start < r.end)
-                    {
-                        failed = true;
-                        if let (Some(done), Some((region, depth))) =
-                            (reported.get_mut(at), deep.get(at))
-                            && !*done
+                    let mut diagnostics = diagnostics;
+                    let original = diagnostics.clone();
+                    // Start again, one top-level statement at a time.
+                    let comments = SingleThreadedComments::default();
+                    let mut items = Vec::new();
+                    diagnostics.clear();
+                    let mut failed = false;
+                    // Statements whose brackets nest too deeply (counted across
+                    // the forced splits at column-1 declarations) are reported
+                    // once each, not parsed.
+                    let deep = if too_deep {
+                        recovery::deep_regions(text, max_nesting)
+                    } else {
+                        Vec::new()
+                    };
+                    let mut reported = vec![false; deep.len()];
+                    for piece_info in pieces {
+                        let range = piece_info.range;
+                        let Some(piece) = text.get(range.clone()) else {
+                            continue;
+                        };
+                        if let Some(at) = deep
+                            .iter()
+                            .position(|(r, _)| r.start < range.end && range.start < r.end)
                         {
-                            *done = true;
-                            let start = region.start.min(range.start);
+                            failed = true;
+                            if let (Some(done), Some((region, depth))) =
+                                (reported.get_mut(at), deep.get(at))
+                                && !*done
+                            {
+                                *done = true;
+                                let start = region.start.min(range.start);
+                                diagnostics.push(nested_too_deep(
+                                    &source,
+                                    start..region.end,
+                                    *depth,
+                                    max_nesting,
+                                ));
+                            }
+                            continue;
+                        }
+                        if piece_info.depth > max_nesting {
+                            failed = true;
                             diagnostics.push(nested_too_deep(
                                 &source,
-                                start..region.end,
-                                *depth,
+                                range.clone(),
+                                piece_info.depth,
                                 max_nesting,
                             ));
+                            continue;
                         }
-                        continue;
-                    }
-                    if piece_info.depth > max_nesting {
-                        failed = true;
-                        diagnostics.push(nested_too_deep(
-                            &source,
-                            range.clone(),
-                            piece_info.depth,
-                            max_nesting,
-                        ));
-                        continue;
-                    }
-                    if piece_info.links > recovery::MAX_CHAIN_LINKS {
-                        failed = true;
-                        diagnostics.push(too_long_chain(&source, range.clone(), piece_info.links));
-                        continue;
-                    }
-                    let parsed = parse::parse(piece, range.start, syntax, &comments);
-                    diagnostics.extend(
-                        parsed
-                            .recovered
-                            .iter()
-                            .map(|e| diagnostic(&source, e, None)),
-                    );
-                    match parsed.items {
-                        Ok(piece_items) => items.extend(piece_items),
-                        Err(error) => {
+                        if piece_info.links > recovery::MAX_CHAIN_LINKS {
                             failed = true;
-                            let error = real_error(&source, range.clone(), syntax, error);
-                            if let Some((piece_items, piece_diagnostics)) =
-                                recover_body(&source, range.clone(), syntax, &comments, &error)
-                                    .or_else(|| {
-                                        recover_blocks(
-                                            &source,
-                                            range.clone(),
-                                            syntax,
-                                            &comments,
-                                            &error,
-                                        )
-                                    })
-                            {
-                                items.extend(piece_items);
-                                diagnostics.extend(piece_diagnostics);
-                                continue;
+                            diagnostics.push(too_long_chain(
+                                &source,
+                                range.clone(),
+                                piece_info.links,
+                            ));
+                            continue;
+                        }
+                        let parsed = parse::parse(piece, range.start, syntax, &comments);
+                        diagnostics.extend(
+                            parsed
+                                .recovered
+                                .iter()
+                                .map(|e| diagnostic(&source, e, None)),
+                        );
+                        match parsed.items {
+                            Ok(piece_items) => items.extend(piece_items),
+                            Err(error) => {
+                                failed = true;
+                                let error = real_error(&source, range.clone(), syntax, error);
+                                if let Some((piece_items, piece_diagnostics)) =
+                                    recover_body(&source, range.clone(), syntax, &comments, &error)
+                                        .or_else(|| {
+                                            recover_blocks(
+                                                &source,
+                                                range.clone(),
+                                                syntax,
+                                                &comments,
+                                                &error,
+                                            )
+                                        })
+                                {
+                                    items.extend(piece_items);
+                                    diagnostics.extend(piece_diagnostics);
+                                    continue;
+                                }
+                                let first = source.index.line(range.start);
+                                let last = source.index.end_line(range.start, range.end);
+                                diagnostics.push(diagnostic(&source, &error, Some((first, last))));
                             }
-                            let first = source.index.line(range.start);
-                            let last = source.index.end_line(range.start, range.end);
-                            diagnostics.push(diagnostic(&source, &error, Some((first, last))));
                         }
                     }
-                }
-                if !failed && diagnostics.is_empty() {
-                    // The pieces parsed alone, cleanly, although the whole did
-                    // not: keep the original error so the file is still marked.
-                    match &fatal {
-                        Some(fatal) => diagnostics.push(diagnostic(&source, fatal, None)),
-                        None => diagnostics = original,
+                    if !failed && diagnostics.is_empty() {
+                        // The pieces parsed alone, cleanly, although the whole did
+                        // not: keep the original error so the file is still marked.
+                        match &fatal {
+                            Some(fatal) => diagnostics.push(diagnostic(&source, fatal, None)),
+                            None => diagnostics = original,
+                        }
                     }
-                }
-                return outline_items(
-                    &source,
-                    &comments,
-                    options,
-                    &items,
-                    diagnostics,
-                    true,
-                    want_facts,
-                );
+                    outline_items(
+                        &source,
+                        &comments,
+                        options,
+                        &items,
+                        diagnostics,
+                        true,
+                        want_facts,
+                    )
+                });
             }
         };
         let partial = !diagnostics.is_empty();

@@ -24,6 +24,7 @@
 //! as well, so an unclosed brace costs one member) and its matching `{…}`
 //! pairs, for the partial re-parses done in `lib.rs`.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 /// Words that, in column 1, start a declaration whatever came before.
@@ -536,10 +537,11 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
 /// stray backquote turns every later one (those quoting code in JSDoc too)
 /// inside out, and the declarations between would be lost.
 fn template_end(bytes: &[u8], from: usize, stack: &mut Vec<Frame>) -> usize {
+    let cut = CUT_TEMPLATES.with(Cell::get);
     let mut i = from;
     while let Some(&b) = bytes.get(i) {
         match b {
-            b'\n' | b'\r' if starts_declaration(bytes, i + 1) => return i,
+            b'\n' | b'\r' if cut && starts_declaration(bytes, i + 1) => return i,
             b'\\' => i += 2,
             b'`' => return i + 1,
             b'$' if bytes.get(i + 1) == Some(&b'{') => {
@@ -550,6 +552,56 @@ fn template_end(bytes: &[u8], from: usize, stack: &mut Vec<Frame>) -> usize {
         }
     }
     bytes.len()
+}
+
+thread_local! {
+    /// Whether template text ends before a line that starts, in column 1,
+    /// with a declaration word (see [`natural_templates`]).
+    static CUT_TEMPLATES: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Runs `f` with template literals lexed as the language lexes them (ended
+/// only by their own backquote) when every template of `text` ends that
+/// way, so template text holding code in column 1 (a test's source
+/// fixture) is never cut into statements and outlined; else (a backquote
+/// left unclosed while typing pairs with a later one) with the cut at a
+/// column-1 declaration line, so it cannot swallow the rest of the file;
+/// `f` is told which. Only the recovery of a file that failed to parse
+/// needs this (a clean parse uses swc's own lexing).
+pub(crate) fn natural_templates<T>(text: &str, f: impl FnOnce(bool) -> T) -> T {
+    let natural = templates_close(text);
+    let before = CUT_TEMPLATES.with(|c| c.replace(!natural));
+    let result = f(natural);
+    CUT_TEMPLATES.with(|c| c.set(before));
+    result
+}
+
+/// Whether every template literal of `text` (and every `${…}` in one) ends
+/// before the end of the text, lexed without the column-1 cut.
+fn templates_close(text: &str) -> bool {
+    let before = CUT_TEMPLATES.with(|c| c.replace(false));
+    let bytes = text.as_bytes();
+    let mut closed = true;
+    // `${` opened and not yet closed by their `}`.
+    let mut open = 0usize;
+    scan(text, 0..text.len(), |start, b, _, end| {
+        if b != b'`' {
+            return;
+        }
+        // A part of a template: from its backquote or the `}` of a `${`,
+        // to its closing backquote, its next `${`, or the end of the text.
+        if bytes.get(start) == Some(&b'}') {
+            open = open.saturating_sub(1);
+        }
+        let tail = bytes.get(..end).unwrap_or_default();
+        if tail.ends_with(b"${") {
+            open += 1;
+        } else if end >= bytes.len() && !(end > start + 1 && tail.ends_with(b"`")) {
+            closed = false;
+        }
+    });
+    CUT_TEMPLATES.with(|c| c.set(before));
+    closed && open == 0
 }
 
 /// Whether the line starting at `at` begins, in column 1, with a declaration
