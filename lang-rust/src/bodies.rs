@@ -51,8 +51,11 @@ pub(crate) fn strip_bodies(stream: TokenStream, bodies: &mut Bodies) -> TokenStr
                 TokenTree::Punct(p) => Some(p.as_char()),
                 _ => None,
             };
+            // The initializer ends at `;`, or at the `where` clause of a
+            // generic const (`const C<T>: u8 = 1 where T: Copy;`, nightly).
+            let end = punct == Some(';') || matches!(&tree, TokenTree::Ident(i) if i == "where");
             match (initializer, punct) {
-                (Some(tokens), Some(';')) => {
+                (Some(tokens), _) if end => {
                     let tokens = std::mem::take(tokens);
                     if let Some(first) = tokens.first() {
                         let mut empty = Group::new(Delimiter::Parenthesis, TokenStream::new());
@@ -88,12 +91,18 @@ pub(crate) fn strip_bodies(stream: TokenStream, bodies: &mut Bodies) -> TokenStr
             previous_minus = minus;
             continue;
         }
+        // A `const` or `static` item, not `const fn` (nor `const unsafe fn`,
+        // …) or the nightly `const trait` and `const impl`, whose bodies are
+        // stripped as any trait's or impl's.
         if let TokenTree::Ident(ident) = &tree
             && (ident == "const" || ident == "static")
             && signature.is_none()
             && at_item_start(&out)
             && matches!(iter.peek(), Some(TokenTree::Ident(next))
-                if !matches!(next.to_string().as_str(), "fn" | "unsafe" | "async" | "extern"))
+            if !matches!(
+                next.to_string().as_str(),
+                "fn" | "unsafe" | "async" | "extern" | "trait" | "impl"
+            ))
         {
             value = Some((0, None));
             out.push(tree);
@@ -214,6 +223,7 @@ fn starts_item(trees: &[TokenTree], at: usize) -> bool {
                 || matches!(trees.get(at + 1), Some(TokenTree::Literal(_)))
         }
         "macro_rules" => punct(at + 1, '!'),
+        "macro" => next_is_ident,
         "auto" => next.as_deref() == Some("trait"),
         "pub" => true,
         _ => false,
@@ -357,9 +367,7 @@ fn scan_items(
                 let _rest: TokenStream = input.parse()?;
                 Ok(item)
             };
-            if let Ok(item) = parser.parse2(rest)
-                && !matches!(item, Item::Verbatim(_))
-            {
+            if let Ok(item) = parser.parse2(rest) {
                 let end = item.span().byte_range().end;
                 mapper.item_into(&item, from_macro, out);
                 while i < trees.len() && tree_start(&trees[i]) < end {
@@ -530,6 +538,7 @@ pub(crate) fn might_hold_items(text: &str) -> bool {
         b"const",
         b"static",
         b"macro_rules",
+        b"macro",
         b"extern",
     ];
     let bytes = text.as_bytes();

@@ -8,14 +8,17 @@
 
 use outline_core::text::{MAX_SIGNATURE_CHARS, MAX_TYPE_CHARS, truncate};
 use outline_core::{Modifier, Symbol, SymbolKind};
-use syn::{Item, ItemImpl, Visibility};
+use proc_macro2::Span;
+use syn::{ItemImpl, Visibility};
 
 use crate::items::Mapper;
 use crate::signature::{render_type_parameters, type_parameters, where_clause};
 
 impl Mapper<'_, '_, '_> {
-    /// The symbol of an impl block, its items as children.
-    pub fn impl_block(&self, item: &Item, block: &ItemImpl) -> Symbol {
+    /// The symbol of an impl block, its items as children; `constness` is
+    /// the span of the `const` of a nightly `const impl` (see
+    /// [`crate::verbatim`]).
+    pub fn impl_block(&self, block: &ItemImpl, constness: Option<Span>) -> Symbol {
         let region = self.region;
         let self_ty = region.node_text(&block.self_ty, MAX_TYPE_CHARS);
         let name = match &block.trait_ {
@@ -35,10 +38,10 @@ impl Mapper<'_, '_, '_> {
             .modifiers
             .defaultness
             .map(|d| d.span)
+            .or(constness)
             .or(block.unsafety.map(|u| u.span))
             .unwrap_or(block.impl_token.span);
         let extent = region.range(start).start..region.range(block.brace_token.span.close()).end;
-        let _ = item;
         let mut symbol = self.base_extent(
             extent,
             &block.attrs,
@@ -48,6 +51,9 @@ impl Mapper<'_, '_, '_> {
             SymbolKind::Impl,
         );
         symbol.type_parameters = type_parameters(region, &block.generics);
+        if constness.is_some() {
+            symbol.modifiers.push(Modifier::Const);
+        }
         if block.unsafety.is_some() {
             symbol.modifiers.push(Modifier::Unsafe);
         }
@@ -70,11 +76,12 @@ impl Mapper<'_, '_, '_> {
         } else {
             ""
         };
+        let const_kw = if constness.is_some() { "const " } else { "" };
         let params = render_type_parameters(&symbol.type_parameters);
         let rest = name.strip_prefix("impl ").unwrap_or(&name);
         symbol.signature = Some(truncate(
             &format!(
-                "{default_kw}{unsafe_kw}impl{params} {rest}{}",
+                "{default_kw}{const_kw}{unsafe_kw}impl{params} {rest}{}",
                 where_clause(region, &block.generics)
             ),
             MAX_SIGNATURE_CHARS,

@@ -6,7 +6,8 @@
 //! brace-delimited macro invocation (marked `from_macro`). The items of an
 //! `extern` block are listed where the block stands, marked `extern` and
 //! `bodiless`. Items defined inside function bodies are the function's
-//! children (see [`crate::bodies`]).
+//! children (see [`crate::bodies`]). Items `syn` keeps as verbatim tokens
+//! are parsed again in [`crate::verbatim`].
 
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
@@ -33,6 +34,10 @@ pub(crate) struct Mapper<'r, 'f, 'a> {
     /// Syntax errors found in function bodies, as (byte offset in the file,
     /// message); see [`crate::bodies::body_children`].
     pub body_errors: RefCell<Vec<(usize, String)>>,
+    /// Items left out because `syn` keeps them as tokens that
+    /// [`crate::verbatim`] does not know either, as (byte offset in the
+    /// file, message).
+    pub warnings: RefCell<Vec<(usize, String)>>,
     /// Whether the items being mapped come from a macro invocation's tokens
     /// (`quote! { fn f() { #body } }`): their bodies are template text, not
     /// Rust, so their syntax errors are not reported.
@@ -132,51 +137,7 @@ impl Mapper<'_, '_, '_> {
                 }
                 out.push(symbol);
             }
-            Item::Trait(t) => {
-                let start = vis_start(&t.vis)
-                    .or(t.unsafety.map(|u| u.span))
-                    .or(t.modifiers.auto_token.map(|a| a.span))
-                    .unwrap_or(t.trait_token.span);
-                let extent =
-                    region.range(start).start..region.range(t.brace_token.span.close()).end;
-                let name_range = region.range(t.ident.span());
-                let mut symbol = self.base_extent(
-                    extent,
-                    &t.attrs,
-                    &t.vis,
-                    t.ident.to_string(),
-                    name_range,
-                    SymbolKind::Trait,
-                );
-                symbol.type_parameters = type_parameters(region, &t.generics);
-                if t.unsafety.is_some() {
-                    symbol.modifiers.push(Modifier::Unsafe);
-                }
-                symbol.bases = t
-                    .supertraits
-                    .iter()
-                    .map(|b| region.node_text(b, MAX_TYPE_CHARS))
-                    .collect();
-                let supertraits = if symbol.bases.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", symbol.bases.join(" + "))
-                };
-                let keyword = if t.unsafety.is_some() {
-                    "unsafe trait"
-                } else {
-                    "trait"
-                };
-                symbol.signature = Some(self.header(
-                    &symbol,
-                    keyword,
-                    &format!("{supertraits}{}", where_clause(region, &t.generics)),
-                ));
-                for member in &t.items {
-                    self.trait_item(member, &mut symbol.children);
-                }
-                out.push(symbol);
-            }
+            Item::Trait(t) => out.push(self.trait_symbol(t, None, "")),
             Item::TraitAlias(t) => {
                 let mut symbol = self.base(item, &t.attrs, &t.vis, &t.ident, SymbolKind::Trait);
                 symbol.type_parameters = type_parameters(region, &t.generics);
@@ -184,7 +145,7 @@ impl Mapper<'_, '_, '_> {
                 symbol.signature = Some(self.header(&symbol, "trait", &format!(" = {bounds}")));
                 out.push(symbol);
             }
-            Item::Impl(i) => out.push(self.impl_block(item, i)),
+            Item::Impl(i) => out.push(self.impl_block(i, None)),
             Item::Mod(m) => {
                 let start = vis_start(&m.vis)
                     .or(m.unsafety.map(|u| u.span))
@@ -214,7 +175,7 @@ impl Mapper<'_, '_, '_> {
             }
             Item::Const(c) => {
                 let mut symbol = self.base(item, &c.attrs, &c.vis, &c.ident, SymbolKind::Constant);
-                self.typed_value(&mut symbol, "const", &c.ty, Some(&*c.expr));
+                self.typed_value(&mut symbol, "const", Some(&c.ty), Some(&*c.expr));
                 out.push(symbol);
             }
             Item::Static(s) => {
@@ -224,7 +185,7 @@ impl Mapper<'_, '_, '_> {
                     syn::StaticMutability::Mut(_) => "static mut",
                     _ => "static",
                 };
-                self.typed_value(&mut symbol, keyword, &s.ty, Some(&*s.expr));
+                self.typed_value(&mut symbol, keyword, Some(&s.ty), Some(&*s.expr));
                 out.push(symbol);
             }
             Item::Type(t) => {
@@ -245,7 +206,7 @@ impl Mapper<'_, '_, '_> {
                     out.push(symbol);
                 }
             }
-            Item::Verbatim(tokens) => out.extend(self.bodiless_fn(tokens, Container::Module)),
+            Item::Verbatim(tokens) => self.verbatim(tokens, Container::Module, out),
             _ => {}
         }
         if from_macro {
@@ -256,6 +217,62 @@ impl Mapper<'_, '_, '_> {
                 }
             }
         }
+    }
+
+    /// A trait with its members. `lead` is the span of the first token
+    /// before the trait's own (`const` of a nightly `const trait`), and
+    /// `prefix` those tokens as the signature writes them.
+    pub fn trait_symbol(
+        &self,
+        t: &syn::ItemTrait,
+        lead: Option<proc_macro2::Span>,
+        prefix: &str,
+    ) -> Symbol {
+        let region = self.region;
+        let start = vis_start(&t.vis)
+            .or(lead)
+            .or(t.unsafety.map(|u| u.span))
+            .or(t.modifiers.auto_token.map(|a| a.span))
+            .unwrap_or(t.trait_token.span);
+        let extent = region.range(start).start..region.range(t.brace_token.span.close()).end;
+        let name_range = region.range(t.ident.span());
+        let mut symbol = self.base_extent(
+            extent,
+            &t.attrs,
+            &t.vis,
+            t.ident.to_string(),
+            name_range,
+            SymbolKind::Trait,
+        );
+        symbol.type_parameters = type_parameters(region, &t.generics);
+        if t.unsafety.is_some() {
+            symbol.modifiers.push(Modifier::Unsafe);
+        }
+        symbol.bases = t
+            .supertraits
+            .iter()
+            .map(|b| region.node_text(b, MAX_TYPE_CHARS))
+            .collect();
+        let supertraits = if symbol.bases.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", symbol.bases.join(" + "))
+        };
+        let unsafety = if t.unsafety.is_some() { "unsafe " } else { "" };
+        let prefix = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{prefix} ")
+        };
+        symbol.signature = Some(self.header(
+            &symbol,
+            &format!("{prefix}{unsafety}trait"),
+            &format!("{supertraits}{}", where_clause(region, &t.generics)),
+        ));
+        for member in &t.items {
+            self.trait_item(member, &mut symbol.children);
+        }
+        symbol
     }
 
     /// `pub struct Name<T>` + `tail`.
@@ -275,15 +292,17 @@ impl Mapper<'_, '_, '_> {
         )
     }
 
-    fn typed_value(
+    /// The value, signature and annotation of a `const` or `static` (a
+    /// `static X = …;` has no type).
+    pub fn typed_value(
         &self,
         symbol: &mut Symbol,
         keyword: &str,
-        ty: &syn::Type,
+        ty: Option<&syn::Type>,
         value: Option<&syn::Expr>,
     ) {
         let region = self.region;
-        let annotation = region.node_text(ty, MAX_TYPE_CHARS);
+        let annotation = ty.map(|ty| region.node_text(ty, MAX_TYPE_CHARS));
         let stashed = value.and_then(|expr| match expr {
             syn::Expr::Tuple(t) if t.elems.is_empty() => {
                 let key = t.paren_token.span.open().byte_range().start;
@@ -334,8 +353,12 @@ impl Mapper<'_, '_, '_> {
             .as_ref()
             .map(|v| format!(" = {v}"))
             .unwrap_or_default();
-        symbol.signature = Some(self.header(symbol, keyword, &format!(": {annotation}{value}")));
-        symbol.annotation = Some(annotation);
+        let typed = annotation
+            .as_ref()
+            .map(|a| format!(": {a}"))
+            .unwrap_or_default();
+        symbol.signature = Some(self.header(symbol, keyword, &format!("{typed}{value}")));
+        symbol.annotation = annotation;
     }
 
     /// Items defined inside an initializer expression (`const _: () = { impl
@@ -536,7 +559,6 @@ impl Mapper<'_, '_, '_> {
     }
 
     fn trait_item(&self, member: &TraitItem, out: &mut Vec<Symbol>) {
-        let region = self.region;
         match member {
             TraitItem::Fn(f) => {
                 let body = f.default.as_ref().map(|b| &b.brace_token);
@@ -558,48 +580,62 @@ impl Mapper<'_, '_, '_> {
                     SymbolKind::Constant,
                 );
                 let value = c.default.as_ref().map(|(_, e)| e);
-                self.typed_value(&mut symbol, "const", &c.ty, value);
+                self.typed_value(&mut symbol, "const", Some(&c.ty), value);
                 if value.is_none() {
                     symbol.modifiers.push(Modifier::Bodiless);
                 }
                 out.push(symbol);
             }
             TraitItem::Type(t) => {
-                let mut symbol = self.base(
+                let symbol = self.base(
                     member,
                     &t.attrs,
                     &Visibility::Inherited,
                     &t.ident,
                     SymbolKind::TypeAlias,
                 );
-                symbol.type_parameters = type_parameters(region, &t.generics);
-                let bounds = if t.bounds.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", region.node_text(&t.bounds, MAX_TYPE_CHARS))
-                };
-                symbol.value = t
-                    .default
-                    .as_ref()
-                    .map(|(_, ty)| region.node_text(ty, MAX_VALUE_CHARS));
-                let value = symbol
-                    .value
-                    .as_ref()
-                    .map(|v| format!(" = {v}"))
-                    .unwrap_or_default();
-                symbol.signature = Some(self.header(&symbol, "type", &format!("{bounds}{value}")));
-                if symbol.value.is_none() {
-                    symbol.modifiers.push(Modifier::Bodiless);
-                }
-                out.push(symbol);
+                let default = t.default.as_ref().map(|(_, ty)| ty);
+                out.push(self.type_declaration(symbol, &t.generics, &t.bounds, default));
             }
             TraitItem::Macro(m) => {
                 if let Some(symbol) = crate::macros::macro_call(self, member, &m.attrs, &m.mac) {
                     out.push(symbol);
                 }
             }
+            TraitItem::Verbatim(tokens) => self.verbatim(tokens, Container::Associated, out),
             _ => {}
         }
+    }
+
+    /// An associated type (or a `type` item without a value, see
+    /// [`crate::verbatim`]): `type Name<T>: Bounds = Default`, `bodiless`
+    /// without a value.
+    pub fn type_declaration(
+        &self,
+        mut symbol: Symbol,
+        generics: &syn::Generics,
+        bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+        default: Option<&syn::Type>,
+    ) -> Symbol {
+        let region = self.region;
+        symbol.type_parameters = type_parameters(region, generics);
+        let bounds = if bounds.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", region.node_text(bounds, MAX_TYPE_CHARS))
+        };
+        symbol.value = default.map(|ty| region.node_text(ty, MAX_VALUE_CHARS));
+        let value = symbol
+            .value
+            .as_ref()
+            .map(|v| format!(" = {v}"))
+            .unwrap_or_default();
+        symbol.signature = Some(self.header(&symbol, "type", &format!("{bounds}{value}")));
+        if symbol.value.is_none() {
+            symbol.modifiers.push(Modifier::Bodiless);
+            symbol.modifiers.sort();
+        }
+        symbol
     }
 
     /// Members of an impl block.
@@ -617,7 +653,7 @@ impl Mapper<'_, '_, '_> {
             ImplItem::Const(c) => {
                 let mut symbol =
                     self.base(member, &c.attrs, &c.vis, &c.ident, SymbolKind::Constant);
-                self.typed_value(&mut symbol, "const", &c.ty, Some(&c.expr));
+                self.typed_value(&mut symbol, "const", Some(&c.ty), Some(&c.expr));
                 out.push(symbol);
             }
             ImplItem::Type(t) => {
@@ -629,9 +665,7 @@ impl Mapper<'_, '_, '_> {
                 symbol.value = Some(value);
                 out.push(symbol);
             }
-            ImplItem::Verbatim(tokens) => {
-                out.extend(self.bodiless_fn(tokens, Container::Associated));
-            }
+            ImplItem::Verbatim(tokens) => self.verbatim(tokens, Container::Associated, out),
             ImplItem::Macro(m) => {
                 if let Some(symbol) = crate::macros::macro_call(self, member, &m.attrs, &m.mac) {
                     out.push(symbol);
@@ -639,25 +673,6 @@ impl Mapper<'_, '_, '_> {
             }
             _ => {}
         }
-    }
-
-    /// A function declared without a body outside a trait or an extern
-    /// block (`#[ref_cast_custom] fn new(s: &str) -> &Self;`, for an
-    /// attribute macro to fill in), which `syn` keeps as verbatim tokens.
-    fn bodiless_fn(
-        &self,
-        tokens: &proc_macro2::TokenStream,
-        container: Container,
-    ) -> Option<Symbol> {
-        let parser = |input: syn::parse::ParseStream<'_>| {
-            let attrs = input.call(Attribute::parse_outer)?;
-            let vis: Visibility = input.parse()?;
-            let sig: syn::Signature = input.parse()?;
-            let _semi: syn::Token![;] = input.parse()?;
-            Ok((attrs, vis, sig))
-        };
-        let (attrs, vis, sig) = syn::parse::Parser::parse2(parser, tokens.clone()).ok()?;
-        Some(self.function(tokens, &attrs, &vis, &sig, None, container))
     }
 
     fn foreign_item(&self, foreign: &ForeignItem, out: &mut Vec<Symbol>) {
@@ -669,7 +684,7 @@ impl Mapper<'_, '_, '_> {
                 let mut symbol =
                     self.base(foreign, &s.attrs, &s.vis, &s.ident, SymbolKind::Variable);
                 symbol.modifiers.push(Modifier::Static);
-                self.typed_value(&mut symbol, "static", &s.ty, None);
+                self.typed_value(&mut symbol, "static", Some(&s.ty), None);
                 symbol
             }
             ForeignItem::Type(t) => {
@@ -677,6 +692,18 @@ impl Mapper<'_, '_, '_> {
                     self.base(foreign, &t.attrs, &t.vis, &t.ident, SymbolKind::TypeAlias);
                 symbol.signature = Some(self.header(&symbol, "type", ""));
                 symbol
+            }
+            ForeignItem::Verbatim(tokens) => {
+                // A `static` with a value, a `type` with bounds: `bodiless`
+                // only when it has no value.
+                let before = out.len();
+                self.verbatim(tokens, Container::Module, out);
+                for symbol in &mut out[before..] {
+                    symbol.modifiers.push(Modifier::Extern);
+                    symbol.modifiers.sort();
+                    symbol.modifiers.dedup();
+                }
+                return;
             }
             _ => return,
         };

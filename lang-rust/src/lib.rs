@@ -42,6 +42,7 @@ mod recovery;
 mod references;
 mod signature;
 mod source;
+mod verbatim;
 
 use outline_core::{Extracted, Language, Outline, OutlineOptions};
 

@@ -19,6 +19,9 @@ pub(crate) struct Parsed {
     /// Syntax errors inside function bodies (which the item parse skips), as
     /// (byte offset in the file, message).
     pub body_errors: Vec<(usize, String)>,
+    /// Items left out (see [`crate::verbatim`]), as (byte offset in the file,
+    /// message): warnings.
+    pub warnings: Vec<(usize, String)>,
 }
 
 /// Why a region did not parse: where (byte offset in the file) and what.
@@ -80,6 +83,7 @@ pub(crate) fn parse_region(
         bodies: RefCell::new(bodies),
         options,
         body_errors: RefCell::new(Vec::new()),
+        warnings: RefCell::new(Vec::new()),
         in_macro: Cell::new(false),
     };
     let symbols = mapper.items(&parsed.items, false);
@@ -88,5 +92,6 @@ pub(crate) fn parse_region(
         imports: crate::imports::imports(&region, &parsed.items),
         doc: crate::attrs::inner_doc(&parsed.attrs),
         body_errors: mapper.body_errors.into_inner(),
+        warnings: mapper.warnings.into_inner(),
     })
 }

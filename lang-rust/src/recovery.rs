@@ -35,15 +35,24 @@ pub(crate) fn extract(file: &FileText<'_>, options: &OutlineOptions) -> Extracte
     };
     match parse_region(file, start, text.len(), "", options) {
         Ok(parsed) => {
-            let diagnostics: Vec<Diagnostic> = parsed
+            let mut diagnostics: Vec<Diagnostic> = parsed
                 .body_errors
                 .iter()
                 .map(|(offset, message)| diagnostic(file, *offset, message))
                 .collect();
+            // Only errors make the outline partial; an item left out is a
+            // warning, as other omissions are.
+            let partial = !diagnostics.is_empty();
+            diagnostics.extend(
+                parsed
+                    .warnings
+                    .iter()
+                    .map(|(offset, message)| warning(file, *offset, message)),
+            );
             Extracted {
                 symbols: parsed.symbols,
                 imports: parsed.imports,
-                partial: !diagnostics.is_empty(),
+                partial,
                 diagnostics,
                 doc: parsed.doc,
             }
@@ -72,7 +81,7 @@ fn recover(file: &FileText<'_>, start: usize, options: &OutlineOptions) -> Extra
         recover_chunk(file, chunk.clone(), &column_zero, options, &mut out, first);
         first = false;
     }
-    if out.diagnostics.is_empty() {
+    if !has_error(&out.diagnostics) {
         // Every piece parsed alone although the whole did not: say so.
         out.diagnostics.push(diagnostic(
             file,
@@ -157,7 +166,7 @@ fn recover_chunk(
     let chunk_diagnostics: Vec<Diagnostic> = out.diagnostics.drain(before..).collect();
     if let Some(container) = recover_container(file, &range, &piece, options, out) {
         // The members' own errors say more than the container's.
-        if out.diagnostics.len() == before {
+        if !has_error(&out.diagnostics[before..]) {
             out.diagnostics.extend(chunk_diagnostics);
         }
         out.symbols.push(container);
@@ -251,6 +260,9 @@ fn take(file: &FileText<'_>, parsed: Parsed, out: &mut Extracted, first: bool) {
     for (offset, message) in &parsed.body_errors {
         out.diagnostics.push(diagnostic(file, *offset, message));
     }
+    for (offset, message) in &parsed.warnings {
+        out.diagnostics.push(warning(file, *offset, message));
+    }
     out.symbols.extend(parsed.symbols);
     out.imports.extend(parsed.imports);
     if first && out.doc.is_none() {
@@ -276,6 +288,18 @@ fn diagnostic(file: &FileText<'_>, offset: usize, message: &str) -> Diagnostic {
         severity: Severity::Error,
         message: outline_core::text::collapse_whitespace(message),
     }
+}
+
+/// A warning at `offset` (an item left out, see [`crate::verbatim`]).
+fn warning(file: &FileText<'_>, offset: usize, message: &str) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        ..diagnostic(file, offset, message)
+    }
+}
+
+fn has_error(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
 /// What the light scanner found in a range of the file.

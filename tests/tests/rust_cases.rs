@@ -37,6 +37,13 @@ fn qualifier(qualifier: &str, symbol: &Symbol) -> Option<bool> {
             .signature
             .as_deref()
             .is_some_and(|s| s.starts_with("macro_rules!")),
+        "macros 2.0" => symbol.signature.as_deref().is_some_and(|s| {
+            let s = match &symbol.visibility {
+                Some(vis) => s.strip_prefix(vis.as_str()).unwrap_or(s).trim_start(),
+                None => s,
+            };
+            s.starts_with("macro ")
+        }),
         _ => return None,
     })
 }
@@ -68,7 +75,8 @@ fn parent_name(cell: &str, parent: &Symbol) -> bool {
     parent.name == cell
 }
 
-/// The Rust columns: `flags` / `modifiers` (visibility and modifiers),
+/// The Rust columns: `flags` / `modifiers` (visibility and the modifiers
+/// `const`, `async`, `unsafe`, `static`, `bodiless`; other words pass),
 /// `attributes (in order)`, `generics`.
 fn column(column: &str, cell: &str, symbol: &Symbol) -> Option<Option<String>> {
     let complaint = |what: &str| Some(Some(format!("{column}: expected {cell:?}, got {what}")));
@@ -88,6 +96,8 @@ fn column(column: &str, cell: &str, symbol: &Symbol) -> Option<Option<String>> {
                     "const" => symbol.has(Modifier::Const),
                     "async" => symbol.has(Modifier::Async),
                     "unsafe" => symbol.has(Modifier::Unsafe),
+                    "static" => symbol.has(Modifier::Static),
+                    "bodiless" => symbol.has(Modifier::Bodiless),
                     _ => true,
                 };
                 if !ok {
