@@ -9,7 +9,8 @@
 //! Compared, file by file, as multisets of `(kind, name, start_line,
 //! end_line)`: every `fn` (free, associated, in extern blocks, nested in
 //! function bodies), `struct`, `enum`, `union`, `trait`, `impl` (no name),
-//! inline `mod`, `const`, `static`, `type` alias and `macro_rules!`. The start
+//! inline `mod`, `const`, `static`, `type` alias, `macro_rules!` and macros
+//! 2.0 (`macro m(…) { … }`). The start
 //! is the first outer attribute, else the first token after the doc comments
 //! (in rust-analyzer's tree, comments and attributes are children of the item
 //! node, so the start is its first child that is not trivia).
@@ -51,8 +52,8 @@ const ALLOWED_DIFFERENCES: &[(&str, &str, &str)] = &[
         "ra_ap_parser-0.0.349/test_data/",
         "*",
         "rust-analyzer's own parser test inputs: syntax that is experimental or not \
-     Rust (frontmatter, `gen fn`, `impl(crate) trait`, field mutability \
-     restrictions, return type notation, `default` items), which syn 3 rejects",
+     Rust (frontmatter, `gen fn`, field mutability restrictions, return type \
+     notation, `default` items, `impl const Trait`), which syn 3 rejects",
     ),
     (
         "zerocopy-derive-0.8.64/src/output_tests/expected/into_bytes_enum.",
@@ -278,6 +279,7 @@ fn oracle_symbols(root: &SyntaxNode, index: &LineIndex<'_>) -> Vec<Key> {
             SyntaxKind::STATIC => "static",
             SyntaxKind::TYPE_ALIAS => "type",
             SyntaxKind::MACRO_RULES => "macro_rules",
+            SyntaxKind::MACRO_DEF => "macro",
             _ => continue,
         };
         let name = if kind == "impl" {
@@ -327,6 +329,8 @@ fn our_symbols(outline: &FileOutline) -> Vec<Key> {
                 {
                     Some("macro_rules")
                 }
+                // Macros 2.0 are signed `pub macro m(…)`, invocations `m! { … }`.
+                SymbolKind::Macro if is_macro_2(s) => Some("macro"),
                 _ => None,
             };
             if let Some(kind) = kind {
@@ -343,4 +347,17 @@ fn our_symbols(outline: &FileOutline) -> Vec<Key> {
     let mut out = Vec::new();
     visit(&outline.symbols, &mut out);
     out
+}
+
+/// Whether `symbol` is a macros 2.0 item: its signature, after the
+/// visibility, starts with `macro `.
+fn is_macro_2(symbol: &Symbol) -> bool {
+    let Some(signature) = symbol.signature.as_deref() else {
+        return false;
+    };
+    let rest = match &symbol.visibility {
+        Some(vis) => signature.strip_prefix(vis.as_str()).unwrap_or(signature),
+        None => signature,
+    };
+    rest.trim_start().starts_with("macro ")
 }
