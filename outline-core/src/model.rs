@@ -247,7 +247,7 @@ pub enum Modifier {
     Override,
     /// `readonly` (TypeScript).
     Readonly,
-    /// `const` (TypeScript `const enum`, Rust `const fn`).
+    /// `const` (TypeScript `const enum`, Rust `const fn`, `const trait`, `const impl`).
     Const,
     /// `unsafe` (Rust).
     Unsafe,
