@@ -1,7 +1,8 @@
 //! The real-code corpora of the differential tests and the mutation harness:
 //! the Python standard library of the `python3` on `PATH`, TypeScript's
-//! `lib*.d.ts` and rxjs (installed by `npm ci` in `tests/oracle/ts`), and the
-//! sources of the registry crates in the workspace's `Cargo.lock`.
+//! `lib*.d.ts`, rxjs, and the TypeScript sources of two applications'
+//! libraries, ra-core and msw (installed by `npm ci` in `tests/oracle/ts`),
+//! and the sources of the registry crates in the workspace's `Cargo.lock`.
 //!
 //! Every list is sorted, so a corpus is the same on every machine with the same
 //! Python, lock files and packages. The functions panic with an explanation
@@ -83,11 +84,21 @@ pub fn ts_oracle_dir() -> PathBuf {
     tests_dir().join("oracle").join("ts")
 }
 
-/// Runs `npm ci` in `dir` (the TypeScript oracle directory) when its packages
-/// (`typescript`, `rxjs`) are missing. Panics when `npm` fails.
+/// The npm packages of the TypeScript corpora (and the oracle, `typescript`),
+/// pinned in `tests/oracle/ts/package.json` and its lockfile.
+pub const TS_PACKAGES: [&str; 4] = ["typescript", "rxjs", "ra-core", "msw"];
+
+/// Runs `npm ci` in `dir` (the TypeScript oracle directory) when one of its
+/// packages ([`TS_PACKAGES`]) is missing, once at a time in a process (the
+/// tests of one binary run in parallel). Panics when `npm` fails.
 pub fn ensure_ts_packages(dir: &Path) {
-    if dir.join("node_modules").join("typescript").is_dir()
-        && dir.join("node_modules").join("rxjs").is_dir()
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _installing = INSTALLING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if TS_PACKAGES
+        .iter()
+        .all(|p| dir.join("node_modules").join(p).is_dir())
     {
         return;
     }
@@ -99,12 +110,36 @@ pub fn ensure_ts_packages(dir: &Path) {
     assert!(status.success(), "`npm ci` failed in {}", dir.display());
 }
 
+/// The TypeScript corpora, in report order: `lib` (`typescript/lib`),
+/// `rxjs`, `ra-core`, `msw` (what [`ts_package_files`] lists) and `fixtures`
+/// (our own, `tests/fixtures/ts`).
+pub const TS_CORPORA: [&str; 5] = ["lib", "rxjs", "ra-core", "msw", "fixtures"];
+
+/// The corpus of [`TS_CORPORA`] a path relative to the oracle directory
+/// belongs to (`fixtures` for anything outside `node_modules`).
+pub fn ts_corpus_of(relative: &str) -> &'static str {
+    let package = relative
+        .strip_prefix("node_modules/")
+        .and_then(|rest| rest.split('/').next());
+    match package {
+        Some("typescript") => "lib",
+        Some("rxjs") => "rxjs",
+        Some("ra-core") => "ra-core",
+        Some("msw") => "msw",
+        _ => "fixtures",
+    }
+}
+
 /// The TypeScript corpus below `dir` (the oracle directory, packages
-/// installed), as paths relative to `dir` with `/`: the `lib*.d.ts` files and
-/// `typescript.d.ts` of `typescript/lib`, the `.ts` sources of rxjs
-/// (`rxjs/src`), and its compiled output: CommonJS (ES5, `exports.x = …`) and
-/// ES modules JavaScript, and the emitted declaration files (`rxjs/dist/cjs`,
-/// `esm`, `types`).
+/// installed), as paths relative to `dir` with `/`, in the order of
+/// [`TS_CORPORA`]: the `lib*.d.ts` files and `typescript.d.ts` of
+/// `typescript/lib`; the `.ts` sources of rxjs (`rxjs/src`) and its compiled
+/// output: CommonJS (ES5, `exports.x = …`) and ES modules JavaScript, and the
+/// emitted declaration files (`rxjs/dist/cjs`, `esm`, `types`); then the
+/// application code: the `.ts` and `.tsx` sources (tests and stories
+/// included, `.d.ts` declarations left out) of ra-core (`ra-core/src`, a React
+/// framework) and msw (`msw/src`, request handlers), whose compiled `dist`
+/// and `lib` are left out.
 pub fn ts_package_files(dir: &Path) -> Vec<String> {
     fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -115,7 +150,10 @@ pub fn ts_package_files(dir: &Path) -> Vec<String> {
         for path in entries {
             if path.is_dir() {
                 walk(&path, root, out);
-            } else if path.extension().is_some_and(|e| e == "ts" || e == "js") {
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "ts" || e == "tsx" || e == "js")
+            {
                 let relative = path.strip_prefix(root).expect("below root");
                 out.push(relative.to_string_lossy().replace('\\', "/"));
             }
@@ -143,6 +181,16 @@ pub fn ts_package_files(dir: &Path) -> Vec<String> {
             dir,
             &mut files,
         );
+    }
+    for package in ["ra-core", "msw"] {
+        let mut sources = Vec::new();
+        walk(
+            &dir.join("node_modules").join(package).join("src"),
+            dir,
+            &mut sources,
+        );
+        sources.retain(|f| (f.ends_with(".ts") || f.ends_with(".tsx")) && !f.ends_with(".d.ts"));
+        files.extend(sources);
     }
     files
 }
