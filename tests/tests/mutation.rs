@@ -3,23 +3,43 @@
 //! of the symbols outside the damaged top-level item, never crash, and report
 //! an error for every mutant the language's own parser rejects.
 //!
+//! The TypeScript sample also gets one error appended at the end of each file
+//! instead (`--mode eof`): all of its symbols must then be kept, at least
+//! [`EOF_MIN_PERCENT`] of them today.
+//!
 //! The sample is every n-th file of the sorted corpus (the Python standard
-//! library, TypeScript's `lib*.d.ts` and rxjs, the crates of `Cargo.lock`),
-//! mutated with seed 1. The full run, with the figures in the README, is
-//! `cargo run --release -p golden-tests --bin mutation`.
+//! library; TypeScript's `lib*.d.ts`, rxjs, ra-core and msw; the crates of
+//! `Cargo.lock`), mutated with seed 1. The full run, with the figures in
+//! docs/correctness.md, is `cargo run --release -p golden-tests --bin mutation`
+//! (`-- --mode eof` for the other mode).
 
-use golden_tests::mutation::{self, Lang};
+use golden_tests::mutation::{self, Lang, Mode};
 
 /// The goal: the share of symbols outside the damaged item kept unchanged.
 const GOAL_PERCENT: f64 = 98.0;
 
+/// The least share of symbols the TypeScript sample keeps when one error is
+/// appended at the end of each file: the figure measured on 2026-12-01,
+/// rounded down. Raise it as recovery improves (the goal is 99.5 %).
+const EOF_MIN_PERCENT: f64 = 99.9;
+
 /// Files per language in the sample.
 const SAMPLE: usize = 300;
 
-fn check(lang: Lang) {
+fn check(lang: Lang, mode: Mode, goal: f64) {
     let files = mutation::sample(&lang.corpus(), Some(SAMPLE));
-    let report = mutation::run(lang, &files, 1, 2);
+    let report = mutation::run(lang, &files, 1, 2, mode);
     println!("{}", report.summary());
+    for part in report.corpora() {
+        println!(
+            "  {}: {} mutants, {} symbols, {} kept ({:.2} %)",
+            part.name,
+            part.mutants,
+            part.expected,
+            part.kept,
+            part.kept_percent()
+        );
+    }
     assert!(
         report.mutants > SAMPLE / 2,
         "too few mutants ({}) in the sample of {}",
@@ -80,8 +100,8 @@ fn check(lang: Lang) {
         })
         .collect();
     assert!(
-        report.kept_percent() >= GOAL_PERCENT,
-        "{}\nbelow the goal of {GOAL_PERCENT} %; the mutants that lost most:\n{}",
+        report.kept_percent() >= goal,
+        "{}\nbelow the goal of {goal} %; the mutants that lost most:\n{}",
         report.summary(),
         worst.join("\n")
     );
@@ -89,15 +109,20 @@ fn check(lang: Lang) {
 
 #[test]
 fn python_outline_survives_one_syntax_error() {
-    check(Lang::Python);
+    check(Lang::Python, Mode::Inject, GOAL_PERCENT);
 }
 
 #[test]
 fn typescript_outline_survives_one_syntax_error() {
-    check(Lang::Ts);
+    check(Lang::Ts, Mode::Inject, GOAL_PERCENT);
+}
+
+#[test]
+fn typescript_outline_survives_an_error_at_the_end() {
+    check(Lang::Ts, Mode::Eof, EOF_MIN_PERCENT);
 }
 
 #[test]
 fn rust_outline_survives_one_syntax_error() {
-    check(Lang::Rust);
+    check(Lang::Rust, Mode::Inject, GOAL_PERCENT);
 }

@@ -2,9 +2,13 @@
 //! measured and how):
 //!
 //! `cargo run --release -p golden-tests --bin mutation -- [--lang python|ts|rust]
-//! [--sample N] [--seed S] [--only PATH_PART] [--worst N] [--verbose] [--skipped]`
+//! [--mode inject|eof] [--sample N] [--seed S] [--only PATH_PART] [--worst N]
+//! [--verbose] [--skipped]`
 //!
-//! Prints one summary line per language, the mutants that lost the most
+//! `--mode inject` (the default) puts the error inside a top-level item,
+//! `--mode eof` appends it after the end of every file. Prints one summary
+//! line per language and one per part of its corpus (TypeScript: lib, rxjs,
+//! ra-core, msw), the mutants that lost the most
 //! symbols (`--worst`, default 20), every crash and every mutant the parser
 //! rejects without a diagnostic. `--only` keeps the files whose display path
 //! contains the text (to replay one mutant); `--verbose` lists the lost
@@ -12,10 +16,11 @@
 //! the directory `MUTANT_DIR` when it is set). `--skipped` lists the files left out and why. Exits with 1 when a language is below 98 % kept, has a crash or a
 //! silent mutant.
 
-use golden_tests::mutation::{self, Lang};
+use golden_tests::mutation::{self, Lang, Mode};
 
 fn main() {
     let mut langs: Vec<Lang> = Lang::ALL.to_vec();
+    let mut mode = Mode::Inject;
     let mut sample = None;
     let mut seed: u64 = 1;
     let mut only: Option<String> = None;
@@ -38,6 +43,13 @@ fn main() {
                     std::process::exit(2)
                 })];
             }
+            "--mode" => {
+                let name = value();
+                mode = Mode::from_name(&name).unwrap_or_else(|| {
+                    eprintln!("unknown mode {name} (inject, eof)");
+                    std::process::exit(2)
+                });
+            }
             "--sample" => sample = value().parse().ok(),
             "--seed" => seed = value().parse().unwrap_or(1),
             "--only" => only = Some(value()),
@@ -46,8 +58,8 @@ fn main() {
             "--skipped" => skipped = true,
             _ => {
                 eprintln!(
-                    "usage: mutation [--lang python|ts|rust] [--sample N] [--seed S] \
-                     [--only PATH_PART] [--worst N] [--verbose] [--skipped]"
+                    "usage: mutation [--lang python|ts|rust] [--mode inject|eof] [--sample N] \
+                     [--seed S] [--only PATH_PART] [--worst N] [--verbose] [--skipped]"
                 );
                 std::process::exit(2)
             }
@@ -66,7 +78,7 @@ fn main() {
         let files = mutation::sample(&files, sample);
         if verbose && only.is_some() {
             for (shown, path) in &files {
-                if let Some((mutant, outline)) = mutation::replay(lang, shown, path, seed) {
+                if let Some((mutant, outline)) = mutation::replay(lang, shown, path, seed, mode) {
                     println!(
                         "== {shown}:{}:{} {}",
                         mutant.line, mutant.column, mutant.what
@@ -82,7 +94,7 @@ fn main() {
                 }
             }
         }
-        let report = mutation::run(lang, &files, seed, threads);
+        let report = mutation::run(lang, &files, seed, threads, mode);
         let mut worst_files: Vec<_> = report
             .results
             .iter()
@@ -128,8 +140,19 @@ fn main() {
             report.kept_percent() < 98.0 || !report.crashes.is_empty() || !report.silent.is_empty();
         println!("{}", report.summary());
         summaries.push(report.summary());
+        for part in report.corpora() {
+            summaries.push(format!(
+                "  {}: {} files, {} mutants, {} symbols, {} kept ({:.2} %)",
+                part.name,
+                part.files,
+                part.mutants,
+                part.expected,
+                part.kept,
+                part.kept_percent()
+            ));
+        }
     }
-    println!("seed {seed}");
+    println!("seed {seed}, mode {}", mode.name());
     for s in summaries {
         println!("{s}");
     }

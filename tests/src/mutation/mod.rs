@@ -38,6 +38,13 @@
 //! per file with `catch_unwind` around the adapter itself (not the CLI's
 //! wrapper, which turns panics into diagnostics).
 //!
+//! **End of file.** In the other mode ([`Mode::Eof`], `--mode eof`), the
+//! error is unrelated to every symbol: one broken ending (an operator
+//! missing, a `{` or a string left open until the end of the file, a
+//! parameter list or a call not closed; picked per file by the same
+//! generator) is appended on a new line after the file's last line. Every
+//! symbol of the original outline is then expected unchanged.
+//!
 //! Files left out: not UTF-8, holding a `\r` that does not start `\r\n` (lines
 //! would be counted differently), whose original outline has an error
 //! diagnostic, or with no top-level symbol.
@@ -57,12 +64,40 @@ use outline_core::{FileOutline, Language, Outline, OutlineOptions, Severity, Sym
 use self::mutate::Mutant;
 use self::rng::Rng;
 
+/// Where the one syntax error goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Inside a random top-level item (see [`mutate::mutate`]).
+    Inject,
+    /// On a new line appended after the end of the file (see
+    /// [`mutate::append_error`]).
+    Eof,
+}
+
+impl Mode {
+    /// The name used on the command line: `inject`, `eof`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Inject => "inject",
+            Mode::Eof => "eof",
+        }
+    }
+
+    /// The mode for a name given on the command line.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        [Mode::Inject, Mode::Eof]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
 /// A corpus language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
     /// The Python standard library.
     Python,
-    /// TypeScript's `lib*.d.ts` and rxjs (`.ts`, `.d.ts`, `.js`).
+    /// TypeScript's `lib*.d.ts`, rxjs (`.ts`, `.d.ts`, `.js`), and the `.ts`
+    /// and `.tsx` sources of ra-core and msw.
     Ts,
     /// The registry crates of `Cargo.lock`.
     Rust,
@@ -84,6 +119,18 @@ impl Lang {
     /// The language for a name given on the command line.
     pub fn from_name(name: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// The part of the language's corpus a display path belongs to: for
+    /// TypeScript, `lib`, `rxjs`, `ra-core` or `msw` (see
+    /// [`crate::corpus::TS_CORPORA`]); for the others, one part (`stdlib`,
+    /// `crates`).
+    pub fn corpus_of(self, shown: &str) -> &'static str {
+        match self {
+            Lang::Python => "stdlib",
+            Lang::Ts => crate::corpus::ts_corpus_of(shown),
+            Lang::Rust => "crates",
+        }
     }
 
     /// The corpus files, as (display path, path on disk), sorted.
@@ -157,11 +204,39 @@ pub struct FileResult {
     mutant_text: Option<String>,
 }
 
+/// The figures of one part of a corpus (see [`Lang::corpus_of`]).
+#[derive(Debug, Clone, Default)]
+pub struct CorpusFigures {
+    /// The part's name.
+    pub name: &'static str,
+    /// Files of the part in the run.
+    pub files: usize,
+    /// Files mutated and compared.
+    pub mutants: usize,
+    /// Symbols expected unchanged.
+    pub expected: usize,
+    /// Those kept.
+    pub kept: usize,
+}
+
+impl CorpusFigures {
+    /// Kept symbols as a percentage of expected ones (100 when none expected).
+    pub fn kept_percent(&self) -> f64 {
+        if self.expected == 0 {
+            100.0
+        } else {
+            self.kept as f64 * 100.0 / self.expected as f64
+        }
+    }
+}
+
 /// The figures of one language.
 #[derive(Debug, Clone)]
 pub struct Report {
     /// The language.
     pub lang: Lang,
+    /// Where the error went.
+    pub mode: Mode,
     /// Files in the corpus (or the sample).
     pub files: usize,
     /// Files mutated and compared.
@@ -190,12 +265,45 @@ impl Report {
         }
     }
 
+    /// The figures of each part of the corpus, in the order met.
+    pub fn corpora(&self) -> Vec<CorpusFigures> {
+        let mut out: Vec<CorpusFigures> = Vec::new();
+        for result in &self.results {
+            let name = self.lang.corpus_of(&result.path);
+            let i = match out.iter().position(|c| c.name == name) {
+                Some(i) => i,
+                None => {
+                    out.push(CorpusFigures {
+                        name,
+                        ..CorpusFigures::default()
+                    });
+                    out.len() - 1
+                }
+            };
+            let Some(figures) = out.get_mut(i) else {
+                continue;
+            };
+            figures.files += 1;
+            if result.mutation.is_some() {
+                figures.mutants += 1;
+                figures.expected += result.expected;
+                figures.kept += result.kept;
+            }
+        }
+        out
+    }
+
     /// A one-line summary.
     pub fn summary(&self) -> String {
+        let expected = match self.mode {
+            Mode::Inject => "symbols outside the damaged item",
+            Mode::Eof => "symbols (error appended at the end)",
+        };
         format!(
-            "{}: {} files, {} mutants, {} symbols outside the damaged item, {} kept ({:.2} %), \
+            "{} {}: {} files, {} mutants, {} {expected}, {} kept ({:.2} %), \
              {} mutants rejected by the parser without a diagnostic, {} crashes, {:.1} s",
             self.lang.name(),
+            self.mode.name(),
             self.files,
             self.mutants,
             self.expected,
@@ -219,9 +327,15 @@ pub fn sample<T: Clone>(files: &[T], sample: Option<usize>) -> Vec<T> {
     }
 }
 
-/// Runs the harness on `files` of `lang` with `seed`, on `threads` worker
-/// threads (64 MiB stacks, like the CLI's).
-pub fn run(lang: Lang, files: &[(String, PathBuf)], seed: u64, threads: usize) -> Report {
+/// Runs the harness on `files` of `lang` with `seed` in `mode`, on `threads`
+/// worker threads (64 MiB stacks, like the CLI's).
+pub fn run(
+    lang: Lang,
+    files: &[(String, PathBuf)],
+    seed: u64,
+    threads: usize,
+    mode: Mode,
+) -> Report {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, FileResult)> = std::thread::scope(|scope| {
@@ -236,7 +350,7 @@ pub fn run(lang: Lang, files: &[(String, PathBuf)], seed: u64, threads: usize) -
                             let Some((shown, path)) = files.get(i) else {
                                 break;
                             };
-                            done.push((i, one_file(lang, shown, path, seed)));
+                            done.push((i, one_file(lang, shown, path, seed, mode)));
                         }
                         done
                     })
@@ -276,6 +390,7 @@ pub fn run(lang: Lang, files: &[(String, PathBuf)], seed: u64, threads: usize) -
     let mutated: Vec<&FileResult> = results.iter().filter(|r| r.mutation.is_some()).collect();
     Report {
         lang,
+        mode,
         files: files.len(),
         mutants: mutated.len(),
         expected: mutated.iter().map(|r| r.expected).sum(),
@@ -359,17 +474,26 @@ fn has_error(outline: &FileOutline) -> bool {
         .any(|d| d.severity == Severity::Error)
 }
 
-/// The mutant of `text` (outlined as `original`) for `seed`: a random
-/// top-level item (up to 8 tries when an item has no place for a mutation).
+/// The mutant of `text` (outlined as `original`) for `seed`: in a random
+/// top-level item (up to 8 tries when an item has no place for a mutation),
+/// or in [`Mode::Eof`] a broken ending appended (`None` when the file has no
+/// symbol).
 fn choose_mutant(
     lang: Lang,
     shown: &str,
     text: &str,
     original: &FileOutline,
     seed: u64,
+    mode: Mode,
 ) -> Option<Mutant> {
     let starts = mutate::line_starts(text);
     let mut rng = Rng::for_file(seed, shown);
+    if mode == Mode::Eof {
+        if original.symbols.is_empty() {
+            return None;
+        }
+        return mutate::append_error(text, lang, &starts, &mut rng);
+    }
     for _ in 0..8 {
         let item = rng.pick(&original.symbols)?;
         let mutant = mutate::mutate(
@@ -393,18 +517,25 @@ pub fn replay(
     shown: &str,
     path: &std::path::Path,
     seed: u64,
+    mode: Mode,
 ) -> Option<(Mutant, FileOutline)> {
     let language = language_of(lang, shown)?;
     let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
     let text = outline_core::strip_bom(&text);
     let original = outline(shown, language, text).ok()?;
-    let mutant = choose_mutant(lang, shown, text, &original, seed)?;
+    let mutant = choose_mutant(lang, shown, text, &original, seed, mode)?;
     let outlined = outline(shown, language, &mutant.text).ok()?;
     Some((mutant, outlined))
 }
 
 /// Mutates one file and compares the outlines.
-pub fn one_file(lang: Lang, shown: &str, path: &std::path::Path, seed: u64) -> FileResult {
+pub fn one_file(
+    lang: Lang,
+    shown: &str,
+    path: &std::path::Path,
+    seed: u64,
+    mode: Mode,
+) -> FileResult {
     let Some(language) = language_of(lang, shown) else {
         return skipped(shown, "unknown extension");
     };
@@ -432,7 +563,7 @@ pub fn one_file(lang: Lang, shown: &str, path: &std::path::Path, seed: u64) -> F
     if has_error(&original) {
         return skipped(shown, "original has errors");
     }
-    let Some(mutant) = choose_mutant(lang, shown, text, &original, seed) else {
+    let Some(mutant) = choose_mutant(lang, shown, text, &original, seed, mode) else {
         return skipped(shown, "no top-level item to mutate");
     };
     let mutation = format!("{}:{} {}", mutant.line, mutant.column, mutant.what);

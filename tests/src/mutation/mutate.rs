@@ -223,3 +223,57 @@ fn apply(
         }
     }
 }
+
+/// The broken endings of the end-of-file mode, one picked per file: a
+/// syntax error that belongs to no symbol of the file (an operator missing,
+/// a bracket or string left open until the end of the file, a parameter list
+/// not closed, a call not closed).
+fn broken_endings(lang: Lang) -> &'static [&'static str] {
+    match lang {
+        Lang::Python => &[
+            "def broken(): return 1  2",
+            "broken = {",
+            "class Broken(:",
+            "broken(1, 2",
+            "broken = \"\"\"unterminated",
+        ],
+        Lang::Ts => &[
+            "function broken() { return 1  2; }",
+            "const broken = {",
+            "class Broken { method( }",
+            "broken(1, 2",
+            "let broken = `unterminated",
+        ],
+        Lang::Rust => &[
+            "fn broken() { 1  2 }",
+            "const BROKEN: u8 = {",
+            "struct Broken { field: }",
+            "broken!(1, 2",
+            "const BROKEN: &str = r#\"unterminated",
+        ],
+    }
+}
+
+/// `text` with one broken ending (see [`broken_endings`]) appended on a new
+/// line of its own, after a line break when the text does not end with one.
+pub fn append_error(text: &str, lang: Lang, starts: &[usize], rng: &mut Rng) -> Option<Mutant> {
+    let ending = rng.pick(broken_endings(lang))?;
+    let newline = if text.is_empty() || text.ends_with('\n') {
+        ""
+    } else {
+        "\n"
+    };
+    let mutated = format!("{text}{newline}{ending}\n");
+    // The line the ending is on: the last line start when the text ends with
+    // a line break (or is empty), else the line after the last.
+    let lines = u32::try_from(starts.len()).ok()?;
+    let line = if newline.is_empty() { lines } else { lines + 1 };
+    Some(Mutant {
+        text: mutated,
+        offset: text.len(),
+        line,
+        column: 1,
+        line_delta: 0,
+        what: format!("appended '{ending}'"),
+    })
+}
