@@ -198,6 +198,7 @@ fn declares_class(items: &[ModuleItem]) -> bool {
 /// its header alone does not parse.
 fn recover_body(
     source: &Source<'_>,
+    scan: &str,
     range: std::ops::Range<usize>,
     syntax: swc_ecma_parser::Syntax,
     comments: &SingleThreadedComments,
@@ -205,7 +206,7 @@ fn recover_body(
 ) -> Option<(Vec<ModuleItem>, Vec<Diagnostic>)> {
     type Span = std::ops::Range<usize>;
     let text = source.text;
-    let (open, close) = recovery::body_braces(text, range.clone())?;
+    let (open, close) = recovery::body_braces(scan, range.clone())?;
     // `text[within]` with `blanks` blanked and a `}` forced at each of
     // `closers` (a body whose braces did not balance still ends with one).
     let blanked = |within: &Span, blanks: &[Span], closers: &[usize]| -> Option<String> {
@@ -265,7 +266,7 @@ fn recover_body(
         let mut blanks: Vec<Span> = Vec::new();
         let mut closers = vec![close];
         let mut member_diagnostics = Vec::new();
-        let members = recovery::split_members(text, body.clone());
+        let members = recovery::split_members(scan, body.clone());
         let fails = |member: &Span, member_blanks: &[Span], member_closers: &[usize]| {
             let (Some(member_text), Some(offset)) = (
                 blanked(member, member_blanks, member_closers),
@@ -293,7 +294,7 @@ fn recover_body(
             // The innermost block around its error left out (a method's
             // body, or a method's body inside a nested class).
             let at = source.offset(member_error.span().lo);
-            let mut around: Vec<(usize, usize)> = recovery::brace_pairs(text, member.clone())
+            let mut around: Vec<(usize, usize)> = recovery::brace_pairs(scan, member.clone())
                 .into_iter()
                 .filter(|(o, c)| *o < at && at <= *c)
                 .collect();
@@ -308,7 +309,7 @@ fn recover_body(
                 continue;
             }
             // Its header alone, its body left out.
-            if let Some((o, c)) = recovery::body_braces(text, member.clone())
+            if let Some((o, c)) = recovery::body_braces(scan, member.clone())
                 && fails(member, std::slice::from_ref(&(o + 1..c)), &[c]).is_none()
             {
                 member_diagnostics.push(left_out(&member_error, "body", &(o..c + 1)));
@@ -334,7 +335,7 @@ fn recover_body(
             }
         }
     }
-    if let Some(recovered) = recover_blocks(source, range.clone(), syntax, comments, error) {
+    if let Some(recovered) = recover_blocks(source, scan, range.clone(), syntax, comments, error) {
         return Some(recovered);
     }
     let parsed = parse::parse(&header_only, range.start, syntax, comments);
@@ -354,6 +355,7 @@ const MAX_BLANKED_BLOCKS: usize = 8;
 /// the error helps within [`MAX_BLANKED_BLOCKS`] tries.
 fn recover_blocks(
     source: &Source<'_>,
+    scan: &str,
     range: std::ops::Range<usize>,
     syntax: swc_ecma_parser::Syntax,
     comments: &SingleThreadedComments,
@@ -361,7 +363,7 @@ fn recover_blocks(
 ) -> Option<(Vec<ModuleItem>, Vec<Diagnostic>)> {
     let text = source.text;
     let piece = text.get(range.clone())?;
-    let pairs = recovery::brace_pairs(text, range.clone());
+    let pairs = recovery::brace_pairs(scan, range.clone());
     let scratch = SingleThreadedComments::default();
     let mut blanks: Vec<std::ops::Range<usize>> = Vec::new();
     let mut diagnostics = Vec::new();
@@ -540,7 +542,7 @@ fn extract_here(
         let comments = SingleThreadedComments::default();
         // Parsing, walking and dropping a tree recurse once per level.
         let max_nesting = usize::try_from(options.nesting_limit()).unwrap_or(usize::MAX);
-        let (pieces, max_depth) = recovery::split(text);
+        let (pieces, max_depth, maybe_unbalanced) = recovery::split(text);
         let too_deep =
             max_depth > max_nesting || pieces.iter().any(|p| p.links > recovery::MAX_CHAIN_LINKS);
         let parsed = if too_deep {
@@ -576,12 +578,15 @@ fn extract_here(
                 // Template literals lexed as the language does when they
                 // all close (see `recovery::natural_templates`): the pieces
                 // are cut again that way.
-                return recovery::natural_templates(text, |natural| {
-                    let pieces = if natural {
-                        recovery::split(text).0
-                    } else {
-                        pieces
+                return recovery::natural_templates(text, |split_text| {
+                    let pieces = match &split_text {
+                        Some(split_text) => recovery::split(split_text).0,
+                        None => pieces,
                     };
+                    // Brackets and members are found in the text split (a
+                    // stray backquote blanked); pieces are parsed from the
+                    // file's own text.
+                    let scan: &str = split_text.as_deref().unwrap_or(text);
                     let mut diagnostics = diagnostics;
                     let original = diagnostics.clone();
                     // Start again, one top-level statement at a time.
@@ -654,18 +659,24 @@ fn extract_here(
                             Err(error) => {
                                 failed = true;
                                 let error = real_error(&source, range.clone(), syntax, error);
-                                if let Some((piece_items, piece_diagnostics)) =
-                                    recover_body(&source, range.clone(), syntax, &comments, &error)
-                                        .or_else(|| {
-                                            recover_blocks(
-                                                &source,
-                                                range.clone(),
-                                                syntax,
-                                                &comments,
-                                                &error,
-                                            )
-                                        })
-                                {
+                                if let Some((piece_items, piece_diagnostics)) = recover_body(
+                                    &source,
+                                    scan,
+                                    range.clone(),
+                                    syntax,
+                                    &comments,
+                                    &error,
+                                )
+                                .or_else(|| {
+                                    recover_blocks(
+                                        &source,
+                                        scan,
+                                        range.clone(),
+                                        syntax,
+                                        &comments,
+                                        &error,
+                                    )
+                                }) {
                                     items.extend(piece_items);
                                     diagnostics.extend(piece_diagnostics);
                                     continue;
@@ -696,6 +707,22 @@ fn extract_here(
                 });
             }
         };
+        let mut diagnostics = diagnostics;
+        if diagnostics.is_empty()
+            && maybe_unbalanced
+            && let Some(at) = recovery::unbalanced_after_clean_parse(text)
+        {
+            diagnostics.push(Diagnostic {
+                line: source.index.line(at),
+                column: source.index.column(at),
+                severity: Severity::Error,
+                message: format!(
+                    "`{}` does not balance (the parser reported no error, but the brackets \
+                     of the file do not pair)",
+                    text.get(at..=at).unwrap_or_default()
+                ),
+            });
+        }
         let partial = !diagnostics.is_empty();
         outline_items(
             &source,

@@ -153,10 +153,17 @@ pub(crate) fn split_statements(text: &str) -> Vec<Range<usize>> {
     split(text).0.into_iter().map(|p| p.range).collect()
 }
 
-/// The top-level statements of `text`, in order, and the deepest bracket
+/// The top-level statements of `text`, in order, the deepest bracket
 /// nesting anywhere in it (as [`Piece::depth`] counts it, but not reset where
-/// a column-1 declaration forces a split).
-pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
+/// a column-1 declaration forces a split), and whether some bracket did not
+/// pair with its own kind (a `}` closing a `(`, a closer with nothing open,
+/// a bracket open at the end; not one open at a forced split, as compiled
+/// namespaces put declarations in column 1 inside their IIFE): a hint, confirmed by
+/// [`unbalanced_after_clean_parse`], that a text swc parsed without an error
+/// is broken.
+pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
+    // Whether a bracket did not pair with its own kind (see the doc).
+    let mut unbalanced = false;
     let bytes = text.as_bytes();
     let mut pieces = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
@@ -357,7 +364,9 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 last = Some(b'`');
                 continue;
             }
-            b'/' if regex_allowed(last, text.get(last_word.clone()).unwrap_or_default()) => {
+            b'/' if regex_allowed(last, text.get(last_word.clone()).unwrap_or_default())
+                && !(last == Some(b'!') && postfix_bang(bytes, i)) =>
+            {
                 i = regex_end(bytes, i);
                 last = Some(b'/');
                 last_word = 0..0;
@@ -380,6 +389,8 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             b'>' => angles = angles.saturating_sub(1),
             b')' | b']' => {
                 raw = raw.saturating_sub(1);
+                let wanted = if b == b')' { b'(' } else { b'[' };
+                unbalanced |= stack.last() != Some(&Frame::Bracket(wanted));
                 if matches!(stack.last(), Some(Frame::Bracket(_))) {
                     stack.pop();
                     arrows = arrows_saved.pop().unwrap_or(0);
@@ -387,6 +398,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
                 }
             }
             b'}' => {
+                unbalanced |= stack.is_empty() || left_open(&stack) > 0;
                 for _ in 0..left_open(&stack) {
                     stack.pop();
                     arrows = arrows_saved.pop().unwrap_or(0);
@@ -446,7 +458,8 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize) {
             links: most_links,
         });
     }
-    (pieces, raw_max)
+    unbalanced |= !stack.is_empty();
+    (pieces, raw_max, unbalanced)
 }
 
 /// Whether `b` is part of an operator token (`+`, `&&`, `>>>=`, `??`…): a
@@ -563,17 +576,86 @@ thread_local! {
 /// Runs `f` with template literals lexed as the language lexes them (ended
 /// only by their own backquote) when every template of `text` ends that
 /// way, so template text holding code in column 1 (a test's source
-/// fixture) is never cut into statements and outlined; else (a backquote
-/// left unclosed while typing pairs with a later one) with the cut at a
-/// column-1 declaration line, so it cannot swallow the rest of the file;
-/// `f` is told which. Only the recovery of a file that failed to parse
-/// needs this (a clean parse uses swc's own lexing).
-pub(crate) fn natural_templates<T>(text: &str, f: impl FnOnce(bool) -> T) -> T {
-    let natural = templates_close(text);
-    let before = CUT_TEMPLATES.with(|c| c.replace(!natural));
-    let result = f(natural);
+/// fixture) is never cut into statements and outlined. When one does not
+/// (a backquote typed alone pairs with the next one and turns the code
+/// after it into template text), the one backquote whose removal lets every
+/// template close, leaving the least template text, is taken for the stray
+/// one: `f` gets the text with it blanked, to split the file at its real
+/// statements (their lines are the same). Else, with no such backquote
+/// among the first [`MAX_STRAY_TRIES`], template text ends before a line
+/// starting in column 1 with a declaration word, so it cannot swallow the
+/// rest of the file, and `f` gets `None`. Only the recovery of a file that
+/// failed to parse needs this (a clean parse uses swc's own lexing).
+pub(crate) fn natural_templates<T>(
+    text: &str,
+    f: impl FnOnce(Option<std::borrow::Cow<'_, str>>) -> T,
+) -> T {
+    let split_text = match stray_backquote(text) {
+        Some(Stray::None) => Some(std::borrow::Cow::Borrowed(text)),
+        Some(Stray::At(at)) => Some(std::borrow::Cow::Owned(blank(
+            text,
+            std::slice::from_ref(&(at..at + 1)),
+        ))),
+        None => None,
+    };
+    let before = CUT_TEMPLATES.with(|c| c.replace(split_text.is_none()));
+    let result = f(split_text);
     CUT_TEMPLATES.with(|c| c.set(before));
     result
+}
+
+/// Most backquotes tried as the stray one (see [`natural_templates`]).
+const MAX_STRAY_TRIES: usize = 64;
+
+/// Which backquote of a text is stray (see [`stray_backquote`]).
+enum Stray {
+    /// None: the templates close as they are, with the least template text.
+    None,
+    /// The one at this byte.
+    At(usize),
+}
+
+/// The reading of `text`'s templates that closes them all with the least
+/// template text: as it is, or without one of its first
+/// [`MAX_STRAY_TRIES`] backquotes (a stray backquote can leave every
+/// template closed, pairing with backquotes in comments below: the code
+/// between them then reads as template text, which makes it long). `None`
+/// when no reading closes them all. Tries are fewer for a long text (at
+/// most about 64 MB scanned).
+fn stray_backquote(text: &str) -> Option<Stray> {
+    let tries = MAX_STRAY_TRIES.min((64 << 20) / text.len().max(1));
+    let mut best: Option<(Stray, usize)> =
+        templates_close(text).then(|| (Stray::None, template_bytes(text)));
+    let candidates = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'`')
+        .map(|(i, _)| i)
+        .take(tries);
+    for at in candidates {
+        let trial = blank(text, std::slice::from_ref(&(at..at + 1)));
+        if !templates_close(&trial) {
+            continue;
+        }
+        let length = template_bytes(&trial);
+        if best.as_ref().is_none_or(|(_, least)| length < *least) {
+            best = Some((Stray::At(at), length));
+        }
+    }
+    best.map(|(stray, _)| stray)
+}
+
+/// The bytes of template text in `text`, lexed without the column-1 cut.
+fn template_bytes(text: &str) -> usize {
+    let before = CUT_TEMPLATES.with(|c| c.replace(false));
+    let mut total = 0usize;
+    scan(text, 0..text.len(), |start, b, _, end| {
+        if b == b'`' {
+            total += end.saturating_sub(start);
+        }
+    });
+    CUT_TEMPLATES.with(|c| c.set(before));
+    total
 }
 
 /// Whether every template literal of `text` (and every `${…}` in one) ends
@@ -618,10 +700,30 @@ fn starts_declaration(bytes: &[u8], at: usize) -> bool {
     })
 }
 
+/// Whether the `!` before the `/` at `slash` is TypeScript's postfix
+/// non-null assertion (`size! / 2`: it follows a word, `)` or `]`), after
+/// which `/` divides.
+fn postfix_bang(bytes: &[u8], slash: usize) -> bool {
+    let before = |end: usize| {
+        bytes
+            .get(..end)?
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+    };
+    let Some(bang) = before(slash) else {
+        return false;
+    };
+    before(bang)
+        .and_then(|at| bytes.get(at))
+        .is_some_and(|&c| is_word_byte(c) || c == b')' || c == b']')
+}
+
 fn regex_allowed(last: Option<u8>, last_word: &str) -> bool {
     match last {
         None => true,
-        Some(b')' | b']' | b'}' | b'"' | b'\'' | b'`') => false,
+        // `</div>` closes a JSX element: no regular expression follows `<`
+        // in real code.
+        Some(b')' | b']' | b'}' | b'"' | b'\'' | b'`' | b'<') => false,
         Some(c) if is_word_byte(c) => EXPRESSION_KEYWORDS.contains(&last_word),
         Some(_) => true,
     }
@@ -702,7 +804,9 @@ fn scan(text: &str, range: Range<usize>, mut visit: impl FnMut(usize, u8, usize,
                 last = Some(b'`');
                 continue;
             }
-            b'/' if regex_allowed(last, text.get(last_word.clone()).unwrap_or_default()) => {
+            b'/' if regex_allowed(last, text.get(last_word.clone()).unwrap_or_default())
+                && !(last == Some(b'!') && postfix_bang(bytes, i)) =>
+            {
                 let start = i;
                 i = regex_end(bytes, i);
                 visit(start, b'"', open, i);
@@ -949,6 +1053,60 @@ pub(crate) fn else_if_cuts(text: &str, limit: usize) -> Vec<Range<usize>> {
         }
     });
     cuts
+}
+
+/// The first bracket of a text swc parsed without an error that is not
+/// closed by its own kind (an unclosed `(`, `[` or `{`, or a closer with
+/// nothing open), lexed as [`scan`] does with templates lexed as the
+/// language does: its byte. swc accepts some texts whose brackets do not
+/// balance without an error (a generic arrow `<T>(…) => {…` whose `}` is
+/// missing, parsed speculatively), which must not pass for clean. `None`
+/// also when the templates do not all close (their reading is then unsure).
+/// One scan; run only when [`split`] saw a bracket not pair.
+pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
+    let before = CUT_TEMPLATES.with(|c| c.replace(false));
+    let bytes = text.as_bytes();
+    let mut opens: Vec<(u8, usize)> = Vec::new();
+    let mut first: Option<usize> = None;
+    let mut templates_open = false;
+    // `${` opened and not yet closed.
+    let mut substitutions = 0usize;
+    scan(text, 0..text.len(), |i, b, _, end| match b {
+        b'`' => {
+            if bytes.get(i) == Some(&b'}') {
+                substitutions = substitutions.saturating_sub(1);
+            }
+            let tail = bytes.get(..end).unwrap_or_default();
+            if tail.ends_with(b"${") {
+                substitutions += 1;
+            } else if end >= bytes.len() && !(end > i + 1 && tail.ends_with(b"`")) {
+                templates_open = true;
+            }
+        }
+        _ if first.is_some() => {}
+        b'(' | b'[' | b'{' => opens.push((b, i)),
+        b')' | b']' | b'}' => {
+            let wanted = match b {
+                b')' => b'(',
+                b']' => b'[',
+                _ => b'{',
+            };
+            // `scan` closes a `(` or `[` left open with the `}` after it,
+            // as a `)` at the `}`'s byte: that `(` is unclosed.
+            let synthetic = bytes.get(i) == Some(&b'}') && b != b'}';
+            match opens.pop() {
+                Some((open, _)) if open == wanted && !synthetic => {}
+                Some((_, at)) => first = Some(at),
+                None => first = Some(i),
+            }
+        }
+        _ => {}
+    });
+    CUT_TEMPLATES.with(|c| c.set(before));
+    if templates_open || substitutions > 0 {
+        return None;
+    }
+    first.or_else(|| opens.first().map(|(_, at)| *at))
 }
 
 /// The `{…}` pairs of `range` whose braces match (byte of `{`, byte of

@@ -323,7 +323,17 @@ impl Walker<'_, '_> {
                     None
                 };
                 match assigned {
-                    Some(symbol) => out.push(symbol),
+                    Some(symbol) => {
+                        // `exports.ajax = (function () {…})()`: the callbacks
+                        // of a plain value are listed after it.
+                        let plain =
+                            matches!(symbol.kind, SymbolKind::Variable | SymbolKind::Constant)
+                                && symbol.children.is_empty();
+                        out.push(symbol);
+                        if plain {
+                            self.callbacks_in(&e.expr, out);
+                        }
+                    }
                     None => self.callbacks_in(&e.expr, out),
                 }
             }
@@ -552,6 +562,13 @@ impl Walker<'_, '_> {
                 self.stmt(stmt, Scope::Function, split, &mut symbol.children);
             }
             mark_overloads(&mut symbol.children);
+        }
+        // An arrow's expression body (`() => (<List render={…} />)`) holds
+        // callbacks too.
+        if let FnLike::Arrow(a) = f
+            && let swc_ecma_ast::ArrowFunctionBody::Expr(e) = &*a.body
+        {
+            self.callbacks_in(e, &mut symbol.children);
         }
         symbol
     }

@@ -3,9 +3,9 @@
 //! of the symbols outside the damaged top-level item, never crash, and report
 //! an error for every mutant the language's own parser rejects.
 //!
-//! The TypeScript sample also gets one error appended at the end of each file
-//! instead (`--mode eof`): all of its symbols must then be kept, at least
-//! [`EOF_MIN_PERCENT`] of them today.
+//! TypeScript's goal is higher, [`TS_GOAL_PERCENT`]; its sample also gets one
+//! error appended at the end of each file instead (`--mode eof`), and must
+//! then keep [`EOF_MIN_PERCENT`] of its symbols.
 //!
 //! The sample is every n-th file of the sorted corpus (the Python standard
 //! library; TypeScript's `lib*.d.ts`, rxjs, ra-core and msw; the crates of
@@ -18,10 +18,16 @@ use golden_tests::mutation::{self, Lang, Mode};
 /// The goal: the share of symbols outside the damaged item kept unchanged.
 const GOAL_PERCENT: f64 = 98.0;
 
+/// The goal for TypeScript/JavaScript, whose corpus holds application code
+/// with tests (ra-core, msw): one injected error per file keeps 99 % of the
+/// symbols outside the damaged item (the full run keeps 99.96 %, seed 2
+/// 99.87 %).
+const TS_GOAL_PERCENT: f64 = 99.0;
+
 /// The least share of symbols the TypeScript sample keeps when one error is
-/// appended at the end of each file: the figure measured on 2026-12-01,
-/// rounded down. Raise it as recovery improves (the goal is 99.5 %).
-const EOF_MIN_PERCENT: f64 = 99.9;
+/// appended at the end of each file: the goal, 99.5 % (the full run keeps
+/// 99.99 %).
+const EOF_MIN_PERCENT: f64 = 99.5;
 
 /// Files per language in the sample.
 const SAMPLE: usize = 300;
@@ -114,7 +120,7 @@ fn python_outline_survives_one_syntax_error() {
 
 #[test]
 fn typescript_outline_survives_one_syntax_error() {
-    check(Lang::Ts, Mode::Inject, GOAL_PERCENT);
+    check(Lang::Ts, Mode::Inject, TS_GOAL_PERCENT);
 }
 
 #[test]
