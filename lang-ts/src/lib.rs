@@ -57,6 +57,7 @@ use swc_common::comments::SingleThreadedComments;
 use swc_ecma_ast::{
     Decl, DefaultDecl, ExportDecl, ExportDefaultDecl, ModuleDecl, ModuleItem, Stmt,
 };
+use swc_ecma_parser::Syntax;
 use swc_ecma_parser::error::Error;
 
 use crate::source::Source;
@@ -559,16 +560,30 @@ fn extract_here(
         } else {
             parse::parse(text, 0, syntax, &comments)
         };
-        let diagnostics: Vec<Diagnostic> = parsed
+        let mut diagnostics: Vec<Diagnostic> = parsed
             .recovered
             .iter()
             .map(|e| diagnostic(&source, e, None))
             .collect();
-        // Errors swc recovered from can still nest later column-1
-        // declarations inside an unclosed body: then the statement-wise
-        // path, whose splitter keeps them at the top level, is preferred.
+        // A clean parse whose brackets or templates do not pair is broken
+        // (see `recovery::unbalanced_after_clean_parse`). Only TypeScript's
+        // parser parses generic arrows speculatively; the ECMAScript parser
+        // rejected every unbalanced text it was measured on (the rxjs
+        // `cjs`/`esm` mutants), so JavaScript skips the scan.
+        if parsed.items.is_ok()
+            && diagnostics.is_empty()
+            && maybe_unbalanced
+            && matches!(syntax, Syntax::Typescript(_))
+            && let Some(at) = recovery::unbalanced_after_clean_parse(text)
+        {
+            diagnostics.push(unbalanced_diagnostic(&source, text, at));
+        }
+        // Errors swc recovered from (or the scan above found) can still nest
+        // later column-1 declarations inside an unclosed body: then the
+        // statement-wise path, whose splitter keeps them at the top level,
+        // is preferred.
         let parsed_items = match parsed.items {
-            Ok(_) if !parsed.recovered.is_empty() => Err(None),
+            Ok(_) if !diagnostics.is_empty() => Err(None),
             Ok(items) => Ok(items),
             Err(fatal) => Err(Some(fatal)),
         };
@@ -707,22 +722,6 @@ fn extract_here(
                 });
             }
         };
-        let mut diagnostics = diagnostics;
-        if diagnostics.is_empty()
-            && maybe_unbalanced
-            && let Some(at) = recovery::unbalanced_after_clean_parse(text)
-        {
-            diagnostics.push(Diagnostic {
-                line: source.index.line(at),
-                column: source.index.column(at),
-                severity: Severity::Error,
-                message: format!(
-                    "`{}` does not balance (the parser reported no error, but the brackets \
-                     of the file do not pair)",
-                    text.get(at..=at).unwrap_or_default()
-                ),
-            });
-        }
         let partial = !diagnostics.is_empty();
         outline_items(
             &source,
@@ -733,6 +732,28 @@ fn extract_here(
             partial,
             want_facts,
         )
+    }
+}
+
+/// The error for a text swc parsed cleanly although the bracket or the
+/// template literal opening at byte `at` is never closed (found by
+/// [`recovery::unbalanced_after_clean_parse`]).
+fn unbalanced_diagnostic(source: &Source, text: &str, at: usize) -> Diagnostic {
+    let bracket = text.get(at..=at).unwrap_or_default();
+    Diagnostic {
+        line: source.index.line(at),
+        column: source.index.column(at),
+        severity: Severity::Error,
+        message: if bracket == "`" {
+            "unterminated template literal (the parser reported no error, but this \
+             backquote is never closed)"
+                .to_string()
+        } else {
+            format!(
+                "`{bracket}` does not balance (the parser reported no error, but the \
+                 brackets of the file do not pair)"
+            )
+        },
     }
 }
 

@@ -360,7 +360,9 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 continue;
             }
             b'`' => {
-                i = unterminated_at_line_end(bytes, i, template_end(bytes, i + 1, &mut stack));
+                let end = template_end(bytes, i + 1, &mut stack);
+                unbalanced |= !template_part_closed(bytes, end);
+                i = unterminated_at_line_end(bytes, i, end);
                 last = Some(b'`');
                 continue;
             }
@@ -408,11 +410,9 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 match stack.last() {
                     Some(Frame::Substitution) => {
                         stack.pop();
-                        i = unterminated_at_line_end(
-                            bytes,
-                            i,
-                            template_end(bytes, i + 1, &mut stack),
-                        );
+                        let end = template_end(bytes, i + 1, &mut stack);
+                        unbalanced |= !template_part_closed(bytes, end);
+                        i = unterminated_at_line_end(bytes, i, end);
                         last = Some(b'`');
                         continue;
                     }
@@ -498,6 +498,16 @@ fn unterminated_at_line_end(bytes: &[u8], start: usize, end: usize) -> usize {
     } else {
         end
     }
+}
+
+/// Whether template text that [`template_end`] ended at `end` was ended by
+/// its own backquote or a `${`, not cut before a column-1 declaration or by
+/// the end of the file (a hint for [`split`]'s unbalanced flag).
+fn template_part_closed(bytes: &[u8], end: usize) -> bool {
+    matches!(
+        end.checked_sub(1).and_then(|e| bytes.get(e)),
+        Some(b'`' | b'{')
+    )
 }
 
 /// `end` moved back over the whitespace that ends `start..end`, so an error
@@ -1060,15 +1070,18 @@ pub(crate) fn else_if_cuts(text: &str, limit: usize) -> Vec<Range<usize>> {
 /// nothing open), lexed as [`scan`] does with templates lexed as the
 /// language does: its byte. swc accepts some texts whose brackets do not
 /// balance without an error (a generic arrow `<T>(…) => {…` whose `}` is
-/// missing, parsed speculatively), which must not pass for clean. `None`
-/// also when the templates do not all close (their reading is then unsure).
-/// One scan; run only when [`split`] saw a bracket not pair.
+/// missing, parsed speculatively), which must not pass for clean. A template
+/// literal left open at the end of the text (swc accepts `` use`Memo(…`` in
+/// such an arrow too) is reported first, at its backquote; `None` when a
+/// `${` is left open (the brackets' reading is then unsure). One scan; run
+/// only when [`split`] saw a bracket not pair.
 pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
     let before = CUT_TEMPLATES.with(|c| c.replace(false));
     let bytes = text.as_bytes();
     let mut opens: Vec<(u8, usize)> = Vec::new();
     let mut first: Option<usize> = None;
-    let mut templates_open = false;
+    // The first template left open at the end of the text: its backquote.
+    let mut template_open: Option<usize> = None;
     // `${` opened and not yet closed.
     let mut substitutions = 0usize;
     scan(text, 0..text.len(), |i, b, _, end| match b {
@@ -1080,7 +1093,7 @@ pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
             if tail.ends_with(b"${") {
                 substitutions += 1;
             } else if end >= bytes.len() && !(end > i + 1 && tail.ends_with(b"`")) {
-                templates_open = true;
+                template_open = template_open.or(Some(i));
             }
         }
         _ if first.is_some() => {}
@@ -1103,7 +1116,10 @@ pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
         _ => {}
     });
     CUT_TEMPLATES.with(|c| c.set(before));
-    if templates_open || substitutions > 0 {
+    if template_open.is_some() {
+        return template_open;
+    }
+    if substitutions > 0 {
         return None;
     }
     first.or_else(|| opens.first().map(|(_, at)| *at))
