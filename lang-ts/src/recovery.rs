@@ -182,6 +182,13 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
     let mut members = 0usize;
     let mut arrows = 0usize;
     let mut arrows_saved: Vec<usize> = Vec::new();
+    // JSX elements open at this bracket level (`<a>` in an expression's
+    // place, closed by `</` or `/>`), and those saved at each open bracket:
+    // swc parses each element by recursion, and 150,000 nested `<a>`
+    // overflowed its stack. A TypeScript cast `<T>x` counts until the `;`
+    // or the bracket around it closes.
+    let mut jsx = 0usize;
+    let mut jsx_saved: Vec<usize> = Vec::new();
     let mut after_arrow = false;
     // Binary-operator tokens of the expression running at this bracket
     // level, those saved at each open bracket, and the piece's most.
@@ -297,6 +304,8 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 members = 0;
                 arrows = 0;
                 arrows_saved.clear();
+                jsx = 0;
+                jsx_saved.clear();
             }
         }
         if piece_start.is_none() {
@@ -340,10 +349,19 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
             after_arrow = true;
             arrows += 1;
         }
+        if b == b'<' && regex_allowed(last, text.get(last_word.clone()).unwrap_or_default()) {
+            match next {
+                Some(b'/') => jsx = jsx.saturating_sub(1),
+                Some(c) if c.is_ascii_alphabetic() || matches!(c, b'>' | b'_' | b'$') => jsx += 1,
+                _ => {}
+            }
+        } else if b == b'/' && next == Some(b'>') {
+            jsx = jsx.saturating_sub(1);
+        }
         // Template substitutions (`${`) count too: they are on the stack.
-        depth = depth.max(stack.len() + angles + arrows + prefix + members);
+        depth = depth.max(stack.len() + angles + arrows + prefix + members + jsx);
         raw_max = raw_max
-            .max(raw + angles + arrows + prefix + members)
+            .max(raw + angles + arrows + prefix + members + jsx)
             .max(depth);
         if after_arrow && b == b'=' && next == Some(b'>') {
             // `=>` is one token; its `>` closes a type argument as before.
@@ -377,6 +395,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
             b'(' | b'[' | b'{' => {
                 stack.push(Frame::Bracket(b));
                 arrows_saved.push(arrows);
+                jsx_saved.push(jsx);
                 links_saved.push(links);
                 links = 0;
                 depth = depth.max(stack.len() + angles + arrows);
@@ -396,6 +415,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 if matches!(stack.last(), Some(Frame::Bracket(_))) {
                     stack.pop();
                     arrows = arrows_saved.pop().unwrap_or(0);
+                    jsx = jsx_saved.pop().unwrap_or(0);
                     links = links_saved.pop().unwrap_or(0);
                 }
             }
@@ -404,6 +424,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 for _ in 0..left_open(&stack) {
                     stack.pop();
                     arrows = arrows_saved.pop().unwrap_or(0);
+                    jsx = jsx_saved.pop().unwrap_or(0);
                     links = links_saved.pop().unwrap_or(0);
                     raw = raw.saturating_sub(1);
                 }
@@ -419,6 +440,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                     Some(Frame::Bracket(_)) => {
                         stack.pop();
                         arrows = arrows_saved.pop().unwrap_or(0);
+                        jsx = jsx_saved.pop().unwrap_or(0);
                         links = links_saved.pop().unwrap_or(0);
                         raw = raw.saturating_sub(1);
                         ended = stack.is_empty();
@@ -428,6 +450,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
             }
             b';' => {
                 angles = 0;
+                jsx = 0;
                 arrows = arrows_saved.last().copied().unwrap_or(0);
                 links = 0;
                 ended = stack.is_empty();

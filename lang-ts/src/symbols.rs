@@ -131,6 +131,10 @@ pub(crate) fn mark_overloads(symbols: &mut [Symbol]) {
     }
 }
 
+/// How far back on its line [`Walker::keywords_before`] looks for a `//`
+/// before a declaration keyword (bytes).
+const MAX_COMMENT_LOOKBACK: usize = 1024;
+
 impl Walker<'_, '_> {
     /// Enters one nesting level, or `None` when the walk is too deep.
     pub fn enter(&self) -> Option<Level<'_>> {
@@ -177,25 +181,26 @@ impl Walker<'_, '_> {
                 .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
                 .map_or(0, |i| i + 1);
             let word = trimmed.get(word_start..).unwrap_or_default();
-            // A word at the end of a `//` comment is no keyword
-            // (`// used by default` above a declaration).
-            let line_start = trimmed
-                .get(..word_start)
-                .and_then(|b| b.rfind(['\n', '\r']))
-                .map_or(0, |i| i + 1);
-            let commented = trimmed
-                .get(line_start..word_start)
-                .is_some_and(|line| line.contains("//"));
-            if !commented
-                && matches!(
-                    word,
-                    "declare" | "export" | "default" | "abstract" | "async"
-                )
-            {
-                offset = word_start;
-            } else {
+            if !matches!(
+                word,
+                "declare" | "export" | "default" | "abstract" | "async"
+            ) {
                 break;
             }
+            // A word at the end of a `//` comment is no keyword (`// used
+            // by default` above a declaration). Only the line's last
+            // `MAX_COMMENT_LOOKBACK` bytes before the word are looked at, so
+            // a minified line of many declarations takes linear time.
+            let window =
+                trimmed.floor_char_boundary(word_start.saturating_sub(MAX_COMMENT_LOOKBACK));
+            let segment = trimmed.get(window..word_start).unwrap_or_default();
+            let line = segment
+                .rfind(['\n', '\r'])
+                .map_or(segment, |i| segment.get(i + 1..).unwrap_or_default());
+            if line.contains("//") {
+                break;
+            }
+            offset = word_start;
         }
         BytePos(
             u32::try_from(offset)
