@@ -273,6 +273,38 @@ fn javascript_operator_chains_of_three_million_links_are_reported_not_parsed() {
 }
 
 #[test]
+fn jsx_elements_150000_deep_are_reported_not_parsed() {
+    // 150,000 nested `<a>` overflowed swc's stack (new-user trial), killing
+    // outline, index and both servers.
+    let n = 150_000;
+    for name in ["deep.tsx", "deep.jsx"] {
+        let source = format!(
+            "const x = <div>{}{}</div>;\nfunction after() {{}}\n",
+            "<a>".repeat(n),
+            "</a>".repeat(n)
+        );
+        let outline = on_small_stack(|| outline(name, &source));
+        let errors = errors(&outline);
+        assert_eq!(errors.len(), 1, "{name}: {errors:?}");
+        assert!(
+            errors[0].ends_with("statement at lines 1-1 not parsed"),
+            "{name}: {errors:?}"
+        );
+        assert_eq!(outline.symbols.len(), 1, "{name}");
+        assert_eq!(outline.symbols[0].name, "after", "{name}");
+    }
+    // Real JSX nesting, with expressions and self-closing tags, is parsed.
+    let source = format!(
+        "const x = (\n{}{{items.map(i => <li key={{i}}><b/></li>)}}{}\n);\nfunction after() {{}}\n",
+        "<div>".repeat(100),
+        "</div>".repeat(100)
+    );
+    let outline = on_small_stack(|| outline("shallow.tsx", &source));
+    assert!(errors(&outline).is_empty(), "{:?}", outline.diagnostics);
+    assert_eq!(outline.symbols.len(), 2);
+}
+
+#[test]
 fn typescript_prefix_and_arrow_chains_100000_deep_are_reported_not_parsed() {
     // Chains without brackets recurse in swc and the walk like brackets do:
     // 100,000 `await`s, `new`s, `keyof`s, `readonly`s or unbraced arrows

@@ -318,8 +318,15 @@ fn recover_body(
                 closers.push(c);
                 continue;
             }
+            // The member left out with the comments before it, so its doc
+            // comment is not taken for the next member's.
             member_diagnostics.push(left_out(&member_error, "member", member));
-            blanks.push(member.clone());
+            let lead = index
+                .checked_sub(2)
+                .and_then(|p| members.get(p))
+                .map_or(body.start, |p| p.end)
+                .clamp(body.start, member.start);
+            blanks.push(lead..member.end);
         }
         if !member_diagnostics.is_empty()
             && let Some(kept) = blanked(&range, &blanks, &closers)
@@ -744,7 +751,11 @@ fn unbalanced_diagnostic(source: &Source, text: &str, at: usize) -> Diagnostic {
         line: source.index.line(at),
         column: source.index.column(at),
         severity: Severity::Error,
-        message: if bracket == "`" {
+        message: if bracket == "\"" || bracket == "'" {
+            "unterminated string literal (the parser reported no error, but this \
+             quote is never closed on its line)"
+                .to_string()
+        } else if bracket == "`" {
             "unterminated template literal (the parser reported no error, but this \
              backquote is never closed)"
                 .to_string()

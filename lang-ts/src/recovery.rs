@@ -373,7 +373,9 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
         }
         match b {
             b'"' | b'\'' => {
+                let start = i;
                 i = string_end(bytes, i);
+                unbalanced |= !string_closed(bytes, start, i);
                 last = Some(b);
                 continue;
             }
@@ -523,6 +525,13 @@ fn unterminated_at_line_end(bytes: &[u8], start: usize, end: usize) -> usize {
     }
 }
 
+/// Whether the string literal opening at `start` and ended by
+/// [`string_end`] at `end` was closed by its own quote (not by its line's
+/// end or the file's).
+fn string_closed(bytes: &[u8], start: usize, end: usize) -> bool {
+    end > start + 1 && end.checked_sub(1).and_then(|e| bytes.get(e)) == bytes.get(start)
+}
+
 /// Whether template text that [`template_end`] ended at `end` was ended by
 /// its own backquote or a `${`, not cut before a column-1 declaration or by
 /// the end of the file (a hint for [`split`]'s unbalanced flag).
@@ -566,6 +575,8 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
     let mut i = start + 1;
     while let Some(&b) = bytes.get(i) {
         match b {
+            // A line continuation may escape a CRLF.
+            b'\\' if bytes.get(i + 1..i + 3) == Some(b"\r\n") => i += 3,
             b'\\' => i += 2,
             b'\n' | b'\r' => return i,
             _ if b == quote => return i + 1,
@@ -966,6 +977,9 @@ pub(crate) fn split_members(text: &str, body: Range<usize>) -> Vec<Range<usize>>
             .then_some(i - line_start)
     };
     let mut token_end = body.start;
+    // Type arguments open outside every bracket (`q: Map<string, number>`
+    // in a class, whose `,` ends nothing): a `<` right after a word.
+    let mut angles = 0usize;
     scan(text, body.clone(), |i, b, depth, end| {
         let own_line = line_indent(i);
         if indent.is_none() {
@@ -983,12 +997,22 @@ pub(crate) fn split_members(text: &str, body: Range<usize>) -> Vec<Range<usize>>
         };
         if boundary && let Some(s) = start.take() {
             members.push(s..token_end);
+            angles = 0;
         }
         if start.is_none() {
             start = Some(i);
         }
-        // `,` ends an enum member (and may end an interface member).
-        ended = matches!(b, b';' | b'}' | b',') && depth == 0;
+        if depth == 0 {
+            match b {
+                b'<' if token_end == i && last.is_some_and(is_word_byte) => angles += 1,
+                b'>' => angles = angles.saturating_sub(1),
+                b';' => angles = 0,
+                _ => {}
+            }
+        }
+        // `,` ends an enum member (and may end an interface member), unless
+        // it separates type arguments.
+        ended = depth == 0 && (matches!(b, b';' | b'}') || (b == b',' && angles == 0));
         depth_before = depth;
         last = Some(b);
         token_end = end;
@@ -1095,7 +1119,9 @@ pub(crate) fn else_if_cuts(text: &str, limit: usize) -> Vec<Range<usize>> {
 /// balance without an error (a generic arrow `<T>(…) => {…` whose `}` is
 /// missing, parsed speculatively), which must not pass for clean. A template
 /// literal left open at the end of the text (swc accepts `` use`Memo(…`` in
-/// such an arrow too) is reported first, at its backquote; `None` when a
+/// such an arrow too) or a string literal left open at its line's end (swc
+/// accepts `export type K = 'b` and a line break) is reported first, at its
+/// backquote or quote; `None` when a
 /// `${` is left open (the brackets' reading is then unsure). One scan; run
 /// only when [`split`] saw a bracket not pair.
 pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
@@ -1105,9 +1131,16 @@ pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
     let mut first: Option<usize> = None;
     // The first template left open at the end of the text: its backquote.
     let mut template_open: Option<usize> = None;
+    // The first string literal its line's end left unclosed: its quote.
+    let mut string_open: Option<usize> = None;
     // `${` opened and not yet closed.
     let mut substitutions = 0usize;
     scan(text, 0..text.len(), |i, b, _, end| match b {
+        // `scan` visits a regular expression as a `"` too: its first byte
+        // tells them apart.
+        b'"' | b'\'' if bytes.get(i) == Some(&b) && !string_closed(bytes, i, end) => {
+            string_open = string_open.or(Some(i));
+        }
         b'`' => {
             if bytes.get(i) == Some(&b'}') {
                 substitutions = substitutions.saturating_sub(1);
@@ -1139,8 +1172,8 @@ pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
         _ => {}
     });
     CUT_TEMPLATES.with(|c| c.set(before));
-    if template_open.is_some() {
-        return template_open;
+    if template_open.is_some() || string_open.is_some() {
+        return template_open.into_iter().chain(string_open).min();
     }
     if substitutions > 0 {
         return None;
