@@ -414,11 +414,28 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 raw = raw.saturating_sub(1);
                 let wanted = if b == b')' { b'(' } else { b'[' };
                 unbalanced |= stack.last() != Some(&Frame::Bracket(wanted));
-                if matches!(stack.last(), Some(Frame::Bracket(_))) {
-                    stack.pop();
-                    arrows = arrows_saved.pop().unwrap_or(0);
-                    jsx = jsx_saved.pop().unwrap_or(0);
-                    links = links_saved.pop().unwrap_or(0);
+                // A `)` or `]` right after a `{` left open, whose own bracket
+                // is just below it (`test('a', () => { … )`, the `}`
+                // missing), closes both: the call ends there, and the
+                // statements after it are not taken into its callback.
+                let pops = if stack.last() == Some(&Frame::Bracket(b'{'))
+                    && stack.len() >= 2
+                    && stack.get(stack.len() - 2) == Some(&Frame::Bracket(wanted))
+                {
+                    2
+                } else {
+                    1
+                };
+                for _ in 0..pops {
+                    if matches!(stack.last(), Some(Frame::Bracket(_))) {
+                        stack.pop();
+                        arrows = arrows_saved.pop().unwrap_or(0);
+                        jsx = jsx_saved.pop().unwrap_or(0);
+                        links = links_saved.pop().unwrap_or(0);
+                    }
+                }
+                if pops == 2 {
+                    raw = raw.saturating_sub(1);
                 }
             }
             b'}' => {
