@@ -383,7 +383,11 @@ fn recover_blocks(
         let (open, close) = pairs
             .iter()
             .filter(|(open, close)| *open < at && at <= *close)
-            .filter(|(open, close)| !blanks.iter().any(|b| b.start <= *open && *close <= b.end))
+            .filter(|(open, close)| {
+                !blanks
+                    .iter()
+                    .any(|b| b.start <= open + 1 && *close <= b.end)
+            })
             .min_by_key(|(open, close)| close - open)
             .copied()?;
         tries += 1;
@@ -402,7 +406,18 @@ fn recover_blocks(
             .iter()
             .map(|b| b.start - range.start..b.end - range.start)
             .collect();
-        let blanked = recovery::blank(piece, &local);
+        let mut blanked = recovery::blank(piece, &local);
+        // A block closed by the `)` after it (its `}` missing, see
+        // `recovery::scan`) gets a `}` in its last blanked byte.
+        for b in &local {
+            if piece.get(b.end..=b.end).is_some_and(|c| c != "}")
+                && let Some(at) = blanked
+                    .get(b.start..b.end)
+                    .and_then(|inside| inside.rfind(' '))
+            {
+                blanked.replace_range(b.start + at..=b.start + at, "}");
+            }
+        }
         match parse::parse(&blanked, range.start, syntax, &scratch).items {
             Ok(_) => {
                 let parsed = parse::parse(&blanked, range.start, syntax, comments);

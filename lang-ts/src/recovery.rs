@@ -417,8 +417,11 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 // A `)` or `]` right after a `{` left open, whose own bracket
                 // is just below it (`test('a', () => { … )`, the `}`
                 // missing), closes both: the call ends there, and the
-                // statements after it are not taken into its callback.
-                let pops = if stack.last() == Some(&Frame::Bracket(b'{'))
+                // statements after it are not taken into its callback. Not
+                // after a `}` (`})` with one `}` too few before it is more
+                // likely a stray `)`).
+                let pops = if last != Some(b'}')
+                    && stack.last() == Some(&Frame::Bracket(b'{'))
                     && stack.len() >= 2
                     && stack.get(stack.len() - 2) == Some(&Frame::Bracket(wanted))
                 {
@@ -880,6 +883,19 @@ fn scan(text: &str, range: Range<usize>, mut visit: impl FnMut(usize, u8, usize,
                 open += 1;
             }
             b')' | b']' => {
+                // As in `split`: a `)` or `]` right after a `{` left open,
+                // whose own bracket is just below it, closes that `{` too,
+                // visited as a `}` at the closer's byte.
+                let wanted = Frame::Bracket(if b == b')' { b'(' } else { b'[' });
+                if last != Some(b'}')
+                    && stack.last() == Some(&Frame::Bracket(b'{'))
+                    && stack.len() >= 2
+                    && stack.get(stack.len() - 2) == Some(&wanted)
+                {
+                    stack.pop();
+                    open = open.saturating_sub(1);
+                    visit(i, b'}', open, i);
+                }
                 if matches!(stack.last(), Some(Frame::Bracket(_))) {
                     stack.pop();
                     open = open.saturating_sub(1);
@@ -1178,8 +1194,9 @@ pub(crate) fn unbalanced_after_clean_parse(text: &str) -> Option<usize> {
                 _ => b'{',
             };
             // `scan` closes a `(` or `[` left open with the `}` after it,
-            // as a `)` at the `}`'s byte: that `(` is unclosed.
-            let synthetic = bytes.get(i) == Some(&b'}') && b != b'}';
+            // as a `)` at the `}`'s byte (and a `{` left open with the `)`
+            // after it, as a `}` at the `)`'s byte): that bracket is unclosed.
+            let synthetic = bytes.get(i) != Some(&b);
             match opens.pop() {
                 Some((open, _)) if open == wanted && !synthetic => {}
                 Some((_, at)) => first = Some(at),

@@ -20,7 +20,7 @@ const GOAL_PERCENT: f64 = 98.0;
 
 /// The goal for TypeScript/JavaScript, whose corpus holds application code
 /// with tests (ra-core, msw): one injected error per file keeps 99 % of the
-/// symbols outside the damaged item (the full run keeps 99.97 %, seed 2
+/// symbols outside the damaged item (the full run keeps 99.96 %, seed 2
 /// 99.89 %).
 const TS_GOAL_PERCENT: f64 = 99.0;
 
