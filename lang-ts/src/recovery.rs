@@ -102,6 +102,16 @@ enum Frame {
     Substitution,
 }
 
+/// Whether the closer `b` (`)` or `]`), coming after the byte `last`,
+/// closes the `{` on top of `stack` with its own bracket just below it: the
+/// `}` of `test('a', () => { … )` is missing. Not after a `}`: `})` with one
+/// `}` too few before it is likelier a stray `)`. [`split`] and [`scan`]
+/// apply it alike.
+fn closes_left_open_brace(stack: &[Frame], b: u8, last: Option<u8>) -> bool {
+    let wanted = Frame::Bracket(if b == b')' { b'(' } else { b'[' });
+    last != Some(b'}') && matches!(stack, [.., below, Frame::Bracket(b'{')] if *below == wanted)
+}
+
 /// How many frames above the innermost `{` (or template `${`) a `}` may
 /// close with it: `(` and `[` left open inside a block are closed by the
 /// block's `}`, as TypeScript's own parser pairs them, so one unclosed `(`
@@ -420,11 +430,7 @@ pub(crate) fn split(text: &str) -> (Vec<Piece>, usize, bool) {
                 // statements after it are not taken into its callback. Not
                 // after a `}` (`})` with one `}` too few before it is more
                 // likely a stray `)`).
-                let pops = if last != Some(b'}')
-                    && stack.last() == Some(&Frame::Bracket(b'{'))
-                    && stack.len() >= 2
-                    && stack.get(stack.len() - 2) == Some(&Frame::Bracket(wanted))
-                {
+                let pops = if closes_left_open_brace(&stack, b, last) {
                     2
                 } else {
                     1
@@ -886,12 +892,7 @@ fn scan(text: &str, range: Range<usize>, mut visit: impl FnMut(usize, u8, usize,
                 // As in `split`: a `)` or `]` right after a `{` left open,
                 // whose own bracket is just below it, closes that `{` too,
                 // visited as a `}` at the closer's byte.
-                let wanted = Frame::Bracket(if b == b')' { b'(' } else { b'[' });
-                if last != Some(b'}')
-                    && stack.last() == Some(&Frame::Bracket(b'{'))
-                    && stack.len() >= 2
-                    && stack.get(stack.len() - 2) == Some(&wanted)
-                {
+                if closes_left_open_brace(&stack, b, last) {
                     stack.pop();
                     open = open.saturating_sub(1);
                     visit(i, b'}', open, i);
