@@ -49,6 +49,7 @@
 pub mod disk_cache;
 mod error;
 pub mod read;
+pub mod search;
 mod source_file;
 pub mod tree;
 pub mod walk;

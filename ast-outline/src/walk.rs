@@ -23,6 +23,9 @@ pub struct WalkOptions {
     /// Threads that walk a directory (`0`: `ignore`'s choice, from the
     /// number of CPUs).
     pub threads: usize,
+    /// Take every regular file, not only those of a known language (their
+    /// [`FileEntry::language`] is `None`): the walk of `search`.
+    pub every_file: bool,
 }
 
 /// One file to outline.
@@ -137,7 +140,7 @@ fn walk_directory(root: &Path, options: WalkOptions, within: Option<&Path>, walk
         };
         Box::new(move |entry| {
             match entry {
-                Ok(entry) => visit(entry, &mut mine.walked),
+                Ok(entry) => visit(entry, options.every_file, &mut mine.walked),
                 Err(error) => mine.walked.notes.push(walk_error_message(&error)),
             }
             ignore::WalkState::Continue
@@ -171,7 +174,7 @@ impl Drop for Local<'_> {
 
 /// Takes `entry` into `walked` when it is a source file, or notes why not
 /// when that is worth saying.
-fn visit(entry: ignore::DirEntry, walked: &mut Walked) {
+fn visit(entry: ignore::DirEntry, every_file: bool, walked: &mut Walked) {
     let file_type = entry.file_type();
     if file_type.is_some_and(|t| t.is_symlink()) {
         // Links are not followed; a broken one to a source file is worth
@@ -197,14 +200,15 @@ fn visit(entry: ignore::DirEntry, walked: &mut Walked) {
     }
     // The language is known from the file name alone: most files of a tree
     // are not source files, and their display path is never made.
-    let Some(language) = Language::from_path(&entry.file_name().to_string_lossy()) else {
+    let language = Language::from_path(&entry.file_name().to_string_lossy());
+    if language.is_none() && !every_file {
         return;
-    };
+    }
     let display = display_path(entry.path());
     walked.files.push(FileEntry {
         path: entry.into_path(),
         display,
-        language: Some(language),
+        language,
         explicit: false,
     });
 }

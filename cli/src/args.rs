@@ -51,6 +51,10 @@ pub enum Command {
     /// after a header line naming the file and the real lines.
     #[command(after_help = EXAMPLES)]
     Read(ReadArgs),
+    /// Find text (or a regex) in files and show each hit under the symbol
+    /// and block that hold it: the symbol's id, kind, lines and signature once,
+    /// then its hit lines; cut to a token budget (o200k_base).
+    Search(SearchArgs),
     /// Serve MCP (Model Context Protocol) on stdio: tools to outline files, read
     /// a symbol by id (also after edits), read line ranges and find symbols, for
     /// the files under --root only.
@@ -200,6 +204,56 @@ pub struct ReadArgs {
     /// Extraction settings.
     #[command(flatten)]
     pub extraction: ExtractionArgs,
+}
+
+/// Flags of `search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The text to find on one line (literal unless --regex).
+    #[arg(value_name = "PATTERN", allow_hyphen_values = true)]
+    pub pattern: String,
+    /// Files and directories to search (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Read PATTERN as a regular expression (Rust regex syntax, as ripgrep's).
+    #[arg(short = 'e', long)]
+    pub regex: bool,
+    /// Ignore case.
+    #[arg(short = 'i', long, conflicts_with = "smart_case")]
+    pub ignore_case: bool,
+    /// Ignore case unless PATTERN has an upper-case letter.
+    #[arg(short = 'S', long)]
+    pub smart_case: bool,
+    /// Only whole-word matches.
+    #[arg(short = 'w', long)]
+    pub word: bool,
+    /// Only paths matching GLOB (`*.py`), or not (`!tests/**`); repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Text (default) or JSON Lines, one object per hit (no budget).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Largest text result, in o200k_base tokens; what is left out is said.
+    #[arg(long, value_name = "N", default_value_t = ast_outline_budget_default(),
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: u32,
+    /// Also search hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honour .gitignore, .ignore and git exclude files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Neither read nor write the outline cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Extraction settings.
+    #[command(flatten)]
+    pub extraction: ExtractionArgs,
+}
+
+/// The default `--max-tokens` of `search` (the MCP tool's default).
+const fn ast_outline_budget_default() -> u32 {
+    ast_outline_mcp::tools::DEFAULT_SEARCH_TOKENS
 }
 
 /// Flags of `mcp`.

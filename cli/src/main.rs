@@ -11,6 +11,7 @@ mod outline;
 mod output;
 mod prompt;
 mod read;
+mod search;
 mod tools;
 mod watch;
 
@@ -56,6 +57,7 @@ fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Outline(args) => outline::run(&args),
         Command::Read(args) => read::run(&args),
+        Command::Search(args) => search::run(&args),
         Command::Mcp(args) => mcp::run(&args),
         Command::Lsp(args) => ast_outline_lsp::run(&args.options()),
         Command::Watch(args) => watch::run(&args),

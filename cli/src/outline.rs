@@ -51,6 +51,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
                 let cpus = std::thread::available_parallelism().map_or(1, usize::from);
                 (threads as usize).clamp(1, cpus)
             }),
+            every_file: false,
         },
     );
     for problem in &walked.problems {

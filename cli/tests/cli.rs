@@ -1772,3 +1772,67 @@ fn read_names_a_preceding_doc_comment_in_the_header() {
          /// Makes one.\n/// Really.\nfn make() -> A {\n    A\n}\n"
     );
 }
+
+#[test]
+fn search_shows_hits_under_their_symbol_and_block_and_json_names_both() {
+    let mut body = String::from("def handle(items):\n    for item in items:\n");
+    for i in 0..110 {
+        body.push_str(&format!("        x{i} = item\n"));
+    }
+    body.push_str("        needle(item)\n    return needle\n");
+    let dir = tree(&[("app.py", &body), ("notes.txt", "a needle here\n")]);
+    let text = run(dir.path(), &["search", "needle", "--no-cache"]);
+    assert_eq!(text.code, Some(0), "{}", text.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        "3 hits in 1 symbol in 2 files for `needle` (literal, case-sensitive) under . \
+         (searched 2 files):\n\
+         app.py\n  app.py:1:handle function L1-114 def handle(items)\n    \
+         app.py:2:handle block L2-113 `for item in items`\n      L113: needle(item)\n    \
+         L114: return needle\n\
+         notes.txt\n  L1: a needle here\n"
+    );
+    let json = run(
+        dir.path(),
+        &["search", "needle(", "--format", "json", "--no-cache"],
+    );
+    let hits = json.json_lines();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0]["path"], "app.py");
+    assert_eq!(
+        (hits[0]["line"].as_u64(), hits[0]["column"].as_u64()),
+        (Some(113), Some(9))
+    );
+    assert_eq!(hits[0]["symbol"]["id"], "app.py:1:handle");
+    assert_eq!(hits[0]["block"]["name"], "for item in items");
+}
+
+#[test]
+fn search_refuses_bad_patterns_and_bounds_a_huge_minified_line() {
+    let dir = tree(&[("a.py", "x = 1\n")]);
+    let bad = run(dir.path(), &["search", "-e", "a{99999}{99999}"]);
+    assert_eq!(bad.code, Some(2));
+    assert!(
+        bad.stderr.contains("is not a valid regular expression"),
+        "{}",
+        bad.stderr
+    );
+    let long = "a".repeat(1001);
+    let too_long = run(dir.path(), &["search", &long]);
+    assert_eq!(too_long.code, Some(2));
+    assert!(
+        too_long.stderr.contains("at most 1000"),
+        "{}",
+        too_long.stderr
+    );
+    // A 5 MB one-line minified file: the hit is cut around the match.
+    let mut minified = "var a=1;".repeat(650_000);
+    minified.push_str("needle();");
+    write(dir.path(), "min.js", minified.as_bytes());
+    let found = run(dir.path(), &["search", "needle", "--no-cache"]);
+    assert_eq!(found.code, Some(0), "{}", found.stderr);
+    let out = String::from_utf8_lossy(&found.stdout).into_owned();
+    assert!(out.contains("\n    L1: …1;var a=1;"), "{out}");
+    assert!(out.contains("needle();"), "{out}");
+    assert!(out.len() < 600, "{out}");
+}

@@ -198,7 +198,8 @@ fn initialize_and_list_the_eight_tools_with_schemas_that_teach_the_workflow() {
             "get_file_outline",
             "get_type_hierarchy",
             "read_lines",
-            "read_symbol"
+            "read_symbol",
+            "search_code"
         ]
     );
     for tool in tools {
@@ -563,6 +564,7 @@ fn tools_prints_the_definitions_the_server_lists_in_three_formats() {
     assert_eq!(
         names,
         [
+            "search_code",
             "get_file_outline",
             "read_symbol",
             "find_symbol",
@@ -769,7 +771,7 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
     assert_eq!(reply["id"], 41, "{reply}");
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
     let listed = server.request("tools/list", json!({}));
-    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(8));
+    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(9));
 }
 
 #[test]
@@ -1356,4 +1358,57 @@ fn find_symbol_finds_tests_and_routes_by_their_titles() {
         read.starts_with("==> cart.spec.ts:2-4 block `it('adds items')` in module level <==\n"),
         "{read}"
     );
+}
+
+#[test]
+fn search_code_lands_hits_on_their_symbols_and_refuses_bad_input() {
+    let (_dir, root) = tree();
+    write(&root.join("README.md"), "Call total() for the sum.\n");
+    std::fs::write(root.join("blob.bin"), b"total\0\x01\x02").expect("write");
+    let mut server = Server::start(&root);
+    let found = server.ok("search_code", json!({"pattern": "total"}));
+    assert_eq!(
+        found,
+        "2 hits in 1 symbol in 2 files for `total` (literal, case-sensitive) under . \
+         (searched 3 files):\n\
+         README.md\n  L1: Call total() for the sum.\n\
+         shop/cart.py\n  shop/cart.py:7:Cart.total method L7-9 def total(self, tax: float) -> float\n    L7: def total(self, tax: float) -> float:\n\
+         (1 file not searched: binary, with NUL bytes)\n\
+         [99 tokens, o200k_base]",
+        "{found}"
+    );
+    let insensitive = server.ok(
+        "search_code",
+        json!({"pattern": "TOTAL", "case": "insensitive", "globs": ["*.py"]}),
+    );
+    assert!(
+        insensitive.starts_with("1 hit in 1 symbol in 1 file"),
+        "{insensitive}"
+    );
+    // Globs are relative to the root, also when searching under a path.
+    let excluded = server.ok(
+        "search_code",
+        json!({"pattern": "total", "path": "shop", "globs": ["!shop/cart.py"]}),
+    );
+    assert!(excluded.starts_with("no hits for `total`"), "{excluded}");
+    let module = server.ok("search_code", json!({"pattern": "import json"}));
+    assert!(
+        module.contains("shop/cart.py\n  (module level)\n    L1: import json\n"),
+        "{module}"
+    );
+    let cut = server.ok("search_code", json!({"pattern": "t", "max_tokens": 100}));
+    assert!(cut.contains("(left out: "), "{cut}");
+    assert!(stated_tokens(&cut) <= 100, "{cut}");
+    assert!(
+        cut.contains("the first 2 hits in 0 symbols in 2 files shown"),
+        "{cut}"
+    );
+    let bad = server.refused("search_code", json!({"pattern": "(x", "regex": true}));
+    assert!(bad.contains("is not a valid regular expression"), "{bad}");
+    let long = server.refused("search_code", json!({"pattern": "a".repeat(1001)}));
+    assert!(long.contains("at most 1000"), "{long}");
+    let outside = server.refused("search_code", json!({"pattern": "hunter2", "path": ".."}));
+    assert!(outside.contains("refused"), "{outside}");
+    let case = server.refused("search_code", json!({"pattern": "x", "case": "upper"}));
+    assert!(case.contains("argument `case`"), "{case}");
 }

@@ -14,18 +14,22 @@ use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
 use super::index_tools::{FindReferencesArgs, GetCallersArgs, GetContextArgs, TypeHierarchyArgs};
 use super::tools::{
-    Checked, FileOutlineArgs, FindSymbolArgs, ReadLinesArgs, ReadSymbolArgs, Workspace,
+    Checked, FileOutlineArgs, FindSymbolArgs, ReadLinesArgs, ReadSymbolArgs, SearchCodeArgs,
+    Workspace,
 };
 use ast_outline_budget as tokens;
 
 /// What the server tells a client about itself when it connects: the same
 /// advice as `ast-outline prompt`.
 pub const INSTRUCTIONS: &str = "\
-Read code by symbol, not by file. 1) Call get_file_outline on a file or directory first: \
-one line per class/function/method with its 1-based lines, signature, first doc line and id. \
-2) Read only the symbols you need with read_symbol(symbol_id); ids (PATH:START_LINE:QUALNAME) \
-stay valid after edits (the symbol is found again by name). 3) Use find_symbol to locate a \
-name across the tree, and read_lines only for lines outside any symbol. 4) Before changing \
+Search, then read the one symbol or part you need, never whole files. 1) search_code a word \
+from the task (an error message, an option name, a function name): each hit line comes under \
+the symbol (and block) holding it, with that symbol's id, kind, lines and signature. \
+2) read_symbol(symbol_id) reads that symbol; one over max_lines is cut and its parts' \
+ids listed, so read just the part. Ids (PATH:START_LINE:QUALNAME) stay valid after edits. 3) For the map of \
+a file or directory, get_file_outline (one line per class/function/method with lines, \
+signature, first doc line and id); find_symbol finds a name across the tree; read_lines reads \
+a range and says which symbol it is in. 4) Before changing \
 a symbol, see who uses it: find_references, get_callers (incoming or outgoing calls), \
 get_type_hierarchy, or get_context (the definition plus the code of its references, callers \
 or related types, within a token budget). Paths are relative to the server's root; every \
@@ -47,6 +51,14 @@ only part of the file. After you edit the file the same id still works: the symb
 again by its qualname and the header says it moved; if it is gone, the nearest names are \
 suggested. At most max_lines lines (default 300): a longer symbol is cut and its parts' ids \
 listed. Prefer this to reading whole files.";
+
+const SEARCH_CODE: &str = "\
+Find text across the tree (or under a path), like grep -rn, but each hit lands on its symbol: \
+hits are grouped by file, under the innermost function/method/class (its id, kind, lines and \
+signature, once) and control-flow block holding them, as `L<line>: <text>`; hits outside any \
+symbol are under (module level). Literal by default; regex, case (sensitive, insensitive, \
+smart), whole words and path globs (`*.py`, `!tests/**`) on request. Cut to max_tokens \
+(default 2000) with a note of what was left out. Then read_symbol(id) the symbol you need.";
 
 const READ_LINES: &str = "\
 Read a line range of a file (1-based, inclusive), at most 300 lines by default. Use it for \
@@ -108,7 +120,8 @@ PATH:QUALNAME.",
 );
 
 /// The tools' names, in the order they are listed.
-const TOOL_ORDER: [&str; 8] = [
+const TOOL_ORDER: [&str; 9] = [
+    "search_code",
     "get_file_outline",
     "read_symbol",
     "find_symbol",
@@ -171,6 +184,14 @@ impl OutlineServer {
         Parameters(Checked(args)): Parameters<Checked<FileOutlineArgs>>,
     ) -> CallToolResult {
         answer(|| self.workspace.file_outline(&args))
+    }
+
+    #[tool(description = SEARCH_CODE, annotations(read_only_hint = true, open_world_hint = false))]
+    fn search_code(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<SearchCodeArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.search_code(&args))
     }
 
     #[tool(description = READ_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]

@@ -25,6 +25,8 @@ use ast_outline_budget as tokens;
 
 /// Default of `max_tokens` for outlines.
 pub const DEFAULT_OUTLINE_TOKENS: u32 = 10_000;
+/// Default of `max_tokens` for `search_code` (and `ast-outline search`).
+pub const DEFAULT_SEARCH_TOKENS: u32 = 2_000;
 /// Default of `max_lines` for `read_lines`.
 pub const DEFAULT_MAX_LINES: u32 = 300;
 /// Most lines `read_lines` returns, whatever `max_lines` asks.
@@ -104,6 +106,29 @@ pub struct FindSymbolArgs {
     pub pattern: String,
     /// File or directory to search, relative to the root. Default: the whole tree.
     pub path: Option<String>,
+}
+
+/// Arguments of `search_code`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchCodeArgs {
+    /// The text to find on one line: literal unless `regex` is true.
+    pub pattern: String,
+    /// File or directory to search, relative to the root. Default: the whole tree.
+    pub path: Option<String>,
+    /// Read `pattern` as a regular expression (Rust regex syntax, as ripgrep's).
+    pub regex: Option<bool>,
+    /// `sensitive` (default), `insensitive`, or `smart` (insensitive unless the
+    /// pattern has an upper-case letter).
+    pub case: Option<String>,
+    /// Only whole-word matches.
+    pub word: Option<bool>,
+    /// Path globs, as ripgrep's -g: `*.py` keeps only those, `!tests/**` leaves
+    /// those out.
+    pub globs: Option<Vec<String>>,
+    /// Largest result, in o200k_base tokens (default 2000); what is left out is said.
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
 }
 
 /// Tool arguments `T` whose deserialization errors name the argument at
@@ -499,6 +524,72 @@ impl Workspace {
             let _ = writeln!(out, "! {problem}");
         }
         Ok(out)
+    }
+
+    /// `search_code`: the lines matching a pattern, each under the innermost
+    /// symbol and block holding it (see [`ast_outline::search`]).
+    ///
+    /// # Errors
+    /// A message when the pattern or a glob is invalid, or the path is
+    /// refused or missing.
+    pub fn search_code(&self, args: &SearchCodeArgs) -> Result<String, String> {
+        use ast_outline::search::{Budget, Case, Limits, Query, render_text, search_files};
+        let max_tokens = at_least_one("max_tokens", args.max_tokens)?;
+        let case = match args.case.as_deref() {
+            None | Some("sensitive") => Case::Sensitive,
+            Some("insensitive") => Case::Insensitive,
+            Some("smart") => Case::Smart,
+            Some(other) => {
+                return Err(format!(
+                    "argument `case`: `{other}` is not one of sensitive, insensitive, smart"
+                ));
+            }
+        };
+        let query = Query {
+            pattern: args.pattern.clone(),
+            regex: args.regex.unwrap_or(false),
+            case,
+            word: args.word.unwrap_or(false),
+            globs: args.globs.clone().unwrap_or_default(),
+        };
+        let compiled = query.compile()?;
+        let target = self.resolve(args.path.as_deref().unwrap_or("."))?;
+        let (walked, _) = ast_outline::search::collect(
+            std::slice::from_ref(&target.real),
+            WalkOptions::default(),
+            &compiled,
+            self.jail.root(),
+        );
+        // Display paths relative to the root, as every other tool shows them.
+        let files: Vec<ast_outline::walk::FileEntry> = walked
+            .into_iter()
+            .map(|mut file| {
+                file.display = self.jail.display(&file.path);
+                file
+            })
+            .collect();
+        let found = search_files(&files, &compiled, &Limits::default());
+        let options = OutlineOptions::default();
+        // Cloned: only the few files whose hits fit the budget are asked for.
+        let outline = |file: &ast_outline::walk::FileEntry| {
+            file.language?;
+            self.cache
+                .get(&file.path, &file.display, &options)
+                .ok()
+                .and_then(|parsed| parsed.outline.clone())
+        };
+        let count = |text: &str| tokens::count(text).unwrap_or(text.len());
+        let budget = Budget {
+            max_tokens: max_tokens.unwrap_or(DEFAULT_SEARCH_TOKENS) as usize,
+            count: &count,
+        };
+        Ok(render_text(
+            &found,
+            &query,
+            &target.display,
+            &outline,
+            &budget,
+        ))
     }
 
     fn resolve(&self, path: &str) -> Result<Jailed, String> {

@@ -486,6 +486,25 @@ impl FileOutline {
         }
     }
 
+    /// The symbols whose lines hold `line` (1-based), outermost first, each
+    /// the child of the one before: the innermost is last. A preceding doc
+    /// comment's lines (from [`Symbol::doc_start_line`]) belong to the
+    /// symbol it documents. Among siblings that both hold the line (one-line
+    /// `x = 0; y = 0`), the first in source order. Empty for a line outside
+    /// every symbol (module level).
+    pub fn enclosing(&self, line: u32) -> Vec<&Symbol> {
+        let holds = |s: &&Symbol| {
+            s.doc_start_line.unwrap_or(s.start_line).min(s.start_line) <= line && line <= s.end_line
+        };
+        let mut chain = Vec::new();
+        let mut level = &self.symbols;
+        while let Some(symbol) = level.iter().find(holds) {
+            chain.push(symbol);
+            level = &symbol.children;
+        }
+        chain
+    }
+
     /// Number of syntax errors among the diagnostics.
     pub fn error_count(&self) -> usize {
         self.diagnostics

@@ -114,6 +114,7 @@ async def run(binary):
                         "get_type_hierarchy",
                         "read_lines",
                         "read_symbol",
+                        "search_code",
                     ],
                     f"tools: {names}",
                 )
