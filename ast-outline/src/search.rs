@@ -25,8 +25,8 @@
 //! let outline = |file: &ast_outline::walk::FileEntry| ast_outline::outline_file(&file.path, &Default::default()).ok();
 //! let words = |text: &str| text.split_whitespace().count();
 //! let text = render_text(&found, &query, "shop", &outline, &Budget { max_tokens: 1000, count: &words });
-//! assert!(text.starts_with("2 hits in 1 symbol in 1 file for `TAX`"), "{text}");
-//! assert!(text.contains("  (module level)\n    L1: TAX = 2\n"), "{text}");
+//! assert!(text.starts_with("2 hits in 2 symbols in 1 file for `TAX`"), "{text}");
+//! assert!(text.contains(":1:TAX constant L1-1 TAX = 2\n    L1: TAX = 2\n"), "{text}");
 //! assert!(text.contains(":4:Cart.total method L4-5 def total(self)\n    L5: return 3 * TAX\n"), "{text}");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
