@@ -27,14 +27,7 @@ pub fn moved_note(target: &str, symbol: &SymbolRow) -> Option<String> {
     ))
 }
 
-/// `count noun` with an `s` unless `count` is 1.
-pub fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
-}
+pub use outline_core::text::plural;
 
 /// `ID (KIND QUALNAME, LSTART-END, module M)`: a definition in an answer's
 /// header.

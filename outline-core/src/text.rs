@@ -18,6 +18,36 @@ pub const MAX_BLOCK_NAME_CHARS: usize = 60;
 /// Longest signature kept, in characters.
 pub const MAX_SIGNATURE_CHARS: usize = 400;
 
+/// `noun` for `count` of it: as given for 1, else its English plural
+/// (`es` after s, x, ch and sh: `match` → `matches`; else `s`).
+pub fn noun_for(count: usize, noun: &str) -> String {
+    if count == 1 {
+        noun.to_owned()
+    } else if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
+    }
+}
+
+/// `1 line`, `12 lines`, `3 matches` ([`noun_for`]).
+pub fn plural(count: usize, noun: &str) -> String {
+    format!("{count} {}", noun_for(count, noun))
+}
+
+/// `count` with a comma between groups of three digits: `12,345`.
+pub fn thousands(count: usize) -> String {
+    let digits = count.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// `text` cut to at most `max_chars` characters; a cut text ends with `…`.
 pub fn truncate(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {

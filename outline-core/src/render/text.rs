@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use crate::language::Language;
 use crate::model::{FileOutline, Severity, Symbol, SymbolKind};
-use crate::text::{escape_controls, truncate};
+use crate::text::{escape_controls, plural, truncate};
 
 /// Options of the text renderer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,14 +168,6 @@ fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize, options: &TextO
     out.push('\n');
     for child in &symbol.children {
         write_symbol(out, child, depth + 1, options);
-    }
-}
-
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
     }
 }
 
