@@ -46,6 +46,7 @@
 //! I/O); each `lang-*` crate maps one parser's tree to that model (no I/O); this
 //! crate is the edge where files are read, directories walked and cached.
 
+pub mod around;
 pub mod disk_cache;
 mod error;
 pub mod read;

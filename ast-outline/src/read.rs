@@ -106,6 +106,8 @@ pub struct Passage {
     pub doc_from: Option<u32>,
     /// The symbol's children, each as `id  summary`, to read parts of it.
     pub parts: Vec<String>,
+    /// The symbol's id; `None` for a plain line range.
+    pub id: Option<String>,
 }
 
 /// Why a selector names nothing to read.
@@ -222,6 +224,7 @@ pub fn locate(
         enclosing: Vec::new(),
         doc_from: None,
         parts: Vec::new(),
+        id: None,
     };
     if let Selector::Lines { start, end } = selector {
         return Ok(range(*start, *end, None));
@@ -337,6 +340,7 @@ fn settle(
             enclosing: Vec::new(),
             doc_from: None,
             parts: Vec::new(),
+            id: None,
         }),
         Resolution::Ambiguous(candidates) => Err(Miss::Ambiguous {
             total: candidates.len(),
@@ -390,6 +394,7 @@ fn passage_of(outline: &FileOutline, symbol: &Symbol, moved: Option<(u32, bool)>
             .iter()
             .map(|s| format!("{}  {}", s.id, summary(s)))
             .collect(),
+        id: Some(symbol.id.clone()),
     }
 }
 

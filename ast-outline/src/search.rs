@@ -764,28 +764,13 @@ pub fn json_lines(file: &FileHits, outline: Option<&FileOutline>) -> String {
     out
 }
 
+/// `12,345 hits`.
 fn plural(count: usize, noun: &str) -> String {
-    let noun = if count == 1 {
-        noun.to_owned()
-    } else if noun.ends_with('h') {
-        format!("{noun}es")
-    } else {
-        format!("{noun}s")
-    };
-    format!("{} {noun}", thousands(count))
-}
-
-/// `12,345`.
-fn thousands(count: usize) -> String {
-    let digits = count.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    format!(
+        "{} {}",
+        outline_core::text::thousands(count),
+        outline_core::text::noun_for(count, noun)
+    )
 }
 
 #[cfg(test)]
@@ -852,6 +837,8 @@ mod tests {
     fn thousands_and_plurals() {
         assert_eq!(plural(1, "match"), "1 match");
         assert_eq!(plural(12_345, "hit"), "12,345 hits");
-        assert_eq!(thousands(100), "100");
+        assert_eq!(plural(2, "match"), "2 matches");
+        assert_eq!(outline_core::text::thousands(100), "100");
+        assert_eq!(outline_core::text::thousands(1_000_000), "1,000,000");
     }
 }
