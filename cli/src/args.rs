@@ -51,6 +51,10 @@ pub enum Command {
     /// after a header line naming the file and the real lines.
     #[command(after_help = EXAMPLES)]
     Read(ReadArgs),
+    /// Which symbols and control-flow blocks hold a line (PATH:LINE):
+    /// outermost first, each with its id, kind, lines and signature, then
+    /// the line itself.
+    At(AtArgs),
     /// Find text (or a regex) in files and show each hit under the symbol
     /// and block that hold it: the symbol's id, kind, lines and signature once,
     /// then its hit lines; cut to a token budget (o200k_base).
@@ -200,6 +204,17 @@ pub struct ReadArgs {
     /// What to print: PATH:LINE:QUALNAME (a symbol id), PATH:QUALNAME (or a plain
     /// name), PATH:LINE (the innermost symbol there) or PATH:START-END (lines).
     #[arg(required = true, value_name = "TARGET")]
+    pub targets: Vec<String>,
+    /// Extraction settings.
+    #[command(flatten)]
+    pub extraction: ExtractionArgs,
+}
+
+/// Flags of `at`.
+#[derive(Debug, Args)]
+pub struct AtArgs {
+    /// PATH:LINE (1-based), one or more.
+    #[arg(required = true, value_name = "PATH:LINE")]
     pub targets: Vec<String>,
     /// Extraction settings.
     #[command(flatten)]

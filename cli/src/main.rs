@@ -4,6 +4,7 @@
 //! what they give.
 
 mod args;
+mod at;
 mod context;
 mod index;
 mod mcp;
@@ -57,6 +58,7 @@ fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Outline(args) => outline::run(&args),
         Command::Read(args) => read::run(&args),
+        Command::At(args) => at::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Mcp(args) => mcp::run(&args),
         Command::Lsp(args) => ast_outline_lsp::run(&args.options()),

@@ -1836,3 +1836,45 @@ fn search_refuses_bad_patterns_and_bounds_a_huge_minified_line() {
     assert!(out.contains("needle();"), "{out}");
     assert!(out.len() < 600, "{out}");
 }
+
+#[test]
+fn at_names_the_function_block_and_branch_holding_a_line_and_refuses_bad_targets() {
+    let dir = tree(&[(
+        "flow.rs",
+        "fn route(kind: u8) -> i32 {\n    let mut total = 0;\n    if kind == 1 {\n        total = 1;\n    } else {\n        total = -1;\n    }\n    total\n}\n\nconst MAX: i32 = 3;\n",
+    )]);
+    let good = run(dir.path(), &["at", "flow.rs:6", "flow.rs:10"]);
+    good.expect_clean_success();
+    assert_eq!(
+        good.stdout(),
+        "flow.rs:6 is inside 2 symbols and blocks (outermost first):\n  \
+         flow.rs:1:route function L1-9 fn route(kind: u8) -> i32\n  \
+         flow.rs:3:route block L3-7 `if kind == 1`, in its branch `else` (L5)\n\
+         L6: total = -1;\n\
+         flow.rs:10 is at module level (inside no symbol)\nL10: \n"
+    );
+    // Every target is answered, the bad ones on stderr; the status is a
+    // failure only when nothing could be answered (CONTRACT.md).
+    let none = run(dir.path(), &["at", "flow.rs:99", "flow.rs"]);
+    none.expect_failure();
+    assert_eq!(none.stdout(), "");
+    let bad = run(dir.path(), &["at", "flow.rs:99", "flow.rs", "flow.rs:11"]);
+    bad.expect_code(0).expect_no_panic();
+    assert!(
+        bad.stderr
+            .contains("flow.rs: line 99 does not exist: the file has 11 lines"),
+        "{}",
+        bad.stderr
+    );
+    assert!(
+        bad.stderr
+            .contains("flow.rs: write PATH:LINE (a file and a 1-based line number)"),
+        "{}",
+        bad.stderr
+    );
+    assert!(
+        bad.stdout().starts_with("flow.rs:11 is inside 1 symbol"),
+        "{}",
+        bad.stdout()
+    );
+}
