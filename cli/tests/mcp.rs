@@ -214,7 +214,9 @@ fn initialize_and_list_the_eight_tools_with_schemas_that_teach_the_workflow() {
             .expect("description")
             .to_owned()
     };
-    assert!(description("get_file_outline").starts_with("Start here."));
+    assert!(description("get_file_outline").contains("symbol (a qualname or id)"));
+    assert!(description("search_code").contains("each hit lands on its symbol"));
+    assert!(description("find_symbol").contains("With path (a file) and line"));
     assert!(description("read_symbol").contains("id"));
     assert!(description("read_lines").contains("300 lines"));
     let outline_schema = &tools
@@ -460,25 +462,34 @@ fn a_directory_outline_is_cut_by_depth_to_fit_max_tokens_with_a_note() {
     assert!(full.contains("id=web/api.ts:2:Api.getTotal"), "{full}");
     let full_tokens = stated_tokens(&full);
 
+    // A little less than the full outline: names and lines only, every level.
     let budget = full_tokens - 10;
     let cut = server.ok(
         "get_file_outline",
         json!({"path": ".", "max_tokens": budget}),
     );
     assert!(
-        cut.contains("(cut to depth 1 of 2 to fit max_tokens="),
+        cut.contains("(names and lines only, to fit max_tokens="),
         "{cut}"
     );
-    assert!(!cut.contains("Api.getTotal"), "{cut}");
-    assert!(cut.contains("id=web/api.ts:1:Api"), "{cut}");
+    assert!(
+        cut.contains("L4-12 class Cart\n  L7-9 method total\n"),
+        "{cut}"
+    );
+    assert!(
+        cut.contains("L1-5 class Api\n  L2-4 method getTotal\n"),
+        "{cut}"
+    );
+    assert!(!cut.contains("id=") && !cut.contains("imports:"), "{cut}");
     assert!(stated_tokens(&cut) <= budget, "{cut}");
 
     // Smaller than even the top level: whole lines are kept, and it says so.
     let tiny = server.ok("get_file_outline", json!({"path": ".", "max_tokens": 60}));
     assert!(
-        tiny.contains("lines of the top-level outline to fit max_tokens=60"),
+        tiny.contains("lines of the top level to fit max_tokens=60"),
         "{tiny}"
     );
+    assert!(tiny.contains("L4-12 class Cart\n"), "{tiny}");
     assert!(stated_tokens(&tiny) <= 60, "{tiny}");
 
     // Whatever the budget: a result within it that says it was cut, or an error.
@@ -497,7 +508,7 @@ fn a_directory_outline_is_cut_by_depth_to_fit_max_tokens_with_a_note() {
             "max_tokens={budget} gave {tokens} tokens:\n{text}"
         );
         assert_eq!(
-            text.contains("(cut "),
+            text.contains("(cut ") || text.contains("(names and lines only"),
             budget < full_tokens,
             "{budget}: {text}"
         );
@@ -520,7 +531,10 @@ fn a_directory_outline_is_cut_by_depth_to_fit_max_tokens_with_a_note() {
         "get_file_outline",
         json!({"path": ".", "max_tokens": named}),
     );
-    assert!(enough.contains("(cut after 1 of "), "{enough}");
+    assert!(
+        enough.contains("cut after 1 of 6 lines of the top level"),
+        "{enough}"
+    );
     assert!(stated_tokens(&enough) <= named, "{enough}");
 
     let depth = server.ok("get_file_outline", json!({"path": "shop", "depth": 1}));
@@ -798,28 +812,39 @@ fn read_symbol_is_capped_and_points_to_the_parts_ids() {
         .collect();
     write(&root.join("big.py"), &format!("class Big:\n{methods}"));
     let mut server = Server::start(&root);
+    // Longer than max_lines, with parts: its lines with each part folded
+    // to one line ending in the part's id, the whole class in 41 lines.
     let big = server.ok("read_symbol", json!({"symbol_id": "big.py:1:Big"}));
     assert!(
         big.starts_with(
-            "==> big.py:1-300 class Big <==\n(only lines 1-300 of big.py, which has 401 lines;"
-        ),
-        "{}",
-        &big[..200]
-    );
-    assert!(
-        big.contains(
-            "(cut at 300 lines: the symbol runs to line 401. Continue with \
-             read_lines(path=\"big.py\", start=301), raise max_lines (at most 2000), or read its \
-             parts by id:\n  big.py:2:Big.m0  L2-11 def m0(self)\n  big.py:12:Big.m1  L12-21 def m1(self)\n"
+            "==> big.py:1-401 class Big <==\n(the symbol has 401 lines, more than \
+             max_lines=300: its lines are shown with its 40 parts folded to one line each, \
+             ending in the part's id; read a part with read_symbol(symbol_id), or raise \
+             max_lines (at most 2000) to read it whole)\nL1: class Big:\n\
+             L2-11:     def m0(self):  ⋯ method big.py:2:Big.m0\n\
+             L12-21:     def m1(self):  ⋯ method big.py:12:Big.m1\n"
         ),
         "{big}"
     );
     assert!(
-        big.contains("  big.py:392:Big.m39  L392-401 def m39(self)\n)\n"),
+        big.contains("\nL392-401:     def m39(self):  ⋯ method big.py:392:Big.m39\n["),
         "{big}"
     );
-    // Lines 1-300: `class Big:`, 29 whole methods of 9 `x = 1` lines and 8 of the 30th.
-    assert_eq!(big.matches("\n        x = 1").count(), 29 * 9 + 8);
+    assert_eq!(big.matches("  ⋯ method big.py:").count(), 40);
+    assert!(!big.contains("x = 1"), "{big}");
+    // Folded, and still longer than max_lines: cut, with where to go on.
+    let short = server.ok(
+        "read_symbol",
+        json!({"symbol_id": "big.py:1:Big", "max_lines": 3}),
+    );
+    assert!(
+        short.contains(
+            "L12-21:     def m1(self):  ⋯ method big.py:12:Big.m1\n(cut at 3 lines of the folded \
+             symbol: it runs to line 401; continue with read_lines(path=\"big.py\", start=22, \
+             end=401))\n"
+        ),
+        "{short}"
+    );
     // context_lines cannot get round the cap.
     let context = server.ok(
         "read_symbol",
@@ -854,7 +879,10 @@ fn read_symbol_is_capped_and_points_to_the_parts_ids() {
         "{cut}"
     );
     assert!(
-        cut.contains("(cut at 8 lines: the symbol runs to line 21."),
+        cut.contains(
+            "(cut at 8 lines: the symbol runs to line 21. Continue with \
+             read_lines(path=\"big.py\", start=20) or raise max_lines (at most 2000))\n"
+        ),
         "{cut}"
     );
     let few = server.ok(
@@ -1069,20 +1097,32 @@ fn a_cut_outline_fills_the_budget_with_whole_members_of_the_next_level_in_source
         );
         assert!(stated_tokens(&cut) <= budget, "{budget}: {cut}");
         // Whole classes' members, in source order: a prefix of the classes.
+        // Names and lines only (no ids) once the full outline does not fit.
         let shown: Vec<usize> = classes
             .iter()
-            .map(|class| cut.matches(&format!(":{class}.")).count())
+            .map(|class| {
+                cut.matches(&format!(" method {}_", class.to_lowercase()))
+                    .count()
+            })
             .collect();
         let complete = shown.iter().take_while(|n| **n == 12).count();
         assert!(
             shown[complete..].iter().all(|n| *n == 0),
             "{budget}: members shown per class {shown:?}\n{cut}"
         );
-        assert!(
-            cut.contains("(cut to depth 1 of 2 to fit max_tokens="),
-            "{budget}: {cut}"
-        );
-        if complete > 0 {
+        assert!(!cut.contains("id="), "{budget}: {cut}");
+        if complete == 4 {
+            assert!(
+                cut.contains("(names and lines only, to fit max_tokens="),
+                "{budget}: {cut}"
+            );
+        } else {
+            assert!(
+                cut.contains("(names and lines only, cut to depth 1 of 2 to fit max_tokens="),
+                "{budget}: {cut}"
+            );
+        }
+        if (1..4).contains(&complete) {
             assert!(
                 cut.contains(&format!(
                     "level 2 is shown for the first {complete} of 4 symbols that have members there"
@@ -1090,18 +1130,20 @@ fn a_cut_outline_fills_the_budget_with_whole_members_of_the_next_level_in_source
                 "{budget}: {cut}"
             );
         }
-        // A single file: the advice is not to outline a single file.
+        // A single file: the advice is to read or focus on a symbol, not to
+        // outline a single file.
         assert!(
-            cut.contains(
-                "read the symbols you need with read_symbol(symbol_id), or raise max_tokens)"
-            ) && !cut.contains("outline a single file"),
+            cut.contains("get_file_outline(path, symbol=qualname)")
+                && cut.contains("or raise max_tokens)")
+                && !cut.contains("outline a single file"),
             "{cut}"
         );
         fills.push(complete);
     }
     // The larger the budget, the more classes' members; some budgets fill.
     assert!(fills.windows(2).all(|w| w[0] <= w[1]), "{fills:?}");
-    assert!(fills.iter().any(|n| *n >= 2), "{fills:?}");
+    assert!(fills.iter().any(|n| (2..4).contains(n)), "{fills:?}");
+    assert_eq!(fills.last(), Some(&4), "{fills:?}");
 }
 
 /// A small project for the cross-file tools: a base class, a subclass that
@@ -1411,4 +1453,132 @@ fn search_code_lands_hits_on_their_symbols_and_refuses_bad_input() {
     assert!(outside.contains("refused"), "{outside}");
     let case = server.refused("search_code", json!({"pattern": "x", "case": "upper"}));
     assert!(case.contains("argument `case`"), "{case}");
+}
+
+const FLOW: &str = "\
+def route(kind, items):
+    \"\"\"Pick a handler.\"\"\"
+    total = 0
+    if kind == \"a\":
+        total = 1
+    elif kind == \"b\":
+        for item in items:
+            total += item
+            total *= 2
+            total -= 1
+    else:
+        total = -1
+    return total
+
+
+class Shop:
+    def buy(self, n):
+        return n
+";
+
+#[test]
+fn a_line_is_placed_in_its_function_block_and_branch_and_a_symbol_outlined_alone() {
+    let (_dir, root) = tree();
+    write(&root.join("shop/flow.py"), FLOW);
+    let mut server = Server::start(&root);
+    // The blocks of a 13-line function are shown (the threshold of a line
+    // query is the finest), with the branch the line is in.
+    let nine = server.ok("find_symbol", json!({"path": "shop/flow.py", "line": 9}));
+    assert_eq!(
+        nine,
+        "shop/flow.py:9 is inside 3 symbols and blocks (outermost first):\n  \
+         shop/flow.py:1:route function L1-13 def route(kind, items)\n  \
+         shop/flow.py:4:route block L4-12 `if kind == \"a\"`, in its branch `elif kind == \"b\"` (L6)\n  \
+         shop/flow.py:7:route block L7-10 `for item in items`\nL9: total *= 2\n[102 tokens, o200k_base]"
+    );
+    let twelve = server.ok("find_symbol", json!({"path": "shop/flow.py", "line": 12}));
+    assert!(
+        twelve.contains("`if kind == \"a\"`, in its branch `else` (L11)\nL12: total = -1\n"),
+        "{twelve}"
+    );
+    let module = server.ok("find_symbol", json!({"path": "shop/flow.py", "line": 15}));
+    assert!(
+        module.starts_with("shop/flow.py:15 is at module level (inside no symbol)\n"),
+        "{module}"
+    );
+    let past = server.refused("find_symbol", json!({"path": "shop/flow.py", "line": 99}));
+    assert_eq!(
+        past,
+        "shop/flow.py: line 99 does not exist: the file has 18 lines (lines are 1-based)"
+    );
+    let neither = server.refused("find_symbol", json!({"path": "shop/flow.py"}));
+    assert!(neither.starts_with("give pattern"), "{neither}");
+    let both = server.refused("find_symbol", json!({"pattern": "x", "line": 3}));
+    assert!(both.ends_with("not both"), "{both}");
+
+    // read_lines says which symbol a range is in, or cuts into.
+    let inside = server.ok(
+        "read_lines",
+        json!({"path": "shop/flow.py", "start": 5, "end": 9}),
+    );
+    assert!(
+        inside.starts_with(
+            "==> shop/flow.py:5-9 <==\ninside: shop/flow.py:1:route function L1-13 \
+             def route(kind, items)\n        total = 1\n"
+        ),
+        "{inside}"
+    );
+    let across = server.ok(
+        "read_lines",
+        json!({"path": "shop/flow.py", "start": 12, "end": 18}),
+    );
+    assert!(
+        across.starts_with(
+            "==> shop/flow.py:12-18 <==\nstarts in: shop/flow.py:1:route function L1-13 \
+             def route(kind, items)\n        total = -1\n"
+        ),
+        "{across}"
+    );
+
+    // One symbol outlined alone: its members, with the enclosing symbols
+    // named; a missing one or a directory is refused with what to do.
+    let shop = server.ok(
+        "get_file_outline",
+        json!({"path": "shop/flow.py", "symbol": "Shop"}),
+    );
+    assert!(
+        shop.starts_with(
+            "shop/flow.py (python, 18 lines)\nL16-18 class Shop id=shop/flow.py:16:Shop\n  \
+             L17-18 def buy(self, n) id=shop/flow.py:17:Shop.buy\n["
+        ),
+        "{shop}"
+    );
+    assert!(!shop.contains("route"), "{shop}");
+    let route = server.ok(
+        "get_file_outline",
+        json!({"path": "shop/flow.py", "symbol": "shop/flow.py:1:route", "block_threshold": 1}),
+    );
+    assert!(
+        route.contains(
+            "  L4-12 (block) if kind == \"a\" id=shop/flow.py:4:route\n    \
+             L7-10 (block) for item in items id=shop/flow.py:7:route\n"
+        ),
+        "{route}"
+    );
+    let buy = server.ok(
+        "get_file_outline",
+        json!({"path": "shop/flow.py", "symbol": "Shop.buy"}),
+    );
+    assert!(buy.starts_with("inside: "), "{buy}");
+    let missing = server.refused(
+        "get_file_outline",
+        json!({"path": "shop/flow.py", "symbol": "Nope"}),
+    );
+    assert!(
+        missing.starts_with("Nope: no such symbol in shop/flow.py"),
+        "{missing}"
+    );
+    let directory = server.refused(
+        "get_file_outline",
+        json!({"path": "shop", "symbol": "Shop"}),
+    );
+    assert!(
+        directory.contains("find_symbol(pattern=\"Shop\", path=\"shop\")"),
+        "{directory}"
+    );
 }

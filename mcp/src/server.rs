@@ -25,32 +25,33 @@ pub const INSTRUCTIONS: &str = "\
 Search, then read the one symbol or part you need, never whole files. 1) search_code a word \
 from the task (an error message, an option name, a function name): each hit line comes under \
 the symbol (and block) holding it, with that symbol's id, kind, lines and signature. \
-2) read_symbol(symbol_id) reads that symbol; one over max_lines is cut and its parts' \
-ids listed, so read just the part. Ids (PATH:START_LINE:QUALNAME) stay valid after edits. 3) For the map of \
-a file or directory, get_file_outline (one line per class/function/method with lines, \
-signature, first doc line and id); find_symbol finds a name across the tree; read_lines reads \
-a range and says which symbol it is in. 4) Before changing \
+2) read_symbol(symbol_id) reads that symbol; one longer than max_lines comes with its parts \
+(members, control-flow blocks) folded to one line each with their ids, so read just the part. \
+Ids (PATH:START_LINE:QUALNAME) stay valid after edits. 3) find_symbol(path, line) says which \
+function and branch hold a line; read_lines reads a range and says which symbols it is in. \
+4) For the map of a file or directory, get_file_outline (a big file shows names and lines \
+only; get_file_outline(path, symbol=qualname) shows one class or function with signatures, \
+ids and blocks); find_symbol(pattern) finds a name across the tree. 5) Before changing \
 a symbol, see who uses it: find_references, get_callers (incoming or outgoing calls), \
 get_type_hierarchy, or get_context (the definition plus the code of its references, callers \
 or related types, within a token budget). Paths are relative to the server's root; every \
 result ends with its token count.";
 
 const OUTLINE: &str = "\
-Start here. The outline of a source file (or of every source file under a directory): \
-one line per class, function, method, field… as `L<start>-<end> <signature> — <first doc line> \
-id=<id>`, indented by nesting, with imports and syntax errors. Lines are 1-based and inclusive. \
-Much cheaper than reading the file: outline first, then read only the symbols you need \
-with read_symbol(symbol_id). Large results are cut to fewer nesting levels to fit max_tokens \
-(the result says so). Python, TypeScript/JavaScript and Rust.";
+The outline of a source file (or of every source file under a directory): one line per \
+class, function, method, field… as `L<start>-<end> <signature> — <first doc line> id=<id>`, \
+indented by nesting, with imports and syntax errors. Lines are 1-based and inclusive. With \
+symbol (a qualname or id): only that symbol's members, nested definitions and control-flow \
+blocks. Cut to max_tokens (default 2500): a larger outline shows names and lines only, then \
+fewer nesting levels (the result says so). Python, TypeScript/JavaScript and Rust.";
 
 const READ_SYMBOL: &str = "\
 Read the exact source of one symbol (function, method, class, block…) by the id that \
-get_file_outline or find_symbol printed (PATH:START_LINE:QUALNAME), or by path + qualname. \
-The header gives the real lines, the enclosing symbols (e.g. the class line) and says it is \
-only part of the file. After you edit the file the same id still works: the symbol is found \
-again by its qualname and the header says it moved; if it is gone, the nearest names are \
-suggested. At most max_lines lines (default 300): a longer symbol is cut and its parts' ids \
-listed. Prefer this to reading whole files.";
+get_file_outline, search_code or find_symbol printed (PATH:START_LINE:QUALNAME), or by path + \
+qualname. The header gives the real lines and the enclosing symbols. A symbol longer than \
+max_lines (default 300) comes as its lines with each part (member, nested definition, \
+control-flow block) folded to one line ending in the part's id: read the part you need next. \
+After you edit the file the same id still works: the symbol is found again by its qualname.";
 
 const SEARCH_CODE: &str = "\
 Find text across the tree (or under a path), like grep -rn, but each hit lands on its symbol: \
@@ -61,14 +62,16 @@ smart), whole words and path globs (`*.py`, `!tests/**`) on request. Cut to max_
 (default 2000) with a note of what was left out. Then read_symbol(id) the symbol you need.";
 
 const READ_LINES: &str = "\
-Read a line range of a file (1-based, inclusive), at most 300 lines by default. Use it for \
-text outside any symbol (module-level code, config); for code, get_file_outline and \
-read_symbol read only what you need.";
+Read a line range of a file (1-based, inclusive), at most 300 lines by default; the header \
+says which symbols the range is inside (and where it starts and ends). Prefer read_symbol \
+for a whole symbol or part.";
 
 const FIND_SYMBOL: &str = "\
 Find symbols by name across the tree (or under a path) and get their ids, to read with \
 read_symbol. The pattern is case-insensitive: a substring of the qualified name (`total`, \
-`Cart.`) or a glob with * and ? matching the whole name or qualified name (`get_*`, `Cart.*`).";
+`Cart.`) or a glob with * and ? matching the whole name or qualified name (`get_*`, `Cart.*`). \
+With path (a file) and line instead of pattern: the symbols and control-flow blocks holding \
+that line, outermost first, with ids, lines and the branch (`elif`, `else`, a match arm) it is in.";
 
 /// What the cross-file tools' descriptions end with.
 macro_rules! cross_file {

@@ -22,9 +22,15 @@ use super::jail::{Jail, JailError, Jailed};
 use ast_outline::read::{header, locate, passage_lines, summary};
 use ast_outline::walk::{WalkOptions, collect_files};
 use ast_outline_budget as tokens;
+use outline_core::text::plural;
 
-/// Default of `max_tokens` for outlines.
-pub const DEFAULT_OUTLINE_TOKENS: u32 = 10_000;
+/// Default of `max_tokens` for outlines: what the first look at a 3,000-line
+/// file may cost. Measured (docs/mcp.md) on the 15 CPython stdlib modules of
+/// 2,000–4,200 lines: their full outlines are 3,149–11,767 tokens (median
+/// 7,348), their names-and-lines outlines 965–3,978 (median 2,399); at 2,500
+/// tokens most show every name with its lines, the rest their top level and
+/// the first classes' members.
+pub const DEFAULT_OUTLINE_TOKENS: u32 = 2_500;
 /// Default of `max_tokens` for `search_code` (and `ast-outline search`).
 pub const DEFAULT_SEARCH_TOKENS: u32 = 2_000;
 /// Default of `max_lines` for `read_lines`.
@@ -48,14 +54,24 @@ pub struct FileOutlineArgs {
     /// (`if`, `for`, `try`…) that get their own ids. Default 100.
     #[schemars(range(min = 1))]
     pub block_threshold: Option<u32>,
-    /// Largest result, in o200k_base tokens. A larger outline is cut to fewer
-    /// nesting levels (then to fewer lines), with a note saying so. Default 10000.
+    /// Largest result, in o200k_base tokens. A larger outline shows names and
+    /// lines only (no signatures, docs or ids), then fewer nesting levels, then
+    /// fewer lines, with a note saying so. Default 2500.
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u32>,
     /// End each symbol line with its id (default true). Without ids the outline
     /// is about a third smaller; read symbols by path + qualname then.
     pub ids: Option<bool>,
+    /// Outline only this symbol of the file `path`: its members, nested
+    /// definitions and control-flow blocks. A qualname (`Cart.total`) or an
+    /// id. Its blocks are split out of bodies over 30 lines unless
+    /// block_threshold says otherwise.
+    pub symbol: Option<String>,
 }
+
+/// Default `block_threshold` of a focused outline (`get_file_outline` with
+/// `symbol`), in lines: a focused symbol of 60 lines still shows its blocks.
+pub const FOCUS_BLOCK_THRESHOLD: u32 = 30;
 
 /// Arguments of `read_symbol`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -102,10 +118,15 @@ pub struct FindSymbolArgs {
     /// Case-insensitive. Without wildcards: a substring of the qualified name
     /// (`total` finds `Cart.total` and `subtotal`; `Cart.` finds Cart's members).
     /// With `*` or `?`: a glob matching the whole name or qualified name
-    /// (`get_*`, `Cart.*`).
-    pub pattern: String,
+    /// (`get_*`, `Cart.*`). Give either `pattern` or `line`.
+    pub pattern: Option<String>,
     /// File or directory to search, relative to the root. Default: the whole tree.
+    /// With `line`: the file.
     pub path: Option<String>,
+    /// Instead of `pattern`: which symbols and control-flow blocks hold this
+    /// line (1-based) of the file `path`, outermost first, with their ids and lines.
+    #[schemars(range(min = 1))]
+    pub line: Option<u32>,
 }
 
 /// Arguments of `search_code`.
@@ -235,7 +256,33 @@ impl Workspace {
         if let Some(threshold) = block_threshold {
             options.block_threshold = threshold;
         }
-        let mut outlines = Vec::new();
+        let budget = max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS) as usize;
+        let text_options = TextOptions {
+            ids: args.ids.unwrap_or(true),
+            ..TextOptions::default()
+        };
+        if let Some(symbol) = &args.symbol {
+            if target.real.is_dir() {
+                return Err(format!(
+                    "{}: is a directory, and symbol needs a file; find the symbol's file with \
+                     find_symbol(pattern=\"{symbol}\", path=\"{}\"), or leave symbol out to \
+                     outline the directory",
+                    target.display, target.display
+                ));
+            }
+            options.block_threshold = block_threshold.unwrap_or(FOCUS_BLOCK_THRESHOLD);
+            let (focused, enclosing) = self.focused(&target, symbol, &options)?;
+            let inside: String = enclosing
+                .iter()
+                .map(|line| format!("inside: {line}\n"))
+                .collect();
+            let room = budget
+                .saturating_sub(tokens::count(&inside).unwrap_or(0))
+                .max(1);
+            let text = fit_outline(&[&focused], &[], &text_options, depth, room, true)?;
+            return Ok(inside + &text);
+        }
+        let mut outlines: Vec<Arc<Parsed>> = Vec::new();
         let mut problems = Vec::new();
         for (real, display) in self.files_under(&target, &mut problems)? {
             if super::stdio::client_gone() {
@@ -259,12 +306,9 @@ impl Workspace {
                 _ => problems.join("\n"),
             });
         }
-        let budget = max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS) as usize;
-        let text_options = TextOptions {
-            ids: args.ids.unwrap_or(true),
-            ..TextOptions::default()
-        };
         let single_file = !target.real.is_dir();
+        let outlines: Vec<&outline_core::FileOutline> =
+            outlines.iter().filter_map(|p| p.outline.as_ref()).collect();
         fit_outline(
             &outlines,
             &problems,
@@ -273,6 +317,74 @@ impl Workspace {
             budget,
             single_file,
         )
+    }
+
+    /// The outline of one symbol of the file `target` (an id, or a
+    /// qualname as `read_symbol` takes it), parsed with `options`: the file's
+    /// header line, then that symbol and everything under it; its enclosing
+    /// symbols are named in a line before the header.
+    ///
+    /// # Errors
+    /// A message when the file cannot be parsed or names no such symbol
+    /// (with the nearest names), or several (with their ids).
+    fn focused(
+        &self,
+        target: &Jailed,
+        symbol: &str,
+        options: &OutlineOptions,
+    ) -> Result<(outline_core::FileOutline, Vec<String>), String> {
+        let selector = match self.split_id(symbol) {
+            Ok((path, selector)) if self.resolve(path).is_ok_and(|p| p.real == target.real) => {
+                selector
+            }
+            _ => Selector::Qualname(symbol.to_owned()),
+        };
+        let parsed = self.parse(target, options)?;
+        let display = &target.display;
+        let passage = locate(
+            display,
+            &parsed.source.text,
+            parsed.outline.as_ref(),
+            &[],
+            &selector,
+            options,
+        )
+        .map_err(|miss| {
+            miss.message(
+                symbol,
+                &format!("list its symbols with get_file_outline(path=\"{display}\")"),
+            )
+        })?;
+        let Some(id) = passage.id else {
+            return Err(format!("{symbol}: names lines, not a symbol of {display}"));
+        };
+        // A block's id may come from a finer split than `options`'.
+        let mut finest = options.clone();
+        finest.block_threshold = ast_outline::around::FINEST_BLOCK_THRESHOLD;
+        for options in [options, &finest] {
+            let parsed = self.parse(target, options)?;
+            let Some(outline) = &parsed.outline else {
+                break;
+            };
+            let mut found = None;
+            outline.walk(|s| {
+                if found.is_none() && s.id == id {
+                    found = Some(s.clone());
+                }
+            });
+            if let Some(symbol) = found {
+                let mut focus = outline.clone();
+                focus.imports.clear();
+                focus
+                    .diagnostics
+                    .retain(|d| symbol.start_line <= d.line && d.line <= symbol.end_line);
+                focus.symbols = vec![symbol];
+                return Ok((focus, passage.enclosing));
+            }
+        }
+        Err(format!(
+            "{symbol}: not found in {display} (list its symbols with get_file_outline(path=\"{display}\"))"
+        ))
     }
 
     /// `read_symbol`: one symbol's source with a header (path, real lines, the
@@ -326,6 +438,11 @@ impl Workspace {
         let line_count = index.line_count();
         let context = args.context_lines.unwrap_or(0).min(cap);
         let symbol_end = passage.end.min(line_count);
+        if symbol_end.saturating_sub(passage.start) + 1 > cap
+            && let Some(folded) = self.folded(&target, &passage, &index, cap)?
+        {
+            return Ok(folded);
+        }
         let (before, after) = context_around(passage.start, symbol_end, line_count, context, cap);
         let start = passage.start.saturating_sub(before).max(1);
         let full_end = symbol_end.saturating_add(after);
@@ -371,11 +488,14 @@ impl Workspace {
             let _ = writeln!(
                 out,
                 "(cut at {}: the symbol runs to line {symbol_end}. Continue with \
-                 read_lines(path=\"{display}\", start={}), raise max_lines (at most {MOST_LINES}), \
-                 or read its parts by id{}",
+                 read_lines(path=\"{display}\", start={}){}",
                 plural(cap as usize, "line"),
                 end + 1,
-                if passage.parts.is_empty() { ")" } else { ":" }
+                if passage.parts.is_empty() {
+                    format!(" or raise max_lines (at most {MOST_LINES}))")
+                } else {
+                    format!(", raise max_lines (at most {MOST_LINES}), or read its parts by id:")
+                }
             );
             for part in passage.parts.iter().take(MAX_MATCHES) {
                 let _ = writeln!(out, "  {part}");
@@ -392,6 +512,69 @@ impl Workspace {
             }
         }
         Ok(out)
+    }
+
+    /// `read_symbol` of a symbol longer than `cap` lines: its header, then
+    /// its lines with each part (member, nested definition, control-flow
+    /// block, from an outline with every block split out) folded to one line
+    /// ending in the part's id ([`ast_outline::around::skeleton`]), at most
+    /// `cap` lines. `None` when the symbol has no parts.
+    ///
+    /// # Errors
+    /// A message when the file can no longer be parsed.
+    fn folded(
+        &self,
+        target: &Jailed,
+        passage: &ast_outline::read::Passage,
+        index: &LineIndex<'_>,
+        cap: u32,
+    ) -> Result<Option<String>, String> {
+        let Some(id) = &passage.id else {
+            return Ok(None);
+        };
+        let options = OutlineOptions {
+            block_threshold: ast_outline::around::FINEST_BLOCK_THRESHOLD,
+            ..OutlineOptions::default()
+        };
+        let parsed = self.parse(target, &options)?;
+        let Some(outline) = &parsed.outline else {
+            return Ok(None);
+        };
+        let mut found = None;
+        outline.walk(|s| {
+            if found.is_none() && s.id == *id {
+                found = Some(s);
+            }
+        });
+        let Some(symbol) = found.filter(|s| !s.children.is_empty()) else {
+            return Ok(None);
+        };
+        let display = &target.display;
+        let end = symbol.end_line.min(index.line_count());
+        let skeleton = ast_outline::around::skeleton(symbol, index, cap);
+        let mut out = header(display, passage.start, end, passage.label.as_deref());
+        for enclosing in &passage.enclosing {
+            let _ = writeln!(out, "inside: {enclosing}");
+        }
+        let _ = writeln!(
+            out,
+            "(the symbol has {}, more than max_lines={cap}: its lines are shown with its {} \
+             folded to one line each, ending in the part's id; read a part with \
+             read_symbol(symbol_id), or raise max_lines (at most {MOST_LINES}) to read it whole)",
+            plural((end + 1 - passage.start) as usize, "line"),
+            plural(skeleton.parts, "part"),
+        );
+        out.push_str(&skeleton.text);
+        if skeleton.last < end {
+            let _ = writeln!(
+                out,
+                "(cut at {} of the folded symbol: it runs to line {end}; continue with \
+                 read_lines(path=\"{display}\", start={}, end={end}))",
+                plural(cap as usize, "line"),
+                skeleton.last + 1
+            );
+        }
+        Ok(Some(out))
     }
 
     /// `read_lines`: lines `start..=end` of a file, at most `max_lines`.
@@ -419,6 +602,12 @@ impl Workspace {
         let display = &target.display;
         let (start, end, text) = passage_lines(display, &index, args.start, end)?;
         let mut out = header(display, start, end, None);
+        if let Some(outline) = &parsed.outline {
+            for line in ast_outline::around::range_context(outline, start, end) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
         out.push_str(&text);
         if end < asked_end {
             let _ = writeln!(
@@ -447,14 +636,32 @@ impl Workspace {
     /// # Errors
     /// A message when the path is refused or missing, or the glob is malformed.
     pub fn find_symbol(&self, args: &FindSymbolArgs) -> Result<String, String> {
-        let length = args.pattern.chars().count();
+        let text = match (&args.pattern, args.line) {
+            (Some(_), Some(_)) => {
+                return Err(
+                    "give either pattern (to find symbols by name) or path and line \
+                            (to see what holds that line), not both"
+                        .to_owned(),
+                );
+            }
+            (None, Some(line)) => return self.holding(args.path.as_deref(), line),
+            (None, None) => {
+                return Err(
+                    "give pattern (a name, a qualified name or a glob), or path and \
+                            line (to see which symbols hold that line)"
+                        .to_owned(),
+                );
+            }
+            (Some(text), None) => text,
+        };
+        let length = text.chars().count();
         if length > MAX_PATTERN_CHARS {
             return Err(format!(
                 "pattern is {length} characters long; at most {MAX_PATTERN_CHARS}: give a name, \
                  a qualified name or a glob"
             ));
         }
-        let pattern = Pattern::new(&args.pattern)?;
+        let pattern = Pattern::new(text)?;
         let target = self.resolve(args.path.as_deref().unwrap_or("."))?;
         let mut problems = Vec::new();
         let files = self.files_under(&target, &mut problems)?;
@@ -483,7 +690,7 @@ impl Workspace {
                 let findable = symbol.kind != SymbolKind::Block
                     || symbol.has(outline_core::Modifier::Callback);
                 if findable && pattern.matches(symbol) {
-                    let exact = symbol.name.eq_ignore_ascii_case(&args.pattern);
+                    let exact = symbol.name.eq_ignore_ascii_case(text);
                     matches.push((!exact, format!("{}  {}", symbol.id, summary(symbol))));
                     matched_files.insert(display);
                 }
@@ -498,7 +705,7 @@ impl Workspace {
                 out,
                 "no symbol matches `{}` in {searched_text} under {} (a substring of a qualified \
                  name, or a glob with * and ?; case-insensitive)",
-                args.pattern, target.display
+                text, target.display
             );
         } else {
             let _ = writeln!(
@@ -506,7 +713,7 @@ impl Workspace {
                 "{} for `{}` in {} under {} (searched {searched_text}; read one with \
                  read_symbol(symbol_id)):",
                 plural(matches.len(), "match"),
-                args.pattern,
+                text,
                 plural(matched_files.len(), "file"),
                 target.display
             );
@@ -524,6 +731,31 @@ impl Workspace {
             let _ = writeln!(out, "! {problem}");
         }
         Ok(out)
+    }
+
+    /// `find_symbol(path, line)`: the symbols and blocks holding `line` of
+    /// the file `path` ([`ast_outline::around::holding`]), from an outline
+    /// with every control-flow statement split into blocks.
+    ///
+    /// # Errors
+    /// A message when there is no path, it is refused, missing, a directory
+    /// or of unknown language, or the line is 0 or past the end.
+    fn holding(&self, path: Option<&str>, line: u32) -> Result<String, String> {
+        let path = path.ok_or("with line, give path: the file the line is in")?;
+        let target = self.resolve(path)?;
+        let options = OutlineOptions {
+            block_threshold: ast_outline::around::FINEST_BLOCK_THRESHOLD,
+            ..OutlineOptions::default()
+        };
+        let parsed = self.parse(&target, &options)?;
+        let Some(outline) = &parsed.outline else {
+            return Err(format!(
+                "{}: not a language ast-outline knows; read it with read_lines",
+                target.display
+            ));
+        };
+        let index = LineIndex::new(parsed.source.text_without_bom());
+        ast_outline::around::holding(outline, &index, line)
     }
 
     /// `search_code`: the lines matching a pattern, each under the innermost
@@ -717,7 +949,7 @@ impl Workspace {
 /// # Errors
 /// A message when not even the first line and the note fit.
 fn fit_outline(
-    outlines: &[Arc<Parsed>],
+    outlines: &[&outline_core::FileOutline],
     problems: &[String],
     options: &TextOptions,
     depth: Option<u32>,
@@ -726,28 +958,40 @@ fn fit_outline(
 ) -> Result<String, String> {
     let deepest = outlines
         .iter()
-        .filter_map(|p| p.outline.as_ref())
         .map(|o| nesting_depth(&o.symbols))
         .max()
         .unwrap_or(1)
         .max(1);
     let asked = depth.map_or(deepest, |d| (d as usize).clamp(1, deepest));
     let advice = if single_file {
-        "read the symbols you need with read_symbol(symbol_id), or raise max_tokens"
+        "read one with read_symbol(path, qualname), outline one with get_file_outline(path, \
+         symbol=qualname) for its signatures and ids, or raise max_tokens"
     } else {
         "outline a single file or a subdirectory, or raise max_tokens"
     };
     // Estimates run a little high: a text within this much is counted exactly.
     let slack = budget / 4 + 16;
-    let full = render_all(outlines, problems, options, asked);
+    let full = render_all(outlines, problems, options, asked, false);
     if tokens::estimate_within(full.lines(), budget + slack).is_some()
         && tokens::fits(&full, budget)
     {
         return Ok(full);
     }
-    let mut deeper = full;
+    // Then names and lines only, at every level; then fewer levels of them.
+    let brief = render_all(outlines, problems, options, asked, true);
+    let brief_note = format!(
+        "(names and lines only, to fit max_tokens={budget}: signatures, docs, decorators, \
+         imports and ids left out; {advice})\n"
+    );
+    if tokens::estimate_within(brief.lines(), budget + slack).is_some() {
+        let candidate = brief.clone() + &brief_note;
+        if tokens::fits(&candidate, budget) {
+            return Ok(candidate);
+        }
+    }
+    let mut deeper = brief;
     for shown in (1..asked).rev() {
-        let text = render_all(outlines, problems, options, shown);
+        let text = render_all(outlines, problems, options, shown, true);
         let lines: Vec<&str> = text.lines().collect();
         let deeper_lines: Vec<&str> = deeper.lines().collect();
         let runs = extra_runs(&lines, &deeper_lines);
@@ -782,7 +1026,7 @@ fn fit_outline(
         deeper = text;
     }
     // Even the top level does not fit: keep whole lines while they fit.
-    let text = render_all(outlines, problems, options, 1);
+    let text = render_all(outlines, problems, options, 1, true);
     tokens::keep_lines(&text, budget, |kept, total| {
         cut_note(kept, total, budget, advice)
     })
@@ -871,44 +1115,71 @@ fn depth_note(
              there (in source order); the rest of it and deeper levels are left out"
         )
     };
-    format!("(cut to depth {shown} of {deepest} to fit max_tokens={budget}: {members}; {advice})\n")
+    format!(
+        "(names and lines only, cut to depth {shown} of {deepest} to fit max_tokens={budget}: \
+         {members}; {advice})\n"
+    )
 }
 
 fn cut_note(kept: usize, total: usize, budget: usize, advice: &str) -> String {
     format!(
-        "(cut after {kept} of {total} lines of the top-level outline to fit \
+        "(names and lines only, cut after {kept} of {total} lines of the top level to fit \
          max_tokens={budget}; {advice})\n"
     )
 }
 
 /// The text outlines of `outlines` at nesting depth `depth`, separated by blank
-/// lines, then the problems met.
+/// lines, then the problems met; with `brief`, names and lines only
+/// ([`names_and_lines`]).
 fn render_all(
-    outlines: &[Arc<Parsed>],
+    outlines: &[&outline_core::FileOutline],
     problems: &[String],
     options: &TextOptions,
     depth: usize,
+    brief: bool,
 ) -> String {
     let filter = Filter {
         max_depth: Some(depth),
         ..Filter::default()
     };
     let mut out = String::new();
-    for parsed in outlines {
-        let Some(outline) = &parsed.outline else {
-            continue;
-        };
-        let mut outline = outline.clone();
+    for outline in outlines {
+        let mut outline = (*outline).clone();
         filter.apply(&mut outline);
+        let mut options = options.clone();
+        if brief {
+            outline.imports.clear();
+            outline.symbols = names_and_lines(&outline.symbols);
+            options.ids = false;
+        }
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&render_text(&outline, options));
+        out.push_str(&render_text(&outline, &options));
     }
     for problem in problems {
         let _ = writeln!(out, "! {problem}");
     }
     out
+}
+
+/// `symbols` and their members with kind, name and lines only: no
+/// signature (but an impl's, which is its name), doc or decorators (and,
+/// rendered, no ids).
+fn names_and_lines(symbols: &[Symbol]) -> Vec<Symbol> {
+    symbols
+        .iter()
+        .map(|s| {
+            let mut brief = Symbol::new(&s.name, s.kind, s.start_line, s.end_line);
+            brief.id.clone_from(&s.id);
+            brief.qualname.clone_from(&s.qualname);
+            if s.kind == SymbolKind::Impl {
+                brief.signature.clone_from(&s.signature);
+            }
+            brief.children = names_and_lines(&s.children);
+            brief
+        })
+        .collect()
 }
 
 /// How many nesting levels `symbols` have, counted as [`Filter::max_depth`]
@@ -971,14 +1242,6 @@ fn line_cap(name: &str, asked: Option<u32>) -> Result<u32, String> {
         Some(0) => Err(format!("{name} must be at least 1 (got 0)")),
         Some(lines) => Ok(lines.min(MOST_LINES)),
         None => Ok(DEFAULT_MAX_LINES),
-    }
-}
-
-fn plural(count: usize, noun: &str) -> String {
-    match (count, noun) {
-        (1, _) => format!("1 {noun}"),
-        (_, "match") => format!("{count} matches"),
-        _ => format!("{count} {noun}s"),
     }
 }
 
