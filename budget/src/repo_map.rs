@@ -184,14 +184,7 @@ fn names_only(symbols: &[Symbol], members: bool) -> Vec<Symbol> {
         .iter()
         .filter(|s| !s.is_private() && s.kind != SymbolKind::Block)
         .map(|s| {
-            let mut brief = Symbol::new(&s.name, s.kind, s.start_line, s.end_line);
-            brief.id.clone_from(&s.id);
-            brief.qualname.clone_from(&s.qualname);
-            if s.kind == SymbolKind::Impl {
-                // An impl's name is its header (`impl Trait for Type`): show it
-                // as it is, not as `impl impl …`.
-                brief.signature.clone_from(&s.signature);
-            }
+            let mut brief = s.brief();
             if members {
                 brief.children = names_only(&s.children, true);
             }

@@ -1170,12 +1170,7 @@ fn names_and_lines(symbols: &[Symbol]) -> Vec<Symbol> {
     symbols
         .iter()
         .map(|s| {
-            let mut brief = Symbol::new(&s.name, s.kind, s.start_line, s.end_line);
-            brief.id.clone_from(&s.id);
-            brief.qualname.clone_from(&s.qualname);
-            if s.kind == SymbolKind::Impl {
-                brief.signature.clone_from(&s.signature);
-            }
+            let mut brief = s.brief();
             brief.children = names_and_lines(&s.children);
             brief
         })

@@ -429,6 +429,20 @@ pub enum Severity {
 }
 
 impl Symbol {
+    /// This symbol with its name, kind, lines, id and qualname only, no
+    /// children: no signature (but an impl's, which is its name: `impl
+    /// Trait for Type`, so that it is not rendered as `impl impl …`), doc,
+    /// decorators or other metadata. The line of a names-and-lines outline.
+    pub fn brief(&self) -> Symbol {
+        let mut brief = Symbol::new(&self.name, self.kind, self.start_line, self.end_line);
+        brief.id.clone_from(&self.id);
+        brief.qualname.clone_from(&self.qualname);
+        if self.kind == SymbolKind::Impl {
+            brief.signature.clone_from(&self.signature);
+        }
+        brief
+    }
+
     /// A symbol with the given name, kind and lines, and every optional part empty.
     /// `id` and `qualname` are filled in by [`crate::finish`].
     pub fn new(name: impl Into<String>, kind: SymbolKind, start_line: u32, end_line: u32) -> Self {
