@@ -160,8 +160,11 @@ fn branch_of(index: &LineIndex<'_>, start: u32, inner: u32, arms: bool) -> Optio
 /// one that is exactly the range is not named), then a
 /// `starts in: ` line for the innermost symbol or block holding `start`
 /// and an `ends in: ` line for `end`'s, when the range cuts into them
-/// (the symbol starts before `start`, or ends after `end`). Each is `id kind L<start>-<end> signature`. Empty when the range
-/// is at module level from end to end.
+/// (the symbol starts before `start`, or ends after `end`). Each names a
+/// symbol as `kind qualname L<start>-<end>` and a block as `block
+/// L<start>-<end> \`header\``: short, since the reader already has the path
+/// and is about to read the lines (`find_symbol(path, line)` gives ids and
+/// signatures). Empty when the range is at module level from end to end.
 pub fn range_context<'a>(outline: &'a FileOutline, start: u32, end: u32) -> Vec<String> {
     let first = outline.enclosing(start);
     let last = outline.enclosing(end);
@@ -173,7 +176,7 @@ pub fn range_context<'a>(outline: &'a FileOutline, start: u32, end: u32) -> Vec<
     let mut lines: Vec<String> = first[..common]
         .iter()
         .filter(|s| s.start_line < start || s.end_line > end)
-        .map(|s| format!("inside: {}", symbol_line(s)))
+        .map(|s| format!("inside: {}", brief_line(s)))
         .collect();
     let cut = |chain: &[&'a Symbol], cuts: &dyn Fn(&Symbol) -> bool| {
         chain
@@ -181,12 +184,23 @@ pub fn range_context<'a>(outline: &'a FileOutline, start: u32, end: u32) -> Vec<
             .and_then(|rest| rest.iter().rev().copied().find(|s| cuts(s)))
     };
     if let Some(symbol) = cut(&first, &|symbol| symbol.start_line < start) {
-        lines.push(format!("starts in: {}", symbol_line(symbol)));
+        lines.push(format!("starts in: {}", brief_line(symbol)));
     }
     if let Some(symbol) = cut(&last, &|symbol| symbol.end_line > end) {
-        lines.push(format!("ends in: {}", symbol_line(symbol)));
+        lines.push(format!("ends in: {}", brief_line(symbol)));
     }
     lines
+}
+
+/// `function process L30-487`, or for a block `block L125-357 \`if line is
+/// None\``.
+fn brief_line(symbol: &Symbol) -> String {
+    let lines = format!("L{}-{}", symbol.start_line, symbol.end_line);
+    if symbol.kind == SymbolKind::Block {
+        format!("block {lines} `{}`", symbol.name)
+    } else {
+        format!("{} {} {lines}", symbol.kind.as_str(), symbol.qualname)
+    }
 }
 
 /// A symbol's lines with each of its parts (its children: members, nested
@@ -418,25 +432,25 @@ fn f(x: u8) -> u8 {
         assert_eq!(
             range_context(&outline, 8, 9),
             [
-                "inside: shop.py:3:Cart class L3-16 class Cart",
-                "inside: shop.py:7:Cart.total method L7-13 def total(self, items)",
-                "ends in: shop.py:9:Cart.total block L9-12 `for item in items`",
+                "inside: class Cart L3-16",
+                "inside: method Cart.total L7-13",
+                "ends in: block L9-12 `for item in items`",
             ]
         );
         assert_eq!(
             range_context(&outline, 12, 15),
             [
-                "inside: shop.py:3:Cart class L3-16 class Cart",
-                "starts in: shop.py:9:Cart.total block L9-12 `for item in items`",
-                "ends in: shop.py:15:Cart.empty method L15-16 def empty(self)",
+                "inside: class Cart L3-16",
+                "starts in: block L9-12 `for item in items`",
+                "ends in: method Cart.empty L15-16",
             ]
         );
         // A symbol the range holds whole is not named: `empty` ends at 16.
         assert_eq!(
             range_context(&outline, 12, 16),
             [
-                "inside: shop.py:3:Cart class L3-16 class Cart",
-                "starts in: shop.py:9:Cart.total block L9-12 `for item in items`",
+                "inside: class Cart L3-16",
+                "starts in: block L9-12 `for item in items`",
             ]
         );
         assert!(range_context(&outline, 15, 16).len() == 1, "only Cart");

@@ -37,7 +37,10 @@ use std::path::{Path, PathBuf};
 
 use grep_matcher::Matcher as _;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
-use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkFinish, SinkMatch};
+use grep_searcher::{
+    BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkFinish,
+    SinkMatch,
+};
 use outline_core::{FileOutline, Symbol, SymbolKind};
 use rayon::prelude::*;
 
@@ -192,13 +195,20 @@ pub struct Limits {
     /// Hits kept per file with their text; more are only counted. Keeps
     /// memory bounded when a pattern matches every line of a large tree.
     pub keep_per_file: usize,
+    /// Lines of context kept before and after each hit (as ripgrep's `-C`;
+    /// at most [`MAX_CONTEXT_LINES`]), shown under the hit's symbol.
+    pub context_lines: u32,
 }
+
+/// Most context lines asked around a hit.
+pub const MAX_CONTEXT_LINES: u32 = 20;
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_file_size: crate::DEFAULT_MAX_FILE_SIZE,
             keep_per_file: 2_000,
+            context_lines: 0,
         }
     }
 }
@@ -214,6 +224,21 @@ pub struct Hit {
     /// [`LINE_CHARS`] characters around the first match (`…` where cut;
     /// invalid UTF-8 replaced by U+FFFD).
     pub text: String,
+    /// How many whitespace characters (spaces or tabs) led the line.
+    pub indent: u32,
+    /// A matching line, or a context line before or after one.
+    pub kind: HitKind,
+}
+
+/// What a [`Hit`] line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HitKind {
+    /// A line that matches.
+    Match,
+    /// A context line before a match ([`Limits::context_lines`]).
+    Before,
+    /// A context line after a match.
+    After,
 }
 
 /// The hits of one file.
@@ -221,7 +246,8 @@ pub struct Hit {
 pub struct FileHits {
     /// The file searched.
     pub file: FileEntry,
-    /// Its first hits, in line order, at most [`Limits::keep_per_file`].
+    /// Its first hits, in line order, at most [`Limits::keep_per_file`]
+    /// matches, with their context lines ([`HitKind`]) among them.
     pub hits: Vec<Hit>,
     /// How many lines matched (at least `hits.len()`).
     pub count: usize,
@@ -299,9 +325,12 @@ pub fn search_files(files: &[FileEntry], query: &Compiled, limits: &Limits) -> F
         .par_iter()
         .map_init(
             || {
+                let context = limits.context_lines.min(MAX_CONTEXT_LINES) as usize;
                 SearcherBuilder::new()
                     .binary_detection(BinaryDetection::quit(0))
                     .line_number(true)
+                    .before_context(context)
+                    .after_context(context)
                     .build()
             },
             |searcher, file| search_one(searcher, file, query, limits),
@@ -381,12 +410,43 @@ impl Sink for Collect<'_> {
 
     fn matched(&mut self, _: &Searcher, found: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
         self.count += 1;
-        if self.hits.len() < self.keep {
+        if self.count <= self.keep {
             let line = found
                 .line_number()
                 .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-            let (column, text) = excerpt(self.matcher, found.bytes());
-            self.hits.push(Hit { line, column, text });
+            let (column, text, indent) = excerpt(self.matcher, found.bytes());
+            self.hits.push(Hit {
+                line,
+                column,
+                text,
+                indent,
+                kind: HitKind::Match,
+            });
+        }
+        Ok(true)
+    }
+
+    fn context(&mut self, _: &Searcher, context: &SinkContext<'_>) -> Result<bool, std::io::Error> {
+        let kind = match context.kind() {
+            SinkContextKind::Before => HitKind::Before,
+            SinkContextKind::After => HitKind::After,
+            SinkContextKind::Other => return Ok(true),
+        };
+        // Context of a kept match only: after the last one kept, only its
+        // own after-context (no match has been counted since).
+        let kept = self.count.min(self.keep);
+        if kept < self.keep || (kind == HitKind::After && self.count == kept) {
+            let line = context
+                .line_number()
+                .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
+            let (_, text, indent) = excerpt(self.matcher, context.bytes());
+            self.hits.push(Hit {
+                line,
+                column: 0,
+                text,
+                indent,
+                kind,
+            });
         }
         Ok(true)
     }
@@ -397,10 +457,11 @@ impl Sink for Collect<'_> {
     }
 }
 
-/// The column (1-based, in characters) of the first match on `line` and the
-/// line's text to show: no line end, no leading whitespace, at most
-/// [`LINE_CHARS`] characters around the match.
-fn excerpt(matcher: &RegexMatcher, line: &[u8]) -> (u32, String) {
+/// The column (1-based, in characters) of the first match on `line`, the
+/// line's text to show (no line end, no leading whitespace, at most
+/// [`LINE_CHARS`] characters around the match), and how many whitespace
+/// characters led it.
+fn excerpt(matcher: &RegexMatcher, line: &[u8]) -> (u32, String, u32) {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let indent = line
@@ -457,7 +518,7 @@ fn excerpt(matcher: &RegexMatcher, line: &[u8]) -> (u32, String) {
     if to < body.len() {
         text.push('…');
     }
-    (column, text)
+    (column, text, u32::try_from(indent).unwrap_or(u32::MAX))
 }
 
 /// The innermost named symbol and the innermost control-flow block (inside
@@ -533,13 +594,26 @@ where
     let mut shown_symbols = 0usize;
     let mut shown_files = 0usize;
     let mut full = false;
+    // `used` counts bytes (at least the tokens: every o200k_base token is
+    // at least one byte) until the bytes would not fit, then tokens: a
+    // result that fits in bytes never loads the tokenizer.
+    let mut exact = false;
     'chunks: for chunk in found.files.chunks(CHUNK) {
         let outlines: Vec<Option<O>> = chunk.par_iter().map(|f| outline(&f.file)).collect();
         for (file, outline) in chunk.iter().zip(outlines) {
             let lines = file_lines(file, outline.as_ref().map(Borrow::borrow));
             let mut took_any = false;
             for line in lines {
-                let cost = (budget.count)(&line.text) + 1;
+                let mut cost = if exact {
+                    (budget.count)(&line.text) + 1
+                } else {
+                    line.text.len() + 1
+                };
+                if used + cost > room && !exact {
+                    exact = true;
+                    used = (budget.count)(&body);
+                    cost = (budget.count)(&line.text) + 1;
+                }
                 if used + cost > room {
                     full = true;
                     break;
@@ -622,7 +696,7 @@ where
     }
     // Counting line by line can differ from counting the whole by a token
     // here and there: make sure, cutting whole lines from the end.
-    while (budget.count)(&out) > budget.max_tokens {
+    while out.len() > budget.max_tokens && (budget.count)(&out) > budget.max_tokens {
         let Some(cut) = out[..out.len() - 1].rfind('\n') else {
             out.clear();
             break;
@@ -669,7 +743,7 @@ fn file_lines(file: &FileHits, outline: Option<&FileOutline>) -> Vec<Line> {
         is_hit,
         is_symbol,
     };
-    let hit_text = |hit: &Hit| format!("L{}: {}", hit.line, hit.text);
+    let with_context = file.hits.iter().any(|h| h.kind != HitKind::Match);
     let mut lines = vec![line(
         0,
         outline_core::text::escape_controls(&file.file.display),
@@ -677,7 +751,12 @@ fn file_lines(file: &FileHits, outline: Option<&FileOutline>) -> Vec<Line> {
         false,
     )];
     let Some(outline) = outline else {
-        lines.extend(file.hits.iter().map(|h| line(2, hit_text(h), true, false)));
+        let hits: Vec<&Hit> = file.hits.iter().collect();
+        lines.extend(
+            hit_lines(&hits, with_context)
+                .into_iter()
+                .map(|(text, is_hit)| line(2, text, is_hit, false)),
+        );
         return lines;
     };
     // Groups by named symbol (pointer identity), first seen first; in each,
@@ -692,8 +771,41 @@ fn file_lines(file: &FileHits, outline: Option<&FileOutline>) -> Vec<Line> {
         (None, None) => true,
         _ => false,
     };
-    for hit in &file.hits {
-        let (named, block) = place(outline, hit.line);
+    // A context line goes with the match it is context of: the next one
+    // for a line before, the last one for a line after.
+    let mut placed: Vec<(Option<&Symbol>, Option<&Symbol>)> = file
+        .hits
+        .iter()
+        .map(|hit| match hit.kind {
+            HitKind::Match => place(outline, hit.line),
+            _ => (None, None),
+        })
+        .collect();
+    let mut last = None;
+    for (i, hit) in file.hits.iter().enumerate() {
+        match hit.kind {
+            HitKind::Match => last = Some(placed[i]),
+            HitKind::After => placed[i] = last.unwrap_or_else(|| place(outline, hit.line)),
+            HitKind::Before => {}
+        }
+    }
+    let mut next = None;
+    for (i, hit) in file.hits.iter().enumerate().rev() {
+        match hit.kind {
+            HitKind::Match => next = Some(placed[i]),
+            HitKind::Before => placed[i] = next.unwrap_or_else(|| place(outline, hit.line)),
+            HitKind::After => {}
+        }
+    }
+    for (hit, &(named, block)) in file.hits.iter().zip(&placed) {
+        // Context stays inside its match's symbol: the lines of the one
+        // before are not this one's.
+        if let Some(symbol) = named
+            && hit.kind != HitKind::Match
+            && !(symbol.start_line..=symbol.end_line).contains(&hit.line)
+        {
+            continue;
+        }
         let index = match groups.iter().position(|g| same(g.named, named)) {
             Some(index) => index,
             None => {
@@ -723,17 +835,51 @@ fn file_lines(file: &FileHits, outline: Option<&FileOutline>) -> Vec<Line> {
                 }
                 None => 4,
             };
-            lines.extend(hits.iter().map(|h| line(indent, hit_text(h), true, false)));
+            lines.extend(
+                hit_lines(&hits, with_context)
+                    .into_iter()
+                    .map(|(text, is_hit)| line(indent, text, is_hit, false)),
+            );
         }
     }
     lines
+}
+
+/// `L12: text` for a matching line and `L13- text` for a context line (as
+/// ripgrep marks them), with whether it is a match. With context, each
+/// line keeps its indentation relative to the least indented of `hits`
+/// (a tab counted as one space), so a passage reads as code.
+fn hit_lines(hits: &[&Hit], with_context: bool) -> Vec<(String, bool)> {
+    let least = hits
+        .iter()
+        .filter(|h| !h.text.is_empty())
+        .map(|h| h.indent)
+        .min()
+        .unwrap_or(0);
+    hits.iter()
+        .map(|hit| {
+            let relative = if with_context && !hit.text.is_empty() {
+                hit.indent.saturating_sub(least) as usize
+            } else {
+                0
+            };
+            let mark = if hit.kind == HitKind::Match { ':' } else { '-' };
+            let text = if hit.text.is_empty() {
+                format!("L{}{mark}", hit.line)
+            } else {
+                format!("L{}{mark} {:relative$}{}", hit.line, "", hit.text)
+            };
+            (text, hit.kind == HitKind::Match)
+        })
+        .collect()
 }
 
 /// The JSON line of each hit of `file` (with its outline, if any), each
 /// ending with a newline: `{"path", "line", "column", "text", "symbol",
 /// "block"}`, where `symbol` and `block` are `null` or `{"id", "kind",
 /// "qualname", "start_line", "end_line", "signature"}` (`line` 1-based;
-/// `column` 1-based, in characters; `text` as [`Hit::text`]).
+/// `column` 1-based, in characters; `text` as [`Hit::text`]). Matching
+/// lines only: context lines are for reading, in the text output.
 pub fn json_lines(file: &FileHits, outline: Option<&FileOutline>) -> String {
     let describe = |symbol: Option<&Symbol>| match symbol {
         None => serde_json::Value::Null,
@@ -748,7 +894,7 @@ pub fn json_lines(file: &FileHits, outline: Option<&FileOutline>) -> String {
         }),
     };
     let mut out = String::new();
-    for hit in &file.hits {
+    for hit in file.hits.iter().filter(|h| h.kind == HitKind::Match) {
         let (named, block) = outline.map_or((None, None), |o| place(o, hit.line));
         let value = serde_json::json!({
             "path": file.file.display,
@@ -786,10 +932,10 @@ mod tests {
         let matcher = query("needle").matcher;
         assert_eq!(
             excerpt(&matcher, b"    x = needle\n"),
-            (9, "x = needle".to_owned())
+            (9, "x = needle".to_owned(), 4)
         );
         let long = format!("{}needle{}", "é".repeat(500), "b".repeat(500));
-        let (column, text) = excerpt(&matcher, long.as_bytes());
+        let (column, text, _) = excerpt(&matcher, long.as_bytes());
         assert_eq!(column, 501);
         assert_eq!(text.chars().count(), LINE_CHARS + 1, "{text}");
         assert!(text.starts_with('…') && text.ends_with('…'), "{text}");
@@ -797,6 +943,43 @@ mod tests {
             text.find("needle"),
             Some('…'.len_utf8() + 2 * (LINE_CHARS / 4))
         );
+    }
+
+    #[test]
+    fn a_result_that_fits_in_bytes_is_never_counted_and_a_longer_one_is_cut_by_tokens() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let body: String = (0..50).map(|i| format!("needle {i}\n")).collect();
+        std::fs::write(dir.path().join("notes.txt"), body).expect("write");
+        let walk = WalkOptions {
+            every_file: true,
+            ..WalkOptions::default()
+        };
+        let files = collect_files(&[dir.path().to_owned()], walk).files;
+        let query = Query::literal("needle");
+        let found = search_files(&files, &query.compile().expect("valid"), &Limits::default());
+        let no_outline = |_: &FileEntry| None::<FileOutline>;
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let words = |text: &str| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            text.split_whitespace().count()
+        };
+        let roomy = Budget {
+            max_tokens: 10_000,
+            count: &words,
+        };
+        let text = render_text(&found, &query, "d", &no_outline, &roomy);
+        assert!(text.contains("  L50: needle 49\n"), "{text}");
+        assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 0);
+        // 120 tokens of frame and 50 hit lines of 3 words each (with the
+        // newline): over 200 bytes, so counted, and cut by words, not bytes.
+        let tight = Budget {
+            max_tokens: 260,
+            count: &words,
+        };
+        let text = render_text(&found, &query, "d", &no_outline, &tight);
+        assert!(calls.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        assert!(text.contains("(left out: "), "{text}");
+        assert!(text.contains("  L30: needle 29\n"), "{text}");
     }
 
     #[test]

@@ -245,6 +245,11 @@ pub struct SearchArgs {
     /// Only paths matching GLOB (`*.py`), or not (`!tests/**`); repeatable.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
+    /// Show N lines before and after each hit, under its symbol (text
+    /// output; at most 20), as `L13- text`.
+    #[arg(short = 'C', long = "context", value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub context: u32,
     /// Text (default) or JSON Lines, one object per hit (no budget).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,

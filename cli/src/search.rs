@@ -56,6 +56,7 @@ pub(super) fn run(args: &SearchArgs) -> ExitCode {
     }
     let limits = Limits {
         max_file_size: args.extraction.max_file_size,
+        context_lines: args.context,
         ..Limits::default()
     };
     let found = search_files(&files, &compiled, &limits);

@@ -1808,6 +1808,52 @@ fn search_shows_hits_under_their_symbol_and_block_and_json_names_both() {
 }
 
 #[test]
+fn search_context_lines_stay_in_the_hit_s_symbol_with_relative_indent() {
+    let source = "\
+def first():
+    return 1
+
+
+def second(items):
+    for item in items:
+        if item:
+            needle(item)
+    return 2
+";
+    let dir = tree(&[("app.py", source)]);
+    let text = run(dir.path(), &["search", "needle", "-C", "4", "--no-cache"]);
+    assert_eq!(text.code, Some(0), "{}", text.stderr);
+    // Lines 4-5 are before `second` and `first`'s: left out; the JSON
+    // output has the match only.
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        "1 hit in 1 symbol in 1 file for `needle` (literal, case-sensitive) under . \
+         (searched 1 file):\n\
+         app.py\n  app.py:5:second function L5-9 def second(items)\n    \
+         L5- def second(items):\n    \
+         L6-     for item in items:\n    \
+         L7-         if item:\n    \
+         L8:             needle(item)\n    \
+         L9-     return 2\n"
+    );
+    let json = run(
+        dir.path(),
+        &[
+            "search",
+            "needle",
+            "-C",
+            "4",
+            "--format",
+            "json",
+            "--no-cache",
+        ],
+    );
+    assert_eq!(json.json_lines().len(), 1);
+    let too_many = run(dir.path(), &["search", "needle", "-C", "21"]);
+    assert_eq!(too_many.code, Some(2));
+}
+
+#[test]
 fn search_refuses_bad_patterns_and_bounds_a_huge_minified_line() {
     let dir = tree(&[("a.py", "x = 1\n")]);
     let bad = run(dir.path(), &["search", "-e", "a{99999}{99999}"]);

@@ -1433,6 +1433,22 @@ fn search_code_lands_hits_on_their_symbols_and_refuses_bad_input() {
         json!({"pattern": "total", "path": "shop", "globs": ["!shop/cart.py"]}),
     );
     assert!(excluded.starts_with("no hits for `total`"), "{excluded}");
+    // Context lines, within the hit's symbol (line 6 is the class's).
+    let context = server.ok(
+        "search_code",
+        json!({"pattern": "Sum with", "globs": ["*.py"], "context_lines": 2}),
+    );
+    assert!(
+        context.contains(
+            "  shop/cart.py:7:Cart.total method L7-9 def total(self, tax: float) -> float\n    \
+             L7- def total(self, tax: float) -> float:\n    \
+             L8:     \"\"\"Sum with tax.\"\"\"\n    \
+             L9-     return sum(self.items) * (1 + tax)\n["
+        ),
+        "{context}"
+    );
+    let wide = server.refused("search_code", json!({"pattern": "x", "context_lines": 21}));
+    assert!(wide.contains("context_lines"), "{wide}");
     let module = server.ok("search_code", json!({"pattern": "import json"}));
     assert!(
         module.contains("shop/cart.py\n  (module level)\n    L1: import json\n"),
@@ -1518,8 +1534,7 @@ fn a_line_is_placed_in_its_function_block_and_branch_and_a_symbol_outlined_alone
     );
     assert!(
         inside.starts_with(
-            "==> shop/flow.py:5-9 <==\ninside: shop/flow.py:1:route function L1-13 \
-             def route(kind, items)\n        total = 1\n"
+            "==> shop/flow.py:5-9 <==\ninside: function route L1-13\n        total = 1\n"
         ),
         "{inside}"
     );
@@ -1529,8 +1544,7 @@ fn a_line_is_placed_in_its_function_block_and_branch_and_a_symbol_outlined_alone
     );
     assert!(
         across.starts_with(
-            "==> shop/flow.py:12-18 <==\nstarts in: shop/flow.py:1:route function L1-13 \
-             def route(kind, items)\n        total = -1\n"
+            "==> shop/flow.py:12-18 <==\nstarts in: function route L1-13\n        total = -1\n"
         ),
         "{across}"
     );

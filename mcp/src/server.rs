@@ -24,7 +24,8 @@ use ast_outline_budget as tokens;
 pub const INSTRUCTIONS: &str = "\
 Search, then read the one symbol or part you need, never whole files. 1) search_code a word \
 from the task (an error message, an option name, a function name): each hit line comes under \
-the symbol (and block) holding it, with that symbol's id, kind, lines and signature. \
+the symbol (and block) holding it, with that symbol's id, kind, lines and signature; \
+context_lines=N adds N lines around each hit (within its symbol), often all you need. \
 2) read_symbol(symbol_id) reads that symbol; one longer than max_lines comes with its parts \
 (members, control-flow blocks) folded to one line each with their ids, so read just the part. \
 Ids (PATH:START_LINE:QUALNAME) stay valid after edits. 3) find_symbol(path, line) says which \
@@ -59,7 +60,9 @@ hits are grouped by file, under the innermost function/method/class (its id, kin
 signature, once) and control-flow block holding them, as `L<line>: <text>`; hits outside any \
 symbol are under (module level). Literal by default; regex, case (sensitive, insensitive, \
 smart), whole words and path globs (`*.py`, `!tests/**`) on request. Cut to max_tokens \
-(default 2000) with a note of what was left out. Then read_symbol(id) the symbol you need.";
+(default 2000) with a note of what was left out. context_lines=N (at most 20) shows N lines \
+before and after each hit, within its symbol, as `L<line>- <text>`, indented relative to each \
+other: often enough to answer without reading further. Then read_symbol(id) the symbol you need.";
 
 const READ_LINES: &str = "\
 Read a line range of a file (1-based, inclusive), at most 300 lines by default; the header \

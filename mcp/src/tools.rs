@@ -147,6 +147,11 @@ pub struct SearchCodeArgs {
     /// Path globs, as ripgrep's -g: `*.py` keeps only those, `!tests/**` leaves
     /// those out.
     pub globs: Option<Vec<String>>,
+    /// Lines shown before and after each hit (default 0, at most 20), under
+    /// the hit's symbol as `L13- text`: often enough to answer without
+    /// reading the range next.
+    #[schemars(range(max = 20))]
+    pub context_lines: Option<u32>,
     /// Largest result, in o200k_base tokens (default 2000); what is left out is said.
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u32>,
@@ -800,7 +805,20 @@ impl Workspace {
                 file
             })
             .collect();
-        let found = search_files(&files, &compiled, &Limits::default());
+        let context_lines = match args.context_lines {
+            Some(n) if n > ast_outline::search::MAX_CONTEXT_LINES => {
+                return Err(format!(
+                    "argument `context_lines`: {n} is more than {}",
+                    ast_outline::search::MAX_CONTEXT_LINES
+                ));
+            }
+            n => n.unwrap_or(0),
+        };
+        let limits = Limits {
+            context_lines,
+            ..Limits::default()
+        };
+        let found = search_files(&files, &compiled, &limits);
         let options = OutlineOptions::default();
         // Cloned: only the few files whose hits fit the budget are asked for.
         let outline = |file: &ast_outline::walk::FileEntry| {
