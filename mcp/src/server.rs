@@ -22,21 +22,24 @@ use ast_outline_budget as tokens;
 /// What the server tells a client about itself when it connects: the same
 /// advice as `ast-outline prompt`.
 pub const INSTRUCTIONS: &str = "\
-Search, then read the one symbol or part you need, never whole files. 1) search_code a word \
-from the task (an error message, an option name, a function name): each hit line comes under \
-the symbol (and block) holding it, with that symbol's id, kind, lines and signature; \
-context_lines=N adds N lines around each hit (within its symbol), often all you need. \
-2) read_symbol(symbol_id) reads that symbol; one longer than max_lines comes with its parts \
-(members, control-flow blocks) folded to one line each with their ids, so read just the part. \
-Ids (PATH:START_LINE:QUALNAME) stay valid after edits. 3) find_symbol(path, line) says which \
-function and branch hold a line; read_lines reads a range and says which symbols it is in. \
-4) For the map of a file or directory, get_file_outline (a big file shows names and lines \
-only; get_file_outline(path, symbol=qualname) shows one class or function with signatures, \
-ids and blocks); find_symbol(pattern) finds a name across the tree. 5) Before changing \
-a symbol, see who uses it: find_references, get_callers (incoming or outgoing calls), \
-get_type_hierarchy, or get_context (the definition plus the code of its references, callers \
-or related types, within a token budget). Paths are relative to the server's root; every \
-result ends with its token count.";
+Search, then read only the part you need: every result costs context, and its token count \
+ends it. 1) search_code a distinctive word from the task (an error message, an option or \
+function name): each hit comes under the symbol and block holding it, with their ids and \
+lines. With context_lines=2 the lines around each hit come too: for \"where is X called, set \
+or used\" that is usually the whole answer (more than 5 rarely pays; leave tests out with \
+globs [\"!**/test*/**\"] when the question is about library code). 2) To see more, \
+read_symbol(id) the block or symbol a hit is under rather than a wide line range; a symbol \
+longer than max_lines (default 300; max_lines=60 gives a long function's overview) comes with \
+its parts (members, control-flow blocks) folded to one line each with their ids, so read \
+just the part. Ids (PATH:START_LINE:QUALNAME) stay valid after edits. 3) find_symbol(path, \
+line) names the function and branch holding a line; read_lines(path, start, end) reads a \
+few lines you know you need and says which symbols they are in. 4) For the map of a file or \
+directory, get_file_outline (a big file shows names and lines only; get_file_outline(path, \
+symbol=qualname) shows one class or function with signatures, ids and blocks); \
+find_symbol(pattern) finds a name across the tree. 5) Before changing a symbol, see who uses \
+it: find_references, get_callers (incoming or outgoing calls), get_type_hierarchy, or \
+get_context (the definition plus the code of its references, callers or related types, \
+within a token budget). Paths are relative to the server's root.";
 
 const OUTLINE: &str = "\
 The outline of a source file (or of every source file under a directory): one line per \
