@@ -127,12 +127,12 @@ fn branch_of(index: &LineIndex<'_>, start: u32, inner: u32, arms: bool) -> Optio
     };
     let mut head = text(start);
     if arms {
-        head = (start + 1..inner)
+        head = (start + 1..=inner)
             .map(text)
             .find(|line| !structural(line.trim()))?;
     }
     let width = indent(head);
-    for n in (start + 1..inner).rev() {
+    for n in (start + 1..=inner).rev() {
         let line = text(n);
         let body = line.trim();
         if structural(body) || indent(line) != width || !line.starts_with(&head[..width]) {
@@ -354,6 +354,31 @@ class Cart:
     def empty(self):
         return False
 ";
+
+    #[test]
+    fn a_branch_s_own_first_line_is_in_that_branch() -> Result<(), String> {
+        // Found by a new-user trial: the `elif`/`else` line, a match arm's
+        // line and a `case` line were said to be in the branch before.
+        let python = "def g(x):\n    if x:\n        a()\n    elif x > 2:\n        b()\n    else:\n        c()\n";
+        let outline = finest("br.py", python);
+        let index = LineIndex::new(python);
+        let branch = |line| holding(&outline, &index, line);
+        assert!(branch(4)?.contains("`if x`, in its branch `elif x > 2` (L4)"));
+        assert!(branch(6)?.contains("in its branch `else` (L6)"));
+        assert!(branch(7)?.contains("in its branch `else` (L6)"));
+        assert!(!branch(3)?.contains("in its branch"));
+        let rust = "fn f(x: u8) {\n    match x {\n        1 => {\n            a();\n        }\n        _ => b(),\n    }\n}\n";
+        let outline = finest("mt.rs", rust);
+        let index = LineIndex::new(rust);
+        let arm = |line| holding(&outline, &index, line);
+        assert!(
+            arm(6)?.contains("in its branch `_ => b(),` (L6)"),
+            "{}",
+            arm(6)?
+        );
+        assert!(arm(4)?.contains("in its branch `1 =>` (L3)"), "{}", arm(4)?);
+        Ok(())
+    }
 
     #[test]
     fn holding_names_the_chain_and_module_level() -> Result<(), String> {

@@ -161,6 +161,8 @@ impl Query {
             .case_smart(self.case == Case::Smart)
             .word(self.word)
             .line_terminator(Some(b'\n'))
+            // `$` matches before a `\r\n` too (ripgrep's --crlf).
+            .crlf(true)
             // Bounded compile time and memory for hostile patterns.
             .size_limit(10 * (1 << 20))
             .dfa_size_limit(10 * (1 << 20))
@@ -249,8 +251,10 @@ pub struct FileHits {
     /// Its first hits, in line order, at most [`Limits::keep_per_file`]
     /// matches, with their context lines ([`HitKind`]) among them.
     pub hits: Vec<Hit>,
-    /// How many lines matched (at least `hits.len()`).
+    /// How many lines matched (at least the matches in `hits`).
     pub count: usize,
+    /// The context lines asked around each match ([`Limits::context_lines`]).
+    pub context_lines: u32,
 }
 
 /// What a search found.
@@ -329,6 +333,9 @@ pub fn search_files(files: &[FileEntry], query: &Compiled, limits: &Limits) -> F
                 SearcherBuilder::new()
                     .binary_detection(BinaryDetection::quit(0))
                     .line_number(true)
+                    // Lines end at `\n`; a `\r` before it is part of the
+                    // end, as the matcher's `crlf` mode expects (ripgrep --crlf).
+                    .line_terminator(grep_matcher::LineTerminator::crlf())
                     .before_context(context)
                     .after_context(context)
                     .build()
@@ -393,6 +400,7 @@ fn search_one(
         file: file.clone(),
         hits: sink.hits,
         count: sink.count,
+        context_lines: limits.context_lines.min(MAX_CONTEXT_LINES),
     })
 }
 
@@ -514,7 +522,10 @@ fn excerpt(matcher: &RegexMatcher, line: &[u8]) -> (u32, String, u32) {
     if from > 0 {
         text.push('…');
     }
-    text.push_str(&String::from_utf8_lossy(&body[from..to]));
+    // Controls (ESC, bidi overrides) escaped, as in every one-line text.
+    text.push_str(&outline_core::text::escape_controls(
+        &String::from_utf8_lossy(&body[from..to]),
+    ));
     if to < body.len() {
         text.push('…');
     }
@@ -638,72 +649,127 @@ where
         }
     }
     let total = found.hit_count();
-    let mut out = String::new();
+    // Matches the searcher kept (the rest of a file's past
+    // `Limits::keep_per_file` are only counted).
+    let kept: usize = found
+        .files
+        .iter()
+        .map(|f| f.hits.iter().filter(|h| h.kind == HitKind::Match).count())
+        .sum();
+    let per_file = found
+        .files
+        .iter()
+        .filter(|f| f.count > f.hits.iter().filter(|h| h.kind == HitKind::Match).count())
+        .map(|f| f.hits.iter().filter(|h| h.kind == HitKind::Match).count())
+        .max();
     let pattern = outline_core::text::escape_controls(&query.pattern);
     let pattern = outline_core::text::truncate(&pattern, 100);
-    if total == 0 {
-        let _ = writeln!(
-            out,
-            "no hits for `{pattern}` ({}) under {under} (searched {})",
-            query.describe(),
-            plural(found.searched, "file")
-        );
-    } else if shown_hits == total {
-        let _ = writeln!(
-            out,
-            "{} in {} in {} for `{pattern}` ({}) under {under} (searched {}):",
-            plural(total, "hit"),
-            plural(shown_symbols, "symbol"),
-            plural(found.files.len(), "file"),
-            query.describe(),
-            plural(found.searched, "file"),
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "{} in {} for `{pattern}` ({}) under {under} (searched {}); \
-             the first {} in {} in {} shown:",
-            plural(total, "hit"),
-            plural(found.files.len(), "file"),
-            query.describe(),
-            plural(found.searched, "file"),
-            plural(shown_hits, "hit"),
-            plural(shown_symbols, "symbol"),
-            plural(shown_files, "file"),
-        );
-    }
-    out.push_str(&body);
-    if shown_hits < total {
-        let _ = writeln!(
-            out,
-            "(left out: {}, over max_tokens {}; narrow the path or globs, or raise max_tokens)",
-            plural(total - shown_hits, "hit"),
-            budget.max_tokens
-        );
-    }
-    if found.binary > 0 {
-        let _ = writeln!(
-            out,
-            "({} not searched: binary, with NUL bytes)",
-            plural(found.binary, "file")
-        );
-    }
-    for note in found.notes.iter().take(5) {
-        let _ = writeln!(out, "! {note}");
-    }
-    if found.notes.len() > 5 {
-        let _ = writeln!(out, "! ({} more notes)", found.notes.len() - 5);
-    }
+    let compose = |body: &str, shown_hits: usize, shown_symbols: usize, shown_files: usize| {
+        let mut out = String::new();
+        if total == 0 {
+            let _ = writeln!(
+                out,
+                "no hits for `{pattern}` ({}) under {under} (searched {})",
+                query.describe(),
+                plural(found.searched, "file")
+            );
+        } else if shown_hits == total {
+            let _ = writeln!(
+                out,
+                "{} in {} in {} for `{pattern}` ({}) under {under} (searched {}):",
+                plural(total, "hit"),
+                plural(shown_symbols, "symbol"),
+                plural(found.files.len(), "file"),
+                query.describe(),
+                plural(found.searched, "file"),
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{} in {} for `{pattern}` ({}) under {under} (searched {}); \
+                 the first {} in {} in {} shown:",
+                plural(total, "hit"),
+                plural(found.files.len(), "file"),
+                query.describe(),
+                plural(found.searched, "file"),
+                plural(shown_hits, "hit"),
+                plural(shown_symbols, "symbol"),
+                plural(shown_files, "file"),
+            );
+        }
+        out.push_str(body);
+        if shown_hits < kept {
+            let _ = writeln!(
+                out,
+                "(left out: {}, over max_tokens {}; narrow the path or globs, or raise max_tokens)",
+                plural(total - shown_hits, "hit"),
+                budget.max_tokens
+            );
+        } else if shown_hits < total {
+            let _ = writeln!(
+                out,
+                "(left out: {}, past the first {} kept per file; narrow the pattern or path)",
+                plural(total - shown_hits, "hit"),
+                outline_core::text::thousands(per_file.unwrap_or(kept)),
+            );
+        }
+        if found.binary > 0 {
+            let _ = writeln!(
+                out,
+                "({} not searched: binary, with NUL bytes)",
+                plural(found.binary, "file")
+            );
+        }
+        for note in found.notes.iter().take(5) {
+            let _ = writeln!(out, "! {note}");
+        }
+        if found.notes.len() > 5 {
+            let _ = writeln!(out, "! ({} more notes)", found.notes.len() - 5);
+        }
+        out
+    };
+    let fits =
+        |text: &str| text.len() <= budget.max_tokens || (budget.count)(text) <= budget.max_tokens;
     // Counting line by line can differ from counting the whole by a token
-    // here and there: make sure, cutting whole lines from the end.
-    while out.len() > budget.max_tokens && (budget.count)(&out) > budget.max_tokens {
-        let Some(cut) = out[..out.len() - 1].rfind('\n') else {
-            out.clear();
+    // here and there: make sure, cutting whole lines of the body from the
+    // end (and what they leave dangling), the summary kept true.
+    loop {
+        let out = compose(&body, shown_hits, shown_symbols, shown_files);
+        if fits(&out) {
+            return out;
+        }
+        if body.is_empty() {
             break;
-        };
-        out.truncate(cut + 1);
+        }
+        let start = body[..body.len() - 1].rfind('\n').map_or(0, |i| i + 1);
+        if hit_mark(&body[start..]) == Some(':') {
+            shown_hits -= 1;
+        }
+        body.truncate(start);
+        let (files, symbols) = trim_dangling(&mut body);
+        shown_files = shown_files.saturating_sub(files);
+        shown_symbols = shown_symbols.saturating_sub(symbols);
     }
-    out
+    let note = format!(
+        "({} found; max_tokens {} is too small to show any: raise it)\n",
+        plural(total, "hit"),
+        budget.max_tokens
+    );
+    if fits(&note) { note } else { String::new() }
+}
+
+/// `:` for a hit line (`L12: text`), `-` for a context line (`L13- text`),
+/// after any indent; `None` for any other line.
+fn hit_mark(line: &str) -> Option<char> {
+    let rest = line.trim_start().strip_prefix('L')?;
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return None;
+    }
+    rest[digits..]
+        .chars()
+        .next()
+        .filter(|c| matches!(c, ':' | '-'))
 }
 
 /// One line of a file's part of the results.
@@ -713,17 +779,23 @@ struct Line {
     is_symbol: bool,
 }
 
-/// Drops trailing lines that are a path or a symbol line with no hit after
-/// them; gives how many paths and (named) symbol lines it dropped.
+/// Drops trailing lines that are a path, a symbol line or a context line
+/// with no hit after them; gives how many paths and (named) symbol lines it
+/// dropped.
 fn trim_dangling(body: &mut String) -> (usize, usize) {
     let (mut files, mut symbols) = (0, 0);
     while body.ends_with('\n') {
         let start = body[..body.len() - 1].rfind('\n').map_or(0, |i| i + 1);
         let line = &body[start..];
         let last = line.trim_start();
-        let is_hit = last.starts_with('L') && last[1..].starts_with(|c: char| c.is_ascii_digit());
-        if is_hit {
-            break;
+        match hit_mark(line) {
+            Some(':') => break,
+            // Context with no hit after it (in this result).
+            Some(_) => {
+                body.truncate(start);
+                continue;
+            }
+            None => {}
         }
         if !line.starts_with(' ') {
             files += 1;
@@ -734,6 +806,9 @@ fn trim_dangling(body: &mut String) -> (usize, usize) {
     }
     (files, symbols)
 }
+
+/// The innermost named symbol and block holding a line ([`place`]).
+type Placement<'o> = (Option<&'o Symbol>, Option<&'o Symbol>);
 
 /// The lines of one file: its path, then its hits grouped under their
 /// innermost named symbol (or `(module level)`) and block.
@@ -771,41 +846,109 @@ fn file_lines(file: &FileHits, outline: Option<&FileOutline>) -> Vec<Line> {
         (None, None) => true,
         _ => false,
     };
-    // A context line goes with the match it is context of: the next one
-    // for a line before, the last one for a line after.
-    let mut placed: Vec<(Option<&Symbol>, Option<&Symbol>)> = file
+    // A context line goes with a match it is context of, the one before or
+    // the one after (ripgrep prints a line once, as the after-context of
+    // the first): with the first whose symbol holds it, so the lines
+    // between two functions' hits go each to its own. Context of a hit in
+    // an import statement is only that statement's own lines: the rest is
+    // more imports.
+    let import_of = |line: u32| {
+        outline
+            .imports
+            .iter()
+            .find(|i| (i.line..=i.end_line).contains(&line))
+            .map(|i| (i.line, i.end_line))
+    };
+    let holds = |owner: &Hit, named: Option<&Symbol>, line: u32| {
+        if let Some((first, last)) = import_of(owner.line) {
+            return (first..=last).contains(&line);
+        }
+        let at_level_of = |level: Option<&Symbol>| match (place(outline, line).0, level) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            _ => false,
+        };
+        match named {
+            Some(symbol) => {
+                let first = symbol
+                    .doc_start_line
+                    .unwrap_or(symbol.start_line)
+                    .min(symbol.start_line);
+                if (first..=symbol.end_line).contains(&line) {
+                    return true;
+                }
+                // A constant, variable or field is read with its
+                // neighbours: the lines at its own level around it.
+                let value_like = matches!(
+                    symbol.kind,
+                    SymbolKind::Constant
+                        | SymbolKind::Variable
+                        | SymbolKind::Field
+                        | SymbolKind::Property
+                        | SymbolKind::EnumMember
+                );
+                if !value_like {
+                    return false;
+                }
+                let chain: Vec<&Symbol> = outline
+                    .enclosing(symbol.start_line)
+                    .into_iter()
+                    .filter(|s| s.kind != SymbolKind::Block)
+                    .collect();
+                match chain.iter().position(|s| std::ptr::eq(*s, symbol)) {
+                    Some(0) => at_level_of(None),
+                    Some(at) => at_level_of(Some(chain[at - 1])),
+                    None => false,
+                }
+            }
+            // A module-level hit's context is module-level lines.
+            None => at_level_of(None),
+        }
+    };
+    let matches: Vec<(usize, Placement<'_>)> = file
         .hits
         .iter()
-        .map(|hit| match hit.kind {
-            HitKind::Match => place(outline, hit.line),
-            _ => (None, None),
-        })
+        .enumerate()
+        .filter(|(_, hit)| hit.kind == HitKind::Match)
+        .map(|(i, hit)| (i, place(outline, hit.line)))
         .collect();
-    let mut last = None;
+    let mut placed: Vec<Option<Placement<'_>>> = vec![None; file.hits.len()];
+    let mut after = 0; // index into `matches` of the first match after hit i
     for (i, hit) in file.hits.iter().enumerate() {
-        match hit.kind {
-            HitKind::Match => last = Some(placed[i]),
-            HitKind::After => placed[i] = last.unwrap_or_else(|| place(outline, hit.line)),
-            HitKind::Before => {}
+        while after < matches.len() && matches[after].0 < i {
+            after += 1;
         }
-    }
-    let mut next = None;
-    for (i, hit) in file.hits.iter().enumerate().rev() {
-        match hit.kind {
-            HitKind::Match => next = Some(placed[i]),
-            HitKind::Before => placed[i] = next.unwrap_or_else(|| place(outline, hit.line)),
-            HitKind::After => {}
-        }
-    }
-    for (hit, &(named, block)) in file.hits.iter().zip(&placed) {
-        // Context stays inside its match's symbol: the lines of the one
-        // before are not this one's.
-        if let Some(symbol) = named
-            && hit.kind != HitKind::Match
-            && !(symbol.start_line..=symbol.end_line).contains(&hit.line)
-        {
+        if hit.kind == HitKind::Match {
+            placed[i] = Some(matches[after].1);
             continue;
         }
+        let before = after.checked_sub(1).map(|m| matches[m]);
+        let next = matches.get(after).copied();
+        placed[i] = [before, next]
+            .into_iter()
+            .flatten()
+            .find(|&(m, (named, _))| {
+                let owner = file.hits[m].line;
+                owner.abs_diff(hit.line) <= file.context_lines
+                    && holds(&file.hits[m], named, hit.line)
+            })
+            .map(|(_, placement)| placement);
+    }
+    for (hit, placement) in file.hits.iter().zip(&placed) {
+        let Some((named, block)) = *placement else {
+            continue;
+        };
+        // A context line outside the block of its match is shown under
+        // the symbol, not the block.
+        let block = match block {
+            Some(b)
+                if hit.kind != HitKind::Match
+                    && !(b.start_line..=b.end_line).contains(&hit.line) =>
+            {
+                None
+            }
+            b => b,
+        };
         let index = match groups.iter().position(|g| same(g.named, named)) {
             Some(index) => index,
             None => {
@@ -980,6 +1123,135 @@ mod tests {
         assert!(calls.load(std::sync::atomic::Ordering::Relaxed) > 0);
         assert!(text.contains("(left out: "), "{text}");
         assert!(text.contains("  L30: needle 29\n"), "{text}");
+    }
+
+    /// Searches `files` (name, text) in a temporary directory and renders
+    /// the text result with a word-count budget.
+    fn rendered(files: &[(&str, &str)], query: Query, limits: Limits, max_tokens: usize) -> String {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+        }
+        let walk = WalkOptions {
+            every_file: true,
+            ..WalkOptions::default()
+        };
+        let entries = collect_files(&[dir.path().to_owned()], walk).files;
+        let found = search_files(&entries, &query.compile().expect("valid"), &limits);
+        let outline = |file: &FileEntry| crate::outline_file(&file.path, &Default::default()).ok();
+        let words = |text: &str| text.split_whitespace().count();
+        let budget = Budget {
+            max_tokens,
+            count: &words,
+        };
+        render_text(&found, &query, "d", &outline, &budget)
+    }
+
+    #[test]
+    fn context_between_two_hits_goes_to_the_hit_whose_symbol_holds_it() {
+        // Found by a new-user trial: ripgrep gives lines 3-5 as the first
+        // hit's after-context; lines 4-5 are the second function's.
+        let source = "def first():\n    return NEEDLE\n\ndef second():\n    x = 1\n    y = 2\n    return NEEDLE\n";
+        let limits = Limits {
+            context_lines: 3,
+            ..Limits::default()
+        };
+        let text = rendered(
+            &[("a.py", source)],
+            Query::literal("NEEDLE"),
+            limits,
+            10_000,
+        );
+        assert!(
+            text.contains("    L1- def first():\n    L2:     return NEEDLE\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                ":4:second function L4-7 def second()\n    L4- def second():\n    \
+                 L5-     x = 1\n    L6-     y = 2\n    L7:     return NEEDLE\n"
+            ),
+            "{text}"
+        );
+        // A constant's context is the lines at its level; an import's, only
+        // its own statement.
+        let module = "import os, NEEDLE\nimport sys\n\n# the limit\nLIMIT = NEEDLE\n\n\ndef f():\n    pass\n";
+        let text = rendered(
+            &[("m.py", module)],
+            Query::literal("NEEDLE"),
+            limits,
+            10_000,
+        );
+        assert!(
+            text.contains("(module level)\n    L1: import os, NEEDLE\n  /"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("    L2- import sys\n    L3-\n    L4- # the limit\n    L5: LIMIT = NEEDLE\n    L6-\n    L7-\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn crlf_lines_match_an_end_anchor_and_controls_are_escaped() {
+        let text = rendered(
+            &[("w.py", "x = 1\r\ny = \"\u{1b}[31mEND\"\r\n")],
+            Query {
+                regex: true,
+                ..Query::literal("END\"$")
+            },
+            Limits::default(),
+            10_000,
+        );
+        assert!(text.contains("L2: y = \"\\x1b[31mEND\"\n"), "{text}");
+    }
+
+    #[test]
+    fn hits_past_the_per_file_limit_are_said_so_and_a_tiny_budget_says_it_is_too_small() {
+        let body: String = (0..10).map(|i| format!("needle {i}\n")).collect();
+        let limits = Limits {
+            keep_per_file: 4,
+            ..Limits::default()
+        };
+        let text = rendered(
+            &[("n.txt", &body)],
+            Query::literal("needle"),
+            limits,
+            10_000,
+        );
+        assert!(
+            text.contains("the first 4 hits in 0 symbols in 1 file shown"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(left out: 6 hits, past the first 4 kept per file;"),
+            "{text}"
+        );
+        let tiny = rendered(
+            &[("n.txt", &body)],
+            Query::literal("needle"),
+            Limits::default(),
+            14,
+        );
+        assert_eq!(
+            tiny,
+            "(10 hits found; max_tokens 14 is too small to show any: raise it)\n"
+        );
+        // The summary counts only the hit lines shown.
+        let small = rendered(
+            &[("n.txt", &body)],
+            Query::literal("needle"),
+            Limits::default(),
+            40,
+        );
+        let shown = small
+            .lines()
+            .filter(|l| l.trim_start().starts_with('L'))
+            .count();
+        assert!(
+            small.contains(&format!("the first {shown} hits")),
+            "{small}"
+        );
     }
 
     #[test]

@@ -1457,8 +1457,9 @@ fn search_code_lands_hits_on_their_symbols_and_refuses_bad_input() {
     let cut = server.ok("search_code", json!({"pattern": "t", "max_tokens": 100}));
     assert!(cut.contains("(left out: "), "{cut}");
     assert!(stated_tokens(&cut) <= 100, "{cut}");
+    // The summary counts what is shown, after the cut to the budget.
     assert!(
-        cut.contains("the first 2 hits in 0 symbols in 2 files shown"),
+        cut.contains("the first 1 hit in 0 symbols in 1 file shown:\nREADME.md\n  L1: Call total() for the sum.\n(left out: 11 hits"),
         "{cut}"
     );
     let bad = server.refused("search_code", json!({"pattern": "(x", "regex": true}));
@@ -1469,6 +1470,30 @@ fn search_code_lands_hits_on_their_symbols_and_refuses_bad_input() {
     assert!(outside.contains("refused"), "{outside}");
     let case = server.refused("search_code", json!({"pattern": "x", "case": "upper"}));
     assert!(case.contains("argument `case`"), "{case}");
+}
+
+#[test]
+fn a_minified_line_is_cut_in_read_lines_and_read_symbol() {
+    // Found by a new-user trial: a 50 MB one-line file came back whole.
+    let (_dir, root) = tree();
+    let line: String = (0..2_000)
+        .map(|i| format!("function f{i}(a){{return a+{i}}};"))
+        .collect();
+    write(&root.join("big.min.js"), &format!("{line}\n"));
+    let mut server = Server::start(&root);
+    let note = format!(
+        "… [line cut at 2,000 characters: it has {} bytes]\n",
+        outline_core::text::thousands(line.len())
+    );
+    let lines = server.ok(
+        "read_lines",
+        json!({"path": "big.min.js", "start": 1, "end": 1}),
+    );
+    assert!(lines.contains(&note), "{}", &lines[..300]);
+    assert!(lines.len() < 2_400, "{} bytes", lines.len());
+    let symbol = server.ok("read_symbol", json!({"symbol_id": "big.min.js:1:f999"}));
+    assert!(symbol.contains(&note), "{}", &symbol[..300]);
+    assert!(symbol.len() < 2_600, "{} bytes", symbol.len());
 }
 
 const FLOW: &str = "\

@@ -453,6 +453,7 @@ impl Workspace {
         let full_end = symbol_end.saturating_add(after);
         let end = full_end.min(start.saturating_add(cap - 1));
         let (start, end, text) = passage_lines(display, &index, start, end)?;
+        let text = cut_long_lines(&text);
         let mut out = header(display, start, end, passage.label.as_deref());
         if context > 0 && symbol_end.saturating_sub(passage.start) + 1 >= cap {
             let _ = writeln!(
@@ -606,6 +607,7 @@ impl Workspace {
         let end = asked_end.min(args.start.saturating_add(cap - 1));
         let display = &target.display;
         let (start, end, text) = passage_lines(display, &index, args.start, end)?;
+        let text = cut_long_lines(&text);
         let mut out = header(display, start, end, None);
         if let Some(outline) = &parsed.outline {
             for line in ast_outline::around::range_context(outline, start, end) {
@@ -1250,6 +1252,35 @@ impl Pattern {
 ///
 /// # Errors
 /// A message naming `name` when it is 0.
+/// Longest line `read_lines` and `read_symbol` show, in characters.
+pub const LONG_LINE_CHARS: usize = 2_000;
+
+/// `text` with each line over [`LONG_LINE_CHARS`] characters cut there and
+/// ended with `… [line cut: it has N bytes]`: a minified file's one line of
+/// megabytes would otherwise be one answer of millions of tokens.
+fn cut_long_lines(text: &str) -> String {
+    if text.len() <= LONG_LINE_CHARS {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len().min(1 << 20));
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        match body.char_indices().nth(LONG_LINE_CHARS) {
+            None => out.push_str(line),
+            Some((cut, _)) => {
+                out.push_str(&body[..cut]);
+                let _ = writeln!(
+                    out,
+                    "… [line cut at {} characters: it has {} bytes]",
+                    outline_core::text::thousands(LONG_LINE_CHARS),
+                    outline_core::text::thousands(body.len())
+                );
+            }
+        }
+    }
+    out
+}
+
 fn line_cap(name: &str, asked: Option<u32>) -> Result<u32, String> {
     match asked {
         Some(0) => Err(format!("{name} must be at least 1 (got 0)")),
