@@ -287,17 +287,30 @@ pub fn skeleton(symbol: &Symbol, index: &LineIndex<'_>, most_lines: u32) -> Skel
 /// `max_file_size` bytes are not read.
 ///
 /// # Errors
-/// A message when `target` does not end in `:LINE`, the file cannot be
+/// A message when `target` does not end in `:LINE` (or `:LINE:COLUMN`,
+/// whose column is ignored), the path is a directory, the file cannot be
 /// read or is of unknown language, or the line does not exist.
 pub fn at(target: &str, options: &OutlineOptions, max_file_size: u64) -> Result<String, String> {
-    let Some((path, line)) = target
-        .rsplit_once(':')
-        .and_then(|(path, line)| Some((path, line.parse::<u32>().ok()?)))
-    else {
-        return Err(format!(
-            "{target}: write PATH:LINE (a file and a 1-based line number)"
-        ));
+    let number = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    // PATH:LINE, or PATH:LINE:COLUMN as compilers and `grep --column` write
+    // it (the column is not needed to say what holds the line).
+    let (path, line) = match target.rsplit_once(':') {
+        Some((rest, last)) if number(last) => match rest.rsplit_once(':') {
+            Some((path, line)) if number(line) && !Path::new(rest).is_file() => (path, line),
+            _ => (rest, last),
+        },
+        _ => {
+            return Err(format!(
+                "{target}: write PATH:LINE (a file and a 1-based line number)"
+            ));
+        }
     };
+    let line: u32 = line
+        .parse()
+        .map_err(|_| format!("{target}: line {line} is too large"))?;
+    if Path::new(path).is_dir() {
+        return Err(format!("{path}: is a directory; write PATH:LINE of a file"));
+    }
     let language = Language::from_path(path).ok_or_else(|| {
         format!(
             "{path}: not a language ast-outline knows ({}); it has no symbols",

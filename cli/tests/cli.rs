@@ -1923,4 +1923,20 @@ fn at_names_the_function_block_and_branch_holding_a_line_and_refuses_bad_targets
         "{}",
         bad.stdout()
     );
+    // A compiler's PATH:LINE:COLUMN is taken (found by a new-user trial:
+    // it was "not a language"), a directory and `+2` are refused clearly.
+    let column = run(dir.path(), &["at", "flow.rs:11:5"]);
+    assert_eq!(column.stdout(), bad.stdout());
+    let odd = run(
+        dir.path(),
+        &["at", ".:3", "flow.rs:+2", "flow.rs:99999999999999999999"],
+    );
+    odd.expect_failure();
+    for message in [
+        ".: is a directory; write PATH:LINE of a file",
+        "flow.rs:+2: write PATH:LINE",
+        "flow.rs:99999999999999999999: line 99999999999999999999 is too large",
+    ] {
+        assert!(odd.stderr.contains(message), "{}", odd.stderr);
+    }
 }

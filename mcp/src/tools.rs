@@ -568,7 +568,7 @@ impl Workspace {
              folded to one line each, ending in the part's id; read a part with \
              read_symbol(symbol_id), or raise max_lines (at most {MOST_LINES}) to read it whole)",
             plural((end + 1 - passage.start) as usize, "line"),
-            plural(skeleton.parts, "part"),
+            plural(skeleton.parts.max(symbol.children.len()), "part"),
         );
         out.push_str(&skeleton.text);
         if skeleton.last < end {
