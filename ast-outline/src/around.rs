@@ -199,7 +199,8 @@ fn brief_line(symbol: &Symbol) -> String {
     if symbol.kind == SymbolKind::Block {
         format!("block {lines} `{}`", symbol.name)
     } else {
-        format!("{} {} {lines}", symbol.kind.as_str(), symbol.qualname)
+        let named = crate::read::kind_and_name(symbol.kind.as_str(), &symbol.qualname);
+        format!("{named} {lines}")
     }
 }
 
@@ -492,6 +493,15 @@ fn f(x: u8) -> u8 {
             ]
         );
         assert!(range_context(&outline, 15, 16).len() == 1, "only Cart");
+        // An impl is named by its header once, not `impl impl S`.
+        let rust = finest(
+            "s.rs",
+            "struct S;\nimpl S {\n    fn f(&self) {\n        let x = 1;\n        let y = 2;\n    }\n}\n",
+        );
+        assert_eq!(
+            range_context(&rust, 4, 5),
+            ["inside: impl S L2-7", "inside: method impl S.f L3-6"]
+        );
         assert!(range_context(&outline, 1, 2).is_empty());
     }
 

@@ -460,7 +460,7 @@ fn describe(symbol: &Symbol) -> String {
 
 /// `method Repo.find`; a qualname that already starts with its kind word
 /// (`impl From<usize> for Index`) is not given it twice.
-fn kind_and_name(kind: &str, qualname: &str) -> String {
+pub(crate) fn kind_and_name(kind: &str, qualname: &str) -> String {
     match qualname.strip_prefix(kind) {
         Some(rest) if rest.starts_with(' ') => qualname.to_owned(),
         _ => format!("{kind} {qualname}"),

@@ -270,6 +270,16 @@ pub struct Found {
     pub notes: Vec<String>,
 }
 
+impl FileHits {
+    /// The matches kept with their text (context lines not counted).
+    pub fn kept_matches(&self) -> usize {
+        self.hits
+            .iter()
+            .filter(|h| h.kind == HitKind::Match)
+            .count()
+    }
+}
+
 impl Found {
     /// All matching lines.
     pub fn hit_count(&self) -> usize {
@@ -422,7 +432,7 @@ impl Sink for Collect<'_> {
             let line = found
                 .line_number()
                 .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-            let (column, text, indent) = excerpt(self.matcher, found.bytes());
+            let (column, text, indent) = excerpt(Some(self.matcher), found.bytes());
             self.hits.push(Hit {
                 line,
                 column,
@@ -447,7 +457,8 @@ impl Sink for Collect<'_> {
             let line = context
                 .line_number()
                 .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-            let (_, text, indent) = excerpt(self.matcher, context.bytes());
+            // A context line has no match to look for.
+            let (_, text, indent) = excerpt(None, context.bytes());
             self.hits.push(Hit {
                 line,
                 column: 0,
@@ -465,11 +476,11 @@ impl Sink for Collect<'_> {
     }
 }
 
-/// The column (1-based, in characters) of the first match on `line`, the
-/// line's text to show (no line end, no leading whitespace, at most
-/// [`LINE_CHARS`] characters around the match), and how many whitespace
-/// characters led it.
-fn excerpt(matcher: &RegexMatcher, line: &[u8]) -> (u32, String, u32) {
+/// The column (1-based, in characters) of the first match of `matcher` on
+/// `line` (without a matcher, of its first non-blank character), the line's
+/// text to show (no line end, no leading whitespace, at most [`LINE_CHARS`]
+/// characters around the match), and how many whitespace characters led it.
+fn excerpt(matcher: Option<&RegexMatcher>, line: &[u8]) -> (u32, String, u32) {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let indent = line
@@ -477,9 +488,7 @@ fn excerpt(matcher: &RegexMatcher, line: &[u8]) -> (u32, String, u32) {
         .take_while(|b| matches!(b, b' ' | b'\t'))
         .count();
     let start = matcher
-        .find(line)
-        .ok()
-        .flatten()
+        .and_then(|m| m.find(line).ok().flatten())
         .map_or(indent, |m| m.start());
     let chars_before = |bytes: &[u8]| bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count();
     let column = u32::try_from(chars_before(&line[..start]) + 1).unwrap_or(u32::MAX);
@@ -651,16 +660,13 @@ where
     let total = found.hit_count();
     // Matches the searcher kept (the rest of a file's past
     // `Limits::keep_per_file` are only counted).
-    let kept: usize = found
-        .files
-        .iter()
-        .map(|f| f.hits.iter().filter(|h| h.kind == HitKind::Match).count())
-        .sum();
+    let kept: usize = found.files.iter().map(FileHits::kept_matches).sum();
     let per_file = found
         .files
         .iter()
-        .filter(|f| f.count > f.hits.iter().filter(|h| h.kind == HitKind::Match).count())
-        .map(|f| f.hits.iter().filter(|h| h.kind == HitKind::Match).count())
+        .map(|f| (f.count, f.kept_matches()))
+        .filter(|(count, kept)| count > kept)
+        .map(|(_, kept)| kept)
         .max();
     let pattern = outline_core::text::escape_controls(&query.pattern);
     let pattern = outline_core::text::truncate(&pattern, 100);
@@ -743,7 +749,7 @@ where
         }
         let start = body[..body.len() - 1].rfind('\n').map_or(0, |i| i + 1);
         if hit_mark(&body[start..]) == Some(':') {
-            shown_hits -= 1;
+            shown_hits = shown_hits.saturating_sub(1);
         }
         body.truncate(start);
         let (files, symbols) = trim_dangling(&mut body);
@@ -759,8 +765,12 @@ where
 }
 
 /// `:` for a hit line (`L12: text`), `-` for a context line (`L13- text`),
-/// after any indent; `None` for any other line.
+/// both indented; `None` for any other line (a file's path is not
+/// indented, whatever it is named).
 fn hit_mark(line: &str) -> Option<char> {
+    if !line.starts_with(' ') {
+        return None;
+    }
     let rest = line.trim_start().strip_prefix('L')?;
     let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     if digits == 0 {
@@ -1074,11 +1084,11 @@ mod tests {
     fn excerpt_cuts_long_lines_around_the_match_and_counts_columns_in_characters() {
         let matcher = query("needle").matcher;
         assert_eq!(
-            excerpt(&matcher, b"    x = needle\n"),
+            excerpt(Some(&matcher), b"    x = needle\n"),
             (9, "x = needle".to_owned(), 4)
         );
         let long = format!("{}needle{}", "é".repeat(500), "b".repeat(500));
-        let (column, text, _) = excerpt(&matcher, long.as_bytes());
+        let (column, text, _) = excerpt(Some(&matcher), long.as_bytes());
         assert_eq!(column, 501);
         assert_eq!(text.chars().count(), LINE_CHARS + 1, "{text}");
         assert!(text.starts_with('…') && text.ends_with('…'), "{text}");
