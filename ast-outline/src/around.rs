@@ -64,7 +64,10 @@ pub fn holding(outline: &FileOutline, index: &LineIndex<'_>, line: u32) -> Resul
     let mut out = match chain.len() {
         0 => format!("{path}:{line} is at module level (inside no symbol)\n"),
         1 => format!("{path}:{line} is inside 1 symbol:\n"),
-        n => format!("{path}:{line} is inside {n} symbols and blocks (outermost first):\n"),
+        n if chain.iter().any(|s| s.kind == SymbolKind::Block) => {
+            format!("{path}:{line} is inside {n} symbols and blocks (outermost first):\n")
+        }
+        n => format!("{path}:{line} is inside {n} symbols (outermost first):\n"),
     };
     for (i, symbol) in chain.iter().enumerate() {
         let _ = write!(out, "  {}", symbol_line(symbol));
@@ -381,6 +384,12 @@ class Cart:
         assert!(branch(6)?.contains("in its branch `else` (L6)"));
         assert!(branch(7)?.contains("in its branch `else` (L6)"));
         assert!(!branch(3)?.contains("in its branch"));
+        // No block in the chain: not called "symbols and blocks".
+        let shop = finest("shop.py", SHOP);
+        assert!(
+            holding(&shop, &LineIndex::new(SHOP), 5)?
+                .starts_with("shop.py:5 is inside 2 symbols (outermost first):\n")
+        );
         let rust = "fn f(x: u8) {\n    match x {\n        1 => {\n            a();\n        }\n        _ => b(),\n    }\n}\n";
         let outline = finest("mt.rs", rust);
         let index = LineIndex::new(rust);

@@ -594,7 +594,9 @@ const CHUNK: usize = 16;
 /// `budget.max_tokens` tokens, with a note saying what was left out. `under`
 /// names where it searched. `outline` gives a file's outline (`None` for a
 /// file of unknown language or that cannot be outlined: its hits are listed
-/// without symbols); it is asked only for files whose hits are shown.
+/// without symbols); it is asked only for files whose hits are shown. When
+/// not even a note that the budget is too small fits, the text is empty:
+/// the caller says so.
 pub fn render_text<O>(
     found: &Found,
     query: &Query,

@@ -102,7 +102,17 @@ pub(super) fn run(args: &SearchArgs) -> ExitCode {
                 max_tokens: args.max_tokens as usize,
                 count: &count,
             };
-            print_or_exit(&render_text(&found, &query, &under, &outline, &budget));
+            let text = render_text(&found, &query, &under, &outline, &budget);
+            if text.is_empty() {
+                // Not even the note that the budget is too small fits.
+                report(format!(
+                    "--max-tokens {} is too small to say anything about {}; raise it",
+                    args.max_tokens,
+                    outline_core::text::plural(found.hit_count(), "hit")
+                ));
+                return ExitCode::FAILURE;
+            }
+            print_or_exit(&text);
         }
     }
     if let Some(error) = outliner.end() {

@@ -1849,6 +1849,17 @@ def second(items):
         ],
     );
     assert_eq!(json.json_lines().len(), 1);
+    let tiny = run(
+        dir.path(),
+        &["search", "needle", "--max-tokens", "5", "--no-cache"],
+    );
+    tiny.expect_failure();
+    assert!(
+        tiny.stderr
+            .contains("--max-tokens 5 is too small to say anything about 1 hit; raise it"),
+        "{}",
+        tiny.stderr
+    );
     let too_many = run(dir.path(), &["search", "needle", "-C", "21"]);
     assert_eq!(too_many.code, Some(2));
 }

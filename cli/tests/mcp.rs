@@ -1447,6 +1447,12 @@ fn search_code_lands_hits_on_their_symbols_and_refuses_bad_input() {
         ),
         "{context}"
     );
+    // Found by a new-user trial: an empty answer for a tiny budget.
+    let tiny = server.refused("search_code", json!({"pattern": "total", "max_tokens": 1}));
+    assert_eq!(
+        tiny,
+        "max_tokens 1 is too small to say anything about 2 hits; raise it"
+    );
     let wide = server.refused("search_code", json!({"pattern": "x", "context_lines": 21}));
     assert!(wide.contains("context_lines"), "{wide}");
     let module = server.ok("search_code", json!({"pattern": "import json"}));

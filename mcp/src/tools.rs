@@ -835,13 +835,16 @@ impl Workspace {
             max_tokens: max_tokens.unwrap_or(DEFAULT_SEARCH_TOKENS) as usize,
             count: &count,
         };
-        Ok(render_text(
-            &found,
-            &query,
-            &target.display,
-            &outline,
-            &budget,
-        ))
+        let text = render_text(&found, &query, &target.display, &outline, &budget);
+        if text.is_empty() {
+            // Not even the note that the budget is too small fits.
+            return Err(format!(
+                "max_tokens {} is too small to say anything about {}; raise it",
+                budget.max_tokens,
+                plural(found.hit_count(), "hit")
+            ));
+        }
+        Ok(text)
     }
 
     fn resolve(&self, path: &str) -> Result<Jailed, String> {
