@@ -451,6 +451,7 @@ def compare_project(name: str, work: Path) -> dict:
         "misses": misses,
         "false_positives": false_positives,
         "sources": sources,
+        "kinds": {i: u.kind for u in units.values() for i in u.ids},
     }
 
 
@@ -768,6 +769,10 @@ def main() -> None:
                         help="also write the figures as JSON to FILE (with the text on stdout)")
     parser.add_argument("--examples", type=int, default=3, help="examples per miss cause")
     parser.add_argument("--causes", type=int, default=12, help="miss causes shown")
+    parser.add_argument("--dump", type=Path, metavar="FILE",
+                        help="write every miss and false positive to FILE, a line each "
+                             "(tab-separated: miss|fp, project, kind of the definition, its id, "
+                             "path:line:col, cause, the other side, via, source line)")
     args = parser.parse_args()
 
     results = [compare_project(p, args.work) for p in args.projects]
@@ -786,6 +791,21 @@ def main() -> None:
             overall_kind[f"{r['language']} {kind}"].merge(t)
         misses += r["misses"]
         fps += r["false_positives"]
+
+    if args.dump:
+        kinds = {}
+        for r in results:
+            for unit_id, kind in r["kinds"].items():
+                kinds[unit_id] = kind
+        with open(args.dump, "w", encoding="utf-8") as out:
+            for what, findings in (("miss", misses), ("fp", fps)):
+                for f in sorted(findings, key=lambda f: (f.project, f.path, f.line, f.col)):
+                    text = sources[f.project].line(f.path, f.line).strip()
+                    out.write("\t".join([
+                        what, f.project, kinds.get(f.target, "?"), f.target,
+                        f"{f.path}:{f.line}:{f.col + 1}", f.cause, f.other_side, f.via,
+                        text[:200],
+                    ]) + "\n")
 
     miss_causes = causes(misses, lambda f: f.cause)
     miss_ours = causes(misses, lambda f: f.other_side)

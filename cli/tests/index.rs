@@ -74,9 +74,9 @@ fn index_then_refs_of_each_user() {
         text,
         "refs to app/accounts.py:1:User (class User, L1-3, module app.accounts): 3 in 1 file\n\
          app/signup.py\n  \
-         L1:26 import User in <module> [resolved via import]\n  \
-         L3:17 type_use User in <module> [resolved via import]\n  \
-         L4:9 instantiate User in signup [resolved via import]\n"
+         L1:26 import User in <module> [exact via import]\n  \
+         L3:17 type_use User in <module> [exact via import]\n  \
+         L4:9 instantiate User in signup [exact via import]\n"
     );
     let json: Value = serde_json::from_str(&stdout(&run(&[
         "refs",
@@ -128,17 +128,17 @@ fn callers_callees_hierarchy_defs() {
         "callers of app/billing.py:2:User.save (method User.save, L2-3, module app.billing): 3 calls\n\
          depth 1:\n\
          app/billing.py\n  \
-         L7:14 call self.save in Admin.promote [resolved via receiver]\n\
+         L7:14 call self.save in Admin.promote [inferred via receiver]\n\
          app/invoice.py\n  \
-         L4:10 call user.save in charge [resolved via receiver]\n\
+         L4:10 call user.save in charge [inferred via receiver]\n\
          depth 2:\n\
          app/invoice.py\n  \
-         L7:5 call charge in go [resolved via module]\n"
+         L7:5 call charge in go [exact via module]\n"
     );
     let text = stdout(&run(&["callees", "--root", root, "app/invoice.py:go"]));
     assert!(text.contains("-> app/invoice.py:3:charge"), "{text}");
     assert!(
-        text.contains("instantiate Admin in go [resolved via import] -> app/billing.py:5:Admin"),
+        text.contains("instantiate Admin in go [exact via import] -> app/billing.py:5:Admin"),
         "{text}"
     );
     let text = stdout(&run(&["hierarchy", "--root", root, "app/billing.py:Admin"]));
@@ -535,7 +535,7 @@ fn typescript_project_end_to_end() {
         "src/models/user.ts:User.save",
     ]));
     assert!(
-        text.contains("L6:5 call u.save in run [resolved via receiver]"),
+        text.contains("L6:5 call u.save in run [inferred via receiver]"),
         "{text}"
     );
     let text = stdout(&run(&[

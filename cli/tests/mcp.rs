@@ -1220,9 +1220,9 @@ fn cross_file_tools_answer_from_an_index_that_follows_edits() {
         json!({"target": "app/signup.py:signup", "direction": "outgoing"}),
     );
     for expected in [
-        "L5:9 instantiate User in signup [resolved via import] -> app/models.py:6:User",
-        "L6:7 call u.greet in signup [resolved via receiver] -> app/models.py:7:User.greet",
-        "L7:14 call u.save in signup [resolved via receiver] -> app/models.py:2:Base.save",
+        "L5:9 instantiate User in signup [exact via import] -> app/models.py:6:User",
+        "L6:7 call u.greet in signup [inferred via receiver] -> app/models.py:7:User.greet",
+        "L7:14 call u.save in signup [inferred via receiver] -> app/models.py:2:Base.save",
     ] {
         assert!(callees.contains(expected), "{expected}\n{callees}");
     }

@@ -55,7 +55,7 @@ fn ref_line(r: &RefRow) -> String {
         .as_deref()
         .and_then(|c| c.splitn(3, ':').nth(2).map(str::to_owned))
         .unwrap_or_else(|| "<module>".to_owned());
-    let mut status = format!("{} via {}", r.status, r.via);
+    let mut status = format!("{} via {}", r.certainty, r.via);
     if r.status != "resolved" && !r.candidates.is_empty() {
         let _ = write!(status, ", {}", plural(r.candidates.len(), "candidate"));
     }

@@ -156,7 +156,12 @@ fn specs(
             for row in rows {
                 let start = row.line.saturating_sub(REFERENCE_CONTEXT).max(1);
                 let end = row.line + REFERENCE_CONTEXT;
-                let note = format!("L{}:{} {}", row.line, row.column, row.role);
+                let label = if row.certainty == "candidate" {
+                    " (candidate: name only)"
+                } else {
+                    ""
+                };
+                let note = format!("L{}:{} {}{label}", row.line, row.column, row.role);
                 if let Some(last) = out.last_mut()
                     && last.path == row.path
                     && start <= last.end_line + 1
@@ -182,7 +187,12 @@ fn specs(
                 let Some(caller) = row.call.caller.clone() else {
                     continue;
                 };
-                let note = format!("calls at L{}:{}", row.call.line, row.call.column);
+                let label = if row.call.certainty == "candidate" {
+                    " (candidate: name only)"
+                } else {
+                    ""
+                };
+                let note = format!("calls at L{}:{}{label}", row.call.line, row.call.column);
                 match by_caller.iter_mut().find(|(c, _)| *c == caller) {
                     Some((_, notes)) => notes.push(note),
                     None => by_caller.push((caller, vec![note])),

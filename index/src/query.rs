@@ -68,6 +68,23 @@ pub struct RefRow {
     /// The rule that gave the result (`scope`, `import`, `module`,
     /// `project_unique`, `receiver`, `name_only`, `none`).
     pub via: String,
+    /// How sure the edge is: `exact` (found by the language's scoping and
+    /// import rules), `inferred` (through a receiver's inferred type, or the
+    /// only definition of a bare name in the project), `candidate` (only the
+    /// name matched), `external` (outside the project) or `module`.
+    pub certainty: String,
+}
+
+/// The certainty word of a reference with `status` found `via` a rule (see
+/// [`RefRow::certainty`]).
+pub fn certainty(status: &str, via: &str) -> &'static str {
+    match (status, via) {
+        ("resolved", "receiver" | "project_unique") => "inferred",
+        ("resolved", _) => "exact",
+        ("external", _) => "external",
+        ("module", _) => "module",
+        _ => "candidate",
+    }
 }
 
 /// A caller found at some depth of the reverse call graph.
@@ -139,6 +156,8 @@ fn ref_columns() -> String {
 }
 
 fn ref_row(row: &Row<'_>) -> rusqlite::Result<(RefRow, Option<Vec<u8>>)> {
+    let status = crate::codes::status_name(row.get(8)?);
+    let via = crate::codes::via_name(row.get(12)?);
     Ok((
         RefRow {
             path: row.get(0)?,
@@ -149,12 +168,13 @@ fn ref_row(row: &Row<'_>) -> rusqlite::Result<(RefRow, Option<Vec<u8>>)> {
             receiver: row.get(5)?,
             role: crate::codes::role_name(row.get(6)?).to_owned(),
             caller: row.get(7)?,
-            status: crate::codes::status_name(row.get(8)?).to_owned(),
+            status: status.to_owned(),
             target: row.get(9)?,
             candidates: Vec::new(),
             // Stored from an f32: 0.6 reads back as 0.6000000238….
             confidence: (row.get::<_, f64>(11)? * 1e4).round() / 1e4,
-            via: crate::codes::via_name(row.get(12)?).to_owned(),
+            via: via.to_owned(),
+            certainty: certainty(status, via).to_owned(),
         },
         row.get(10)?,
     ))
@@ -582,7 +602,12 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
         return Ok(Vec::new());
     };
     let mut rows = references(conn, "r.target = ?1 AND r.status != 3 /* module */", [key])?;
-    if candidates {
+    if !candidates {
+        // Name-only matches whose name the project defines once: shown,
+        // labelled `candidate`.
+        rows.extend(references(conn, SOLE_CANDIDATE, [sole_candidate(key)])?);
+        rows.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+    } else {
         let name: String =
             conn.query_row("SELECT name FROM symbols WHERE key = ?1", [key], |row| {
                 row.get(0)
@@ -602,6 +627,17 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
     Ok(rows)
 }
 
+/// The rows of unresolved references whose only candidate is the key
+/// given as `?1` (a [`sole_candidate`] blob); the partial index
+/// `refs_sole_candidate` holds exactly these rows.
+const SOLE_CANDIDATE: &str =
+    "r.status = 1 /* candidate */ AND length(r.candidates) = 8 AND r.candidates = ?1";
+
+/// The `candidates` blob that lists only `key`.
+fn sole_candidate(key: i64) -> Vec<u8> {
+    key.to_le_bytes().to_vec()
+}
+
 /// Calls (and instantiations) of `id`, then calls of those callers, up to
 /// `depth` levels (at least 1), each caller visited once.
 ///
@@ -618,17 +654,31 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
         "SELECT caller FROM refs WHERE target = ?1 AND role IN (0, 1) /* call, instantiate */ \
          AND caller IS NOT NULL",
     )?;
+    let mut sole = conn.prepare_cached(
+        "SELECT caller FROM refs WHERE status = 1 AND length(candidates) = 8 AND candidates = ?1 \
+         AND role IN (0, 1) AND caller IS NOT NULL",
+    )?;
     for level in 1..=depth.max(1) {
         let mut next = Vec::new();
         for (callee_key, callee) in &frontier {
-            let calls = references(
+            let mut calls = references(
                 conn,
                 "r.target = ?1 AND r.role IN (0, 1) /* call, instantiate */ AND r.status != 3 /* module */",
                 [callee_key],
             )?;
-            let caller_keys: Vec<i64> = statement
+            // Name-only calls of a name the project defines once, labelled.
+            let blob = sole_candidate(*callee_key);
+            calls.extend(references(
+                conn,
+                &format!("{SOLE_CANDIDATE} AND r.role IN (0, 1)"),
+                [&blob],
+            )?);
+            let mut caller_keys: Vec<i64> = statement
                 .query_map([callee_key], |row| row.get(0))?
                 .collect::<Result<_, _>>()?;
+            for caller in sole.query_map([&blob], |row| row.get(0))? {
+                caller_keys.push(caller?);
+            }
             for caller in caller_keys {
                 if seen.insert(caller)
                     && let Some(caller_id) = symbol_id(conn, caller)?

@@ -711,7 +711,6 @@ fn without_lines(facts: &Facts) -> Facts {
                 line: 0,
                 scope: scope(&t.scope),
                 type_of: match &t.type_of {
-                    TypeOf::Path(path) => TypeOf::Path(path.clone()),
                     TypeOf::Instance(key) => TypeOf::Instance(ScopeKey {
                         qualname: key.qualname.clone(),
                         start_line: 0,
@@ -720,7 +719,7 @@ fn without_lines(facts: &Facts) -> Facts {
                         qualname: key.qualname.clone(),
                         start_line: 0,
                     }),
-                    TypeOf::Alias(path) => TypeOf::Alias(path.clone()),
+                    other => other.clone(),
                 },
                 ..t.clone()
             })
@@ -1153,7 +1152,7 @@ fn mentions(scope: &Facts) -> BTreeSet<(&str, bool)> {
         }
     }
     for local in &scope.types {
-        if let TypeOf::Path(parts) | TypeOf::Alias(parts) = &local.type_of {
+        if let Some(parts) = local.type_of.path() {
             path(&mut out, parts, false);
         }
     }
@@ -1276,14 +1275,15 @@ fn imports_or_types_touch(file: &FileInput, old: &Old) -> bool {
         }
     }
     let named = |path: &[String]| path.iter().any(|part| old.names.contains(part));
-    file.facts.types.iter().any(|local| match &local.type_of {
-        TypeOf::Path(path) | TypeOf::Alias(path) => named(path),
-        TypeOf::Instance(_) | TypeOf::Class(_) => false,
-    }) || file
-        .facts
-        .references
+    file.facts
+        .types
         .iter()
-        .any(|r| matches!(&r.receiver, Receiver::Call(path) if named(path)))
+        .any(|local| local.type_of.path().is_some_and(named))
+        || file
+            .facts
+            .references
+            .iter()
+            .any(|r| matches!(&r.receiver, Receiver::Call(path) if named(path)))
         || file
             .facts
             .attributes

@@ -76,7 +76,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 9;
+pub const SCHEMA_VERSION: u32 = 10;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -178,6 +178,7 @@ DROP INDEX IF EXISTS ref_names_hash;
 /// after it.
 pub(crate) const REFS_INDEXES: &str = "
 CREATE INDEX refs_target ON refs(target) WHERE target IS NOT NULL;
+CREATE INDEX refs_sole_candidate ON refs(candidates) WHERE status = 1 AND length(candidates) = 8;
 ";
 
 /// Creates the indexes `sql` creates (after a first build or a full
@@ -197,7 +198,7 @@ pub(crate) fn create_indexes(conn: &Connection, sql: &str) -> Result<(), Error> 
 
 /// Drops the indexes of [`REFS_INDEXES`].
 pub(crate) const DROP_REFS_INDEXES: &str = "
-DROP INDEX IF EXISTS refs_target;
+DROP INDEX IF EXISTS refs_target; DROP INDEX IF EXISTS refs_sole_candidate;
 ";
 
 /// The `refs` rows (file id, sequence, whether a base-class reference) of

@@ -281,14 +281,22 @@ impl Collector<'_, '_> {
             });
         }
         for parameter in parameters.iter() {
-            if let Some(path) = parameter.annotation().and_then(annotation_path) {
-                self.facts.types.push(LocalType {
-                    scope: Some(key.clone()),
-                    name: parameter.name().id.to_string(),
-                    type_of: TypeOf::Path(path),
-                    line: self.source.start_line(parameter.name()),
-                });
-            }
+            let Some(annotation) = parameter.annotation() else {
+                continue;
+            };
+            let type_of = match annotation_elements(annotation) {
+                Some(element) => TypeOf::Elements(element),
+                None => match annotation_path(annotation) {
+                    Some(path) => TypeOf::Path(path),
+                    None => continue,
+                },
+            };
+            self.facts.types.push(LocalType {
+                scope: Some(key.clone()),
+                name: parameter.name().id.to_string(),
+                type_of,
+                line: self.source.start_line(parameter.name()),
+            });
         }
         self.frames.push(Frame {
             key: Some(key),
@@ -449,6 +457,15 @@ impl Collector<'_, '_> {
         let Expr::Name(name) = target else {
             return;
         };
+        if let Some(element) = annotation.and_then(annotation_elements) {
+            self.facts.types.push(LocalType {
+                scope: self.current_key(),
+                name: name.id.to_string(),
+                type_of: TypeOf::Elements(element),
+                line: self.source.start_line(target),
+            });
+            return;
+        }
         let path = annotation
             .and_then(annotation_path)
             .or_else(|| match value {
@@ -506,8 +523,10 @@ impl Collector<'_, '_> {
         // An annotation, a call's callee (a class or a function with a
         // declared return type) or a name (`self.x = x`, a parameter of
         // known type).
-        let type_of = annotation
-            .and_then(annotation_path)
+        let elements = annotation.and_then(annotation_elements);
+        let is_collection = elements.is_some();
+        let type_of = elements
+            .or_else(|| annotation.and_then(annotation_path))
             .or_else(|| match value {
                 Some(Expr::Call(call)) => dotted(&call.func),
                 Some(Expr::Name(n)) => Some(vec![n.id.to_string()]),
@@ -524,6 +543,7 @@ impl Collector<'_, '_> {
             if known.type_of.is_none() && type_of.is_some() {
                 known.type_of = type_of;
                 known.scope = scope;
+                known.elements = is_collection;
             }
             return;
         }
@@ -534,14 +554,44 @@ impl Collector<'_, '_> {
             line,
             scope,
             type_of,
+            elements: is_collection,
             instance: true,
         });
     }
 
     fn comprehension(&mut self, generators: &[ast::Comprehension], elements: &[&Expr]) {
         let mut names = HashSet::new();
+        // In a function, a variable over a dotted iterable (`for u in
+        // users`) gets its element type, and is bound in the function for
+        // that: the function does not bind the name itself, so no other use
+        // can mean another variable. Elsewhere it stays anonymous.
+        let in_function = self
+            .frames
+            .last()
+            .is_some_and(|f| f.key.is_some() && !f.is_class);
+        let mut typed = Vec::new();
         for generator in generators {
+            if in_function
+                && let (Expr::Name(target), Some(path)) =
+                    (&generator.target, dotted(&generator.iter))
+                && let name = target.id.as_str()
+                && !self.frames.last().is_some_and(|f| f.bound.contains(name))
+                && !self.is_anonymous_local(name)
+                && !names.contains(name)
+            {
+                self.facts.types.push(LocalType {
+                    scope: self.current_key(),
+                    name: name.to_owned(),
+                    type_of: TypeOf::ElementOf(path),
+                    line: self.source.start_line(&generator.target),
+                });
+                typed.push(name.to_owned());
+                continue;
+            }
             store_names(&generator.target, &mut names);
+        }
+        if let Some(frame) = self.frames.last_mut() {
+            frame.bound.extend(typed.iter().cloned());
         }
         // The first iterable is evaluated in the enclosing scope (Python
         // reference, "Displays for lists, sets and dictionaries").
@@ -561,6 +611,11 @@ impl Collector<'_, '_> {
             self.visit_expr(element);
         }
         self.anonymous.pop();
+        if let Some(frame) = self.frames.last_mut() {
+            for name in &typed {
+                frame.bound.remove(name);
+            }
+        }
     }
 }
 
@@ -591,8 +646,34 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
                 self.local_type(&a.target, Some(&a.annotation), a.value.as_deref());
                 self.attribute(&a.target, Some(&a.annotation), a.value.as_deref());
             }
+            Stmt::For(f) => {
+                // `for x in xs`: `x` is an element of `xs`.
+                if let (Expr::Name(target), Some(path)) = (&*f.target, dotted(&f.iter)) {
+                    self.facts.types.push(LocalType {
+                        scope: self.current_key(),
+                        name: target.id.to_string(),
+                        type_of: TypeOf::ElementOf(path),
+                        line: self.source.start_line(&*f.target),
+                    });
+                }
+                visitor::walk_stmt(self, stmt);
+            }
             _ => visitor::walk_stmt(self, stmt),
         }
+    }
+
+    fn visit_except_handler(&mut self, handler: &'a ast::ExceptHandler) {
+        // `except E as e`: `e` is an instance of `E`.
+        let ast::ExceptHandler::ExceptHandler(h) = handler;
+        if let (Some(name), Some(path)) = (&h.name, h.type_.as_deref().and_then(dotted)) {
+            self.facts.types.push(LocalType {
+                scope: self.current_key(),
+                name: name.id.to_string(),
+                type_of: TypeOf::Path(path),
+                line: self.source.start_line(name),
+            });
+        }
+        visitor::walk_except_handler(self, handler);
     }
 
     fn visit_annotation(&mut self, expr: &'a Expr) {
@@ -627,7 +708,7 @@ impl Collector<'_, '_> {
             }
             Expr::Call(call) => {
                 self.named(&call.func, Role::Call, None);
-                self.visit_arguments(&call.arguments);
+                self.call_arguments(call);
             }
             Expr::Lambda(lambda) => {
                 let mut names = HashSet::new();
@@ -646,6 +727,10 @@ impl Collector<'_, '_> {
                 self.visit_expr(&lambda.body);
                 self.anonymous.pop();
             }
+            // A forward reference: `x: "User"`, `list["User"]` (Python
+            // reference, "Annotations"; PEP 484 "Forward references").
+            Expr::StringLiteral(string) if self.in_annotation => self.string_annotation(string),
+            Expr::Subscript(s) if self.in_annotation => self.annotation_subscript(s),
             Expr::ListComp(c) => self.comprehension(&c.generators, &[&c.elt]),
             Expr::SetComp(c) => self.comprehension(&c.generators, &[&c.elt]),
             Expr::Generator(c) => self.comprehension(&c.generators, &[&c.elt]),
@@ -654,6 +739,84 @@ impl Collector<'_, '_> {
                 None => self.comprehension(&c.generators, &[&c.value]),
             },
             _ => visitor::walk_expr(self, expr),
+        }
+    }
+}
+
+impl Collector<'_, '_> {
+    /// A string in an annotation: the expression it holds, at its own
+    /// positions. A string whose text differs from its source (escapes,
+    /// implicit concatenation) has no exact positions and is left out, as
+    /// is one that does not parse.
+    fn string_annotation(&mut self, string: &ast::ExprStringLiteral) {
+        let Ok(parsed) =
+            ruff_python_parser::typing::parse_type_annotation(string, self.source.text)
+        else {
+            return;
+        };
+        if parsed.kind().is_simple() {
+            self.visit_expr(parsed.expression());
+        }
+    }
+
+    /// `X[…]` in an annotation: `Literal[…]` holds values, not types, and
+    /// `Annotated[T, …]` only its first element is a type (typing docs).
+    fn annotation_subscript(&mut self, s: &ast::ExprSubscript) {
+        match last_name(&s.value) {
+            Some("Literal") => self.visit_expr(&s.value),
+            Some("Annotated") => {
+                self.visit_expr(&s.value);
+                match &*s.slice {
+                    Expr::Tuple(t) => {
+                        let mut elements = t.elts.iter();
+                        if let Some(first) = elements.next() {
+                            self.visit_expr(first);
+                        }
+                        let outer = std::mem::replace(&mut self.in_annotation, false);
+                        for element in elements {
+                            self.visit_expr(element);
+                        }
+                        self.in_annotation = outer;
+                    }
+                    other => self.visit_expr(other),
+                }
+            }
+            _ => {
+                self.visit_expr(&s.value);
+                self.visit_expr(&s.slice);
+            }
+        }
+    }
+
+    /// A call's arguments; those that are type expressions by the typing
+    /// rules are visited as annotations: the first argument of `cast`, a
+    /// `TypeVar`'s constraints and its `bound=` (typing docs).
+    fn call_arguments(&mut self, call: &ast::ExprCall) {
+        let callee = last_name(&call.func);
+        let arguments = &call.arguments;
+        for (i, argument) in arguments.args.iter().enumerate() {
+            let typed = match callee {
+                Some("cast") => i == 0,
+                Some("TypeVar") => i > 0,
+                _ => false,
+            };
+            if typed {
+                self.visit_annotation(argument);
+            } else {
+                self.visit_expr(argument);
+            }
+        }
+        for keyword in &arguments.keywords {
+            let typed = callee == Some("TypeVar")
+                && keyword
+                    .arg
+                    .as_ref()
+                    .is_some_and(|a| a.id.as_str() == "bound");
+            if typed {
+                self.visit_annotation(&keyword.value);
+            } else {
+                self.visit_expr(&keyword.value);
+            }
         }
     }
 }
@@ -720,6 +883,49 @@ fn annotation_path(expr: &Expr) -> Option<Vec<String>> {
             }
         }
         other => dotted(other),
+    }
+}
+
+/// The element type of a collection annotation: `list[User]`,
+/// `List[User]`, `Sequence["User"]`, `Iterable[m.User]`, `set[User]`,
+/// `tuple[User, ...]`, `Iterator[User]`, `Generator[User, None, None]`,
+/// also inside `Optional[…]` / `… | None`.
+fn annotation_elements(expr: &Expr) -> Option<Vec<String>> {
+    match expr {
+        Expr::Subscript(s) => match last_name(&s.value)? {
+            "Optional" => annotation_elements(&s.slice),
+            "list" | "List" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator"
+            | "Collection" | "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet"
+            | "MutableSet" | "deque" | "Deque" | "Reversible" | "AsyncIterable"
+            | "AsyncIterator" => annotation_path(&s.slice),
+            "Generator" | "AsyncGenerator" => match &*s.slice {
+                Expr::Tuple(t) => t.elts.first().and_then(annotation_path),
+                _ => None,
+            },
+            "tuple" | "Tuple" => match &*s.slice {
+                Expr::Tuple(t) if matches!(t.elts.get(1), Some(Expr::EllipsisLiteral(_))) => {
+                    t.elts.first().and_then(annotation_path)
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        Expr::BinOp(b) if b.op == ast::Operator::BitOr => {
+            let is_none = |e: &Expr| matches!(e, Expr::NoneLiteral(_));
+            if is_none(&b.right) {
+                annotation_elements(&b.left)
+            } else if is_none(&b.left) {
+                annotation_elements(&b.right)
+            } else {
+                None
+            }
+        }
+        // A string annotation: `"list[User]"`.
+        Expr::StringLiteral(string) => {
+            let parsed = ruff_python_parser::parse_expression(string.value.to_str()).ok()?;
+            annotation_elements(parsed.expr())
+        }
+        _ => None,
     }
 }
 

@@ -31,8 +31,8 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference, Role, ScopeKey,
-    TypeOf,
+    Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference, ReturnType, Role,
+    ScopeKey, TypeOf,
 };
 use outline_core::{Symbol, SymbolKind};
 use proc_macro2::Span;
@@ -538,6 +538,20 @@ impl Walker<'_, '_, '_> {
         }
         if let syn::ReturnType::Type(_, ty) = &sig.output {
             self.visit_type(ty);
+            // The declared result (`-> Self` in an impl: the resolver takes
+            // `Self` as the impl's type): `Pool::new().run()`.
+            let path = match &**ty {
+                Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self") => {
+                    Some(vec!["Self".to_owned()])
+                }
+                other => type_path(other),
+            };
+            if own && let Some(path) = path {
+                self.facts.returns.push(ReturnType {
+                    function: key.clone(),
+                    type_of: path,
+                });
+            }
         }
         if let Some(block) = block {
             self.visit_block(block);
@@ -653,9 +667,11 @@ impl Walker<'_, '_, '_> {
                 name,
                 receiver: Receiver::Bare,
                 role: Role::Import,
-                line,
-                column: if name_line == line { column } else { 1 },
-                end_column: if name_line == line { end_column } else { 1 },
+                // At the name, also on a later line of a multi-line `use`
+                // (the resolver pairs it with the statement's binding).
+                line: name_line,
+                column,
+                end_column,
                 scope: self.scopes.last().cloned(),
                 binding: None,
                 subtype: None,
@@ -1006,12 +1022,43 @@ impl<'ast> Walker<'_, '_, '_> {
                     }
                     None => {
                         self.visit_expr(&m.receiver);
+                        // `Type::new().run()`: a method of the call's result
+                        // (the callee's declared return type).
+                        let called = match &*m.receiver {
+                            Expr::Call(call) => match &*call.func {
+                                Expr::Path(syn::ExprPath {
+                                    qself: None, path, ..
+                                }) if path.segments.len()
+                                    <= outline_core::xref::MAX_RECEIVER_PARTS
+                                    && path.leading_colon.is_none() =>
+                                {
+                                    let names: Vec<String> =
+                                        path.segments.iter().map(|s| s.ident.to_string()).collect();
+                                    names
+                                        .first()
+                                        .filter(|h| {
+                                            !matches!(h.as_str(), "self" | "crate" | "super")
+                                        })
+                                        .is_some()
+                                        .then_some(names)
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        let (receiver, binding) = match called {
+                            Some(names) => {
+                                let binding = names.first().and_then(|h| self.head_binding(h));
+                                (Receiver::Call(names), binding)
+                            }
+                            None => (Receiver::Expression, None),
+                        };
                         self.push(
                             m.method.to_string(),
-                            Receiver::Expression,
+                            receiver,
                             Role::Call,
                             m.method.span(),
-                            None,
+                            binding,
                             None,
                         );
                     }

@@ -40,9 +40,9 @@ use swc_ecma_ast::{
     ParamOrTsParamProp, Pat, Prop, PropName, Stmt, SuperProp, SuperPropExpr, TsConditionalType,
     TsEntityName, TsExprWithTypeArgs, TsGetterSignature, TsImportEqualsDecl, TsInferType,
     TsInterfaceDecl, TsMappedType, TsMethodSignature, TsModuleDecl, TsModuleName, TsModuleRef,
-    TsNamespaceBody, TsParamPropParam, TsPropertySignature, TsSetterSignature, TsType,
-    TsTypeAliasDecl, TsTypeAnn, TsTypeParamDecl, TsTypeQuery, TsTypeQueryExpr, TsTypeRef,
-    TsUnionOrIntersectionType, VarDecl, VarDeclKind, VarDeclOrExpr, VarDeclarator,
+    TsNamespaceBody, TsParamPropParam, TsPropertySignature, TsSetterSignature, TsThisParam, TsType,
+    TsTypeAliasDecl, TsTypeAnn, TsTypeOperatorOp, TsTypeParamDecl, TsTypeQuery, TsTypeQueryExpr,
+    TsTypeRef, TsUnionOrIntersectionType, VarDecl, VarDeclKind, VarDeclOrExpr, VarDeclarator,
 };
 use swc_ecma_ast::{CallExpr, Callee, Ident};
 use swc_ecma_visit::{Visit, VisitWith};
@@ -70,6 +70,7 @@ pub(crate) fn facts(source: &Source<'_>, items: &[ModuleItem], symbols: &[Symbol
         scopes: Vec::new(),
         this_class: vec![None],
         pending: None,
+        element_param: None,
         typed_this: HashSet::new(),
         depth: 0,
     };
@@ -129,6 +130,10 @@ struct Facts_<'s, 'a> {
     /// The name position of the function or class about to be entered, and
     /// whether it is a class method.
     pending: Option<(BytePos, bool)>,
+    /// The callback about to be entered is an argument of an array method
+    /// (`xs.map(x => …)`): the receiver's dotted name and which parameter
+    /// gets its elements.
+    element_param: Option<(Vec<String>, usize)>,
     /// Scopes for which `this` has its [`LocalType`].
     typed_this: HashSet<String>,
     /// Expressions open around the one visited (see
@@ -577,7 +582,7 @@ impl Facts_<'_, '_> {
                         Some(name.clone()),
                         i.span.lo,
                     );
-                    self.import_ref(name, pos, i.span.lo);
+                    self.import_ref(name, pos);
                 }
                 ImportSpecifier::Default(d) => {
                     self.import_binding(
@@ -586,11 +591,7 @@ impl Facts_<'_, '_> {
                         Some("default".to_owned()),
                         i.span.lo,
                     );
-                    self.import_ref(
-                        d.local.sym.to_string(),
-                        (d.local.span.lo, d.local.span.hi),
-                        i.span.lo,
-                    );
+                    self.import_ref(d.local.sym.to_string(), (d.local.span.lo, d.local.span.hi));
                 }
                 ImportSpecifier::Namespace(n) => {
                     self.import_binding(n.local.sym.to_string(), module.clone(), None, i.span.lo)
@@ -599,23 +600,17 @@ impl Facts_<'_, '_> {
         }
     }
 
-    /// An import-role reference: placed at the name, on the statement's
-    /// line when the name is on another (the resolver pairs it with its
-    /// binding by line).
-    fn import_ref(&mut self, name: String, (lo, hi): (BytePos, BytePos), statement: BytePos) {
-        let line = self.line(statement);
-        let (column, end_column) = if self.line(lo) == line {
-            (self.column(lo), self.column(hi))
-        } else {
-            (1, 1)
-        };
+    /// An import-role reference, at the name (also on a later line of a
+    /// multi-line import: the resolver pairs it with the binding of the
+    /// statement that starts at or above it).
+    fn import_ref(&mut self, name: String, (lo, hi): (BytePos, BytePos)) {
         self.facts.references.push(Reference {
             name,
             receiver: Receiver::Bare,
             role: Role::Import,
-            line,
-            column,
-            end_column,
+            line: self.line(lo),
+            column: self.column(lo),
+            end_column: self.column(hi),
             scope: self.scopes.last().cloned(),
             binding: None,
             subtype: None,
@@ -633,7 +628,7 @@ impl Facts_<'_, '_> {
                         .as_ref()
                         .map_or_else(|| orig.clone(), export_name);
                     self.import_binding(exported, module.clone(), Some(orig.clone()), e.span.lo);
-                    self.import_ref(orig, export_pos(&n.orig), e.span.lo);
+                    self.import_ref(orig, export_pos(&n.orig));
                 }
                 (ExportSpecifier::Named(n), None) => {
                     let orig = export_name(&n.orig);
@@ -809,17 +804,80 @@ impl Facts_<'_, '_> {
         }
     }
 
+    /// The type parameters of the innermost frame's declaration: their
+    /// constraints and defaults are uses (in that frame, where the
+    /// parameters are bound: `<T extends Node<T>>`), and a parameter with a
+    /// constraint has its members (`x: T` with `T extends User`).
+    fn type_params(&mut self, params: Option<&TsTypeParamDecl>, line: u32) {
+        let Some(params) = params else {
+            return;
+        };
+        for param in &params.params {
+            param.constraint.visit_with(self);
+            param.default.visit_with(self);
+            if let Some(path) = param.constraint.as_deref().and_then(type_path) {
+                self.facts.types.push(LocalType {
+                    scope: self.frame_key(),
+                    name: param.name.sym.to_string(),
+                    type_of: TypeOf::Path(path),
+                    line,
+                });
+            }
+        }
+    }
+
+    /// The element-typed parameter of an array method's callback (see
+    /// [`array_callback`]), when it is a plain name without annotation.
+    fn element_typed<'p>(
+        &mut self,
+        element: Option<(Vec<String>, usize)>,
+        mut params: impl Iterator<Item = &'p Pat>,
+        line: u32,
+    ) {
+        let Some((receiver, index)) = element else {
+            return;
+        };
+        if let Some(Pat::Ident(b)) = params.nth(index)
+            && b.type_ann.is_none()
+        {
+            self.facts.types.push(LocalType {
+                scope: self.frame_key(),
+                name: b.id.sym.to_string(),
+                type_of: TypeOf::ElementOf(receiver),
+                line,
+            });
+        }
+    }
+
+    /// A function's `this: T` parameter (TypeScript handbook, "Declaring
+    /// `this` in a Function"): `this` in the body has `T`'s members.
+    fn this_param(&mut self, param: &TsThisParam, line: u32) {
+        param.type_ann.visit_with(self);
+        let Some(key) = self.frame_key() else {
+            return;
+        };
+        if let Some(path) = param.type_ann.as_ref().and_then(|t| type_path(&t.type_ann)) {
+            self.typed_this.insert(key.qualname.clone());
+            self.facts.types.push(LocalType {
+                scope: Some(key),
+                name: "this".to_owned(),
+                type_of: TypeOf::Path(path),
+                line,
+            });
+        }
+    }
+
     /// Local types of parameters or declarators bound in the current frame.
     fn annotated(&mut self, names: &[(String, Option<&TsTypeAnn>)], line: u32) {
         for (name, annotation) in names {
             let Some(annotation) = annotation else {
                 continue;
             };
-            if let Some(path) = type_path(&annotation.type_ann) {
+            if let Some(type_of) = local_type_of(&annotation.type_ann) {
                 self.facts.types.push(LocalType {
                     scope: self.frame_key(),
                     name: name.clone(),
-                    type_of: TypeOf::Path(path),
+                    type_of,
                     line,
                 });
             }
@@ -840,6 +898,8 @@ impl Facts_<'_, '_> {
             .clone()
             .or_else(|| Some(self.synthetic("class", class.span.lo)));
         self.push_frame(frame_key, type_names);
+        let line = self.line(class.span.lo);
+        self.type_params(class.type_params.as_deref(), line);
         if let Some(sup) = &class.super_class {
             match chain(sup) {
                 Some(c) => self.chain_refs(c, Role::Inherit, key.clone()),
@@ -891,8 +951,8 @@ impl Facts_<'_, '_> {
             ClassMember::ClassProp(p) => {
                 if let PropName::Ident(name) = &p.key {
                     let type_of = match (&p.type_ann, &p.value) {
-                        (Some(t), _) => type_path(&t.type_ann),
-                        (None, Some(value)) => new_path(value),
+                        (Some(t), _) => declared(&t.type_ann),
+                        (None, Some(value)) => new_path(value).map(|p| (p, false)),
                         (None, None) => None,
                     };
                     self.typed_property(name.sym.to_string(), name.span.lo, type_of);
@@ -935,7 +995,7 @@ impl Facts_<'_, '_> {
                 ParamOrTsParamProp::Param(p) => pat_names(&p.pat, &mut typed),
                 ParamOrTsParamProp::TsParamProp(p) => match &p.param {
                     TsParamPropParam::Ident(b) => {
-                        let type_of = b.type_ann.as_deref().and_then(|t| type_path(&t.type_ann));
+                        let type_of = b.type_ann.as_deref().and_then(|t| declared(&t.type_ann));
                         self.typed_property(b.id.sym.to_string(), b.id.span.lo, type_of);
                         typed.push((b.id.sym.to_string(), b.type_ann.as_deref()))
                     }
@@ -1060,8 +1120,8 @@ impl Facts_<'_, '_> {
     /// A typed class property or constructor parameter property `name` of
     /// the innermost class: an [`Attribute`] (its type resolved in the
     /// class's scope).
-    fn typed_property(&mut self, name: String, pos: BytePos, type_of: Option<Vec<String>>) {
-        let Some(path) = type_of else {
+    fn typed_property(&mut self, name: String, pos: BytePos, type_of: Option<(Vec<String>, bool)>) {
+        let Some((path, elements)) = type_of else {
             return;
         };
         let Some(class) = self.this_class.last().cloned().flatten() else {
@@ -1074,6 +1134,7 @@ impl Facts_<'_, '_> {
             name,
             line,
             type_of: Some(path),
+            elements,
             instance: false,
         });
     }
@@ -1081,10 +1142,23 @@ impl Facts_<'_, '_> {
     /// `for (left in right) body` and `for (left of right) body`: the
     /// right side in the scope around the loop, the head's bindings in the
     /// loop's own frame (ECMAScript: a `let`/`const` head is per loop).
-    fn for_each_loop(&mut self, lo: BytePos, left: &ForHead, right: &Expr, body: &Stmt) {
+    fn for_each_loop(&mut self, lo: BytePos, left: &ForHead, right: &Expr, body: &Stmt, of: bool) {
         right.visit_with(self);
         let key = self.block_key(lo);
-        self.push_frame(key, head_names(left));
+        let names = head_names(left);
+        // `for (const x of xs)`: `x` is an element of `xs`.
+        if of
+            && let [name] = names.as_slice()
+            && let Some(c) = chain(right)
+        {
+            self.facts.types.push(LocalType {
+                scope: key.clone(),
+                name: name.clone(),
+                type_of: TypeOf::ElementOf(c.into_iter().map(|(n, _, _)| n).collect()),
+                line: self.line(lo),
+            });
+        }
+        self.push_frame(key, names);
         left.visit_with(self);
         body.visit_with(self);
         self.pop_frame();
@@ -1108,11 +1182,11 @@ impl Facts_<'_, '_> {
             None => self.frame_key(),
         };
         for (name, annotation) in &names {
-            if let Some(path) = annotation.and_then(|a| type_path(&a.type_ann)) {
+            if let Some(type_of) = annotation.and_then(|a| local_type_of(&a.type_ann)) {
                 self.facts.types.push(LocalType {
                     scope: key.clone(),
                     name: name.clone(),
-                    type_of: TypeOf::Path(path),
+                    type_of,
                     line,
                 });
             }
@@ -1202,6 +1276,9 @@ fn type_path(ty: &TsType) -> Option<Vec<String>> {
         }) if matches!(
             &*name.sym,
             "Partial" | "Readonly" | "Required" | "NonNullable"
+                // What `await` gives (its members are not the promise's
+                // own: `then` is not a project member).
+                | "Promise" | "PromiseLike" | "Awaited"
         ) =>
         {
             type_path(args.params.first()?)
@@ -1219,6 +1296,90 @@ fn type_path(ty: &TsType) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// The element type of a collection type: `User[]`, `readonly User[]`,
+/// `Array<User>`, `ReadonlyArray<User>`, `Set<User>`, `Iterable<User>`, also
+/// in a union with `null`/`undefined`.
+fn type_elements(ty: &TsType) -> Option<Vec<String>> {
+    match ty {
+        TsType::TsArrayType(a) => type_path(&a.elem_type),
+        TsType::TsTypeOperator(o) if o.op == TsTypeOperatorOp::ReadOnly => {
+            type_elements(&o.type_ann)
+        }
+        TsType::TsParenthesizedType(p) => type_elements(&p.type_ann),
+        TsType::TsTypeRef(TsTypeRef {
+            type_name: TsEntityName::Ident(name),
+            type_params: Some(args),
+            ..
+        }) if matches!(
+            &*name.sym,
+            "Array"
+                | "ReadonlyArray"
+                | "Set"
+                | "ReadonlySet"
+                | "Iterable"
+                | "IterableIterator"
+                | "Iterator"
+                | "AsyncIterable"
+                | "AsyncIterableIterator"
+                | "Generator"
+                | "AsyncGenerator"
+        ) =>
+        {
+            type_path(args.params.first()?)
+        }
+        TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsUnionType(u)) => {
+            u.types.iter().find_map(|t| type_elements(t))
+        }
+        _ => None,
+    }
+}
+
+/// A declared type as an attribute's (dotted name, whether a collection of
+/// it).
+fn declared(ty: &TsType) -> Option<(Vec<String>, bool)> {
+    match type_elements(ty) {
+        Some(element) => Some((element, true)),
+        None => type_path(ty).map(|path| (path, false)),
+    }
+}
+
+/// A declared type as a local's [`TypeOf`].
+fn local_type_of(ty: &TsType) -> Option<TypeOf> {
+    match declared(ty)? {
+        (element, true) => Some(TypeOf::Elements(element)),
+        (path, false) => Some(TypeOf::Path(path)),
+    }
+}
+
+/// `xs.map(cb)` and the other `Array.prototype` methods that call `cb`
+/// with an element (ECMAScript, "Properties of the Array Prototype
+/// Object"): the receiver's dotted name and the index of the callback's
+/// parameter that gets the element (1 for `reduce`).
+fn array_callback(call: &CallExpr) -> Option<(Vec<String>, usize)> {
+    let Callee::Expr(callee) = &call.callee else {
+        return None;
+    };
+    let member = match unparen(callee) {
+        Expr::Member(member) => member,
+        Expr::OptChain(o) => match &*o.base {
+            OptChainBase::Member(member) => member,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let MemberProp::Ident(method) = &member.prop else {
+        return None;
+    };
+    let index = match &*method.sym {
+        "map" | "forEach" | "filter" | "find" | "findLast" | "findIndex" | "findLastIndex"
+        | "some" | "every" | "flatMap" => 0,
+        "reduce" | "reduceRight" => 1,
+        _ => return None,
+    };
+    let receiver = chain(&member.obj)?;
+    Some((receiver.into_iter().map(|(n, _, _)| n).collect(), index))
 }
 
 /// The callee of a call or `new` expression when it is a dotted chain.
@@ -1259,6 +1420,7 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_function(&mut self, node: &Function) {
+        let element = self.element_param.take();
         for d in &node.decorators {
             d.visit_with(self);
         }
@@ -1275,7 +1437,12 @@ impl Visit for Facts_<'_, '_> {
         }
         self.function_scope(node.span.lo, false, names, |this| {
             let line = this.frame_key().map_or(0, |k| k.start_line);
+            this.type_params(node.type_params.as_deref(), line);
+            if let Some(param) = &node.this_param {
+                this.this_param(param, line);
+            }
             this.annotated(&typed, line);
+            this.element_typed(element, node.params.iter().map(|p| &p.pat), line);
             for p in &node.params {
                 p.visit_with(this);
             }
@@ -1292,6 +1459,7 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_arrow_expr(&mut self, node: &ArrowExpr) {
+        let element = self.element_param.take();
         let mut names = Vec::new();
         let mut typed = Vec::new();
         for p in &node.params {
@@ -1304,7 +1472,9 @@ impl Visit for Facts_<'_, '_> {
         }
         self.function_scope(node.span.lo, true, names, |this| {
             let line = this.frame_key().map_or(0, |k| k.start_line);
+            this.type_params(node.type_params.as_deref(), line);
             this.annotated(&typed, line);
+            this.element_typed(element, node.params.iter(), line);
             for p in &node.params {
                 p.visit_with(this);
             }
@@ -1351,6 +1521,7 @@ impl Visit for Facts_<'_, '_> {
             .clone()
             .or_else(|| Some(self.synthetic("interface", node.span.lo)));
         self.push_frame(frame_key, names);
+        self.type_params(node.type_params.as_deref(), self.line(node.span.lo));
         for h in &node.extends {
             self.heritage(h, key.clone());
         }
@@ -1374,7 +1545,7 @@ impl Visit for Facts_<'_, '_> {
         if node.computed {
             node.key.visit_with(self);
         } else if let Expr::Ident(name) = &*node.key {
-            let type_of = node.type_ann.as_ref().and_then(|t| type_path(&t.type_ann));
+            let type_of = node.type_ann.as_ref().and_then(|t| declared(&t.type_ann));
             self.typed_property(name.sym.to_string(), name.span.lo, type_of);
         }
         node.type_ann.visit_with(self);
@@ -1456,6 +1627,7 @@ impl Visit for Facts_<'_, '_> {
         }
         let key = self.synthetic("type", node.span.lo);
         self.push_frame(Some(key), names);
+        self.type_params(node.type_params.as_deref(), self.line(node.span.lo));
         node.type_ann.visit_with(self);
         self.pop_frame();
     }
@@ -1529,11 +1701,11 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_for_in_stmt(&mut self, node: &ForInStmt) {
-        self.for_each_loop(node.span.lo, &node.left, &node.right, &node.body);
+        self.for_each_loop(node.span.lo, &node.left, &node.right, &node.body, false);
     }
 
     fn visit_for_of_stmt(&mut self, node: &ForOfStmt) {
-        self.for_each_loop(node.span.lo, &node.left, &node.right, &node.body);
+        self.for_each_loop(node.span.lo, &node.left, &node.right, &node.body, true);
     }
 
     fn visit_catch_clause(&mut self, node: &CatchClause) {
@@ -1636,8 +1808,16 @@ impl Visit for Facts_<'_, '_> {
         if let Some(args) = &node.type_args {
             args.visit_with(self);
         }
-        for arg in &node.args {
+        let element = array_callback(node);
+        for (i, arg) in node.args.iter().enumerate() {
+            if i == 0
+                && arg.spread.is_none()
+                && matches!(unparen(&arg.expr), Expr::Arrow(_) | Expr::Fn(_))
+            {
+                self.element_param = element.clone();
+            }
             arg.visit_with(self);
+            self.element_param = None;
         }
     }
 

@@ -238,7 +238,12 @@ impl Server {
         };
         let mut lines = self.lines();
         self.live.query(|index| {
-            let rows = query::refs(index.connection(), &symbol.id, false).map_err(internal)?;
+            // As a language server answers: the edges its rules found, not
+            // the name-only candidates `refs` also labels and shows.
+            let rows = query::refs(index.connection(), &symbol.id, false)
+                .map_err(internal)?
+                .into_iter()
+                .filter(|r| r.certainty != "candidate");
             let mut out = Vec::new();
             if p.context.include_declaration {
                 out.push(self.location(index, &mut lines, &symbol)?);
@@ -317,7 +322,7 @@ impl Server {
             // Calls grouped by the definition they are in (module level: the
             // file).
             let mut by_caller: BTreeMap<(String, Option<String>), Vec<Value>> = BTreeMap::new();
-            for row in rows {
+            for row in rows.into_iter().filter(|r| r.call.certainty != "candidate") {
                 let call = row.call;
                 let path = self.absolute(&call.path);
                 let range = Range::new(

@@ -24,8 +24,11 @@ use crate::id::symbol_id;
 /// its `subtype`. 4: [`Receiver::Call`], [`Facts::attributes`] (Python
 /// `self.x = …`, TypeScript typed class properties), [`Facts::returns`],
 /// [`TypeOf::Alias`]. 5: [`Facts::modules`] (Rust `mod x;` declarations
-/// with their `#[path]` attributes).
-pub const FACTS_VERSION: u32 = 5;
+/// with their `#[path]` attributes). 6: [`TypeOf::Elements`],
+/// [`TypeOf::ElementOf`], [`Attribute::elements`]; import-role references at
+/// the imported name's own line; Python string annotations and TypeScript
+/// type-parameter constraints and `this` parameters give references.
+pub const FACTS_VERSION: u32 = 6;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -184,6 +187,29 @@ pub enum TypeOf {
     /// binding: `cls = JSONEncoder` (the class itself, not an instance),
     /// `f = mod.func`.
     Alias(Vec<String>),
+    /// A collection whose elements are instances of the type the dotted
+    /// name denotes: `xs: list[User]`, `xs: User[]`, `Array<User>`,
+    /// `Iterable[User]`.
+    Elements(Vec<String>),
+    /// An element of what the dotted name denotes (a collection of known
+    /// element type): the target of `for x in xs`, a comprehension
+    /// variable, `for (const x of xs)`, the first parameter of the callback
+    /// of `xs.map(x => …)`.
+    ElementOf(Vec<String>),
+}
+
+impl TypeOf {
+    /// The dotted name this type is written with, when it is one
+    /// ([`TypeOf::Instance`] and [`TypeOf::Class`] name a scope instead).
+    pub fn path(&self) -> Option<&[String]> {
+        match self {
+            TypeOf::Path(path)
+            | TypeOf::Alias(path)
+            | TypeOf::Elements(path)
+            | TypeOf::ElementOf(path) => Some(path),
+            TypeOf::Instance(_) | TypeOf::Class(_) => None,
+        }
+    }
 }
 
 /// The type of a name bound in a scope, from an annotation, a constructor
@@ -221,6 +247,10 @@ pub struct Attribute {
     /// annotation, a constructor call (`self.x = User()`, `new User()`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_of: Option<Vec<String>>,
+    /// Whether the attribute is a collection whose elements have type
+    /// `type_of` (`self.users: list[User] = []`, `items: Item[]`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub elements: bool,
     /// Whether the name is a Python instance attribute (assigned through
     /// `self`): it then comes before a class attribute or method of the same
     /// name when looked up on an instance, as Python's attribute lookup does.

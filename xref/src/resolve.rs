@@ -486,6 +486,27 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 children.insert(split, d);
             }
         }
+        if self.rust(f) {
+            // Items written in a macro invocation at the top of the file
+            // (`cfg_rt! { pub fn spawn() {} }`, qualname `cfg_rt!.spawn`)
+            // are items of the module, as after expansion (where a
+            // definition outside the macro has the name, it wins).
+            for (d, definition) in definitions.iter().enumerate() {
+                let mut rest = definition.qualname.as_str();
+                while let Some((head, tail)) = rest.split_once('.')
+                    && head.ends_with('!')
+                {
+                    rest = tail;
+                }
+                if rest.len() == definition.qualname.len() {
+                    continue;
+                }
+                qualnames.entry(rest).or_insert(d);
+                if let Some(split) = rest.rsplit_once('.') {
+                    children.entry(split).or_insert(d);
+                }
+            }
+        }
         let mut types: HashMap<(&str, &str), Vec<&LocalType>> = HashMap::default();
         for local in &facts.types {
             let scope = local.scope.as_ref().map_or("", |s| s.qualname.as_str());
@@ -759,24 +780,46 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         )
     }
 
+    /// The import binding of the statement that holds an import-role
+    /// reference at `line`: the last binding (in source order) that starts
+    /// at or before `line` and satisfies `wanted`. Bindings carry their
+    /// statement's first line and a name of a multi-line import stands on
+    /// its own line, below it (`from m import (\n    a,\n)`).
+    fn statement_binding(
+        &self,
+        f: usize,
+        line: u32,
+        wanted: impl Fn(&ImportBinding) -> bool,
+    ) -> Option<&'a ImportBinding> {
+        // Not a binary search: bindings are in source order per language
+        // adapter, but nothing in the facts' contract promises it.
+        let mut found: Option<&'a ImportBinding> = None;
+        for binding in &self.facts(f).imports {
+            if binding.line <= line
+                && found.is_none_or(|b| b.line <= binding.line)
+                && wanted(binding)
+            {
+                found = Some(binding);
+            }
+        }
+        found
+    }
+
     /// What `reference` denotes.
     fn lookup(&self, f: usize, reference: &Reference) -> Entity {
         if reference.role == Role::Import {
             // A default import's reference is named by its local name.
-            let binding = self.facts(f).imports.iter().find(|b| {
-                b.line == reference.line
-                    && (b.name.as_deref() == Some(reference.name.as_str())
-                        || (b.name.as_deref() == Some("default") && b.local == reference.name))
+            let binding = self.statement_binding(f, reference.line, |b| {
+                b.name.as_deref() == Some(reference.name.as_str())
+                    || (b.name.as_deref() == Some("default") && b.local == reference.name)
             });
             if let Some(binding) = binding {
                 return self.follow_import(f, binding, 0);
             }
             // An alias (`import x as y`) of a name the scope also defines:
             // that definition.
-            let alias = self.facts(f).imports.iter().find(|b| {
-                b.line == reference.line
-                    && b.local == reference.name
-                    && b.name.as_deref() != Some(reference.name.as_str())
+            let alias = self.statement_binding(f, reference.line, |b| {
+                b.local == reference.name && b.name.as_deref() != Some(reference.name.as_str())
             });
             let Some(alias) = alias else {
                 return Entity::Unknown;
@@ -898,6 +941,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             return Entity::Unknown;
         };
         let parent = definition.qualname.rsplit_once('.').map(|(p, _)| p);
+        // Rust's `-> Self` in an impl or trait: an instance of that block's
+        // type (its members are the block's).
+        if self.rust(f)
+            && found.type_of.len() == 1
+            && found.type_of.first().is_some_and(|t| t == "Self")
+        {
+            return match parent.and_then(|p| self.tables(f).qualnames.get(p)) {
+                Some(&block) => Entity::Instance(f, block),
+                None => Entity::Unknown,
+            };
+        }
         match self.path_in_scope(f, parent, &found.type_of, u32::MAX, hops + 1) {
             Entity::Def(tf, td) if is_type(self.kind(tf, td)) => Entity::Instance(tf, td),
             _ => Entity::Unknown,
@@ -982,6 +1036,14 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             (None, Some(binding)) => (self.follow_import(f, binding, hops + 1), binding.line),
             (None, None) if self.rust(f) || self.script(f) => {
                 return self.star_member(f, name, hops, &mut HashSet::from_iter([f]));
+            }
+            // A module-level name bound only by a statement (`for x in
+            // xs:` at module level) whose type is known.
+            (None, None) if self.tables(f).types.contains_key(&("", name)) => {
+                match self.local_type(f, None, name, line, hops + 1) {
+                    found @ Entity::Instance(..) => (found, 0),
+                    _ => (Entity::Unknown, 0),
+                }
             }
             (None, None) => (Entity::Unknown, 0),
         };
@@ -1111,6 +1173,100 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 match self.path_in_scope(f, scope, path, line, hops + 1) {
                     found @ (Entity::Def(..) | Entity::Instance(..) | Entity::Module(_)) => found,
                     _ => Entity::Local,
+                }
+            }
+            // A collection: its own members are not its elements'.
+            TypeOf::Elements(_) => Entity::Local,
+            TypeOf::ElementOf(path) => {
+                let own = path.len() == 1 && path.first().is_some_and(|p| p == name);
+                if own {
+                    return Entity::Local;
+                }
+                match self.element_type(f, scope, path, found.line, hops + 1) {
+                    Some((tf, tscope, element, tline)) => {
+                        let entity = self.path_in_scope(tf, tscope, element, tline, hops + 1);
+                        match self.value_entity(entity, hops + 1) {
+                            found @ Entity::Instance(..) => found,
+                            _ => Entity::Local,
+                        }
+                    }
+                    None => Entity::Local,
+                }
+            }
+        }
+    }
+
+    /// The element type of the collection the dotted `path` (written in
+    /// `scope` of file `f`, at `line`) denotes: the type's dotted name with
+    /// the file, scope and line it is written in. Known for a local or
+    /// module-level name with a [`TypeOf::Elements`] type, and for an
+    /// attribute of an instance of known class whose [`Attribute`] fact is
+    /// a collection (or is assigned such a name: `self.xs = xs`).
+    fn element_type(
+        &self,
+        f: usize,
+        scope: Option<&str>,
+        path: &[String],
+        line: u32,
+        hops: u32,
+    ) -> Option<(usize, Option<&'a str>, &'a [String], u32)> {
+        if hops > MAX_HOPS {
+            return None;
+        }
+        match path {
+            [] => None,
+            [name] => {
+                // The innermost scope that gives the name a type, then the
+                // enclosing ones, then the module.
+                let mut current = scope;
+                loop {
+                    if let Some(types) = self
+                        .tables(f)
+                        .types
+                        .get(&(current.unwrap_or(""), name.as_str()))
+                    {
+                        let found = types
+                            .iter()
+                            .rev()
+                            .find(|t| t.line <= line)
+                            .or_else(|| types.first())?;
+                        let TypeOf::Elements(element) = &found.type_of else {
+                            return None;
+                        };
+                        let written = found.scope.as_ref().map(|s| s.qualname.as_str());
+                        return Some((f, written, element, found.line));
+                    }
+                    current = match current {
+                        Some(s) => s.rsplit_once('.').map(|(parent, _)| parent),
+                        None => return None,
+                    };
+                }
+            }
+            [owner @ .., attribute] => {
+                let Entity::Instance(cf, cd) = self.path_in_scope(f, scope, owner, line, hops + 1)
+                else {
+                    return None;
+                };
+                let class = self.definition(cf, cd)?;
+                let fact = self
+                    .tables(cf)
+                    .attributes
+                    .get(&(class.qualname.as_str(), attribute.as_str()))?;
+                let written = fact.scope.as_ref().map(|s| s.qualname.as_str());
+                let element = fact.type_of.as_deref()?;
+                if fact.elements {
+                    return Some((cf, written, element, fact.line));
+                }
+                // `self.xs = xs`, `xs` a collection of known element type.
+                match element {
+                    [only] if written.is_some() => self.element_type(
+                        cf,
+                        written,
+                        std::slice::from_ref(only),
+                        fact.line,
+                        hops + 1,
+                    ),
+                    _ => None,
                 }
             }
         }

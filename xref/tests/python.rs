@@ -563,3 +563,126 @@ fn a_module_level_alias_of_a_class_called_gives_an_instance() {
     let (status, _, _, _) = at(&p, "u.py", 12, "greet");
     assert_eq!(status, Status::Candidate);
 }
+
+#[test]
+fn names_of_a_multi_line_import_resolve_at_their_own_lines() {
+    let p = project(&[
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/models.py",
+            "class User:\n    pass\n\nclass Cart:\n    pass\n",
+        ),
+        (
+            "pkg/app.py",
+            "from pkg.models import (\n    User,\n    Cart as Basket,\n)\n\nu = User()\nb = Basket()\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "pkg/app.py", 2, "User"), "pkg/models.py:1:User");
+    assert_eq!(target(&p, "pkg/app.py", 3, "Cart"), "pkg/models.py:4:Cart");
+    assert_eq!(target(&p, "pkg/app.py", 6, "User"), "pkg/models.py:1:User");
+    assert_eq!(
+        target(&p, "pkg/app.py", 7, "Basket"),
+        "pkg/models.py:4:Cart"
+    );
+}
+
+#[test]
+fn string_annotations_are_references_at_their_positions() {
+    let source = "from typing import Annotated, Literal, Optional, TypeVar, cast\n\
+                  \n\
+                  class Console:\n    def size(self) -> \"Console\":\n        return self\n\
+                  \n\
+                  def render(c: \"Console\", d: Optional[\"Console\"] = None) -> \"list[Console]\":\n    \
+                  \x20   return [c]\n\
+                  \n\
+                  mode: Literal[\"Console\"] = \"Console\"\n\
+                  meta: Annotated[\"Console\", \"Console\"]\n\
+                  T = TypeVar(\"T\", bound=\"Console\")\n\
+                  x = cast(\"Console\", None)\n\
+                  y = \"Console\"\n";
+    let p = project(&[("app.py", source)]);
+    let console = "app.py:3:Console";
+    assert_eq!(target(&p, "app.py", 4, "Console"), console);
+    let (files, resolved) = &p;
+    // Every `Console` resolved on a line, with its column (1-based).
+    let columns = |line: u32| -> Vec<u32> {
+        resolved
+            .references
+            .iter()
+            .filter_map(|r| {
+                let reference = &files[r.file].facts.references[r.reference];
+                (reference.line == line
+                    && reference.name == "Console"
+                    && r.target.as_deref() == Some(console))
+                .then_some(reference.column)
+            })
+            .collect()
+    };
+    assert_eq!(columns(4), [24]);
+    // Inside `"…"`, `Optional["…"]` and `"list[…]"`.
+    assert_eq!(columns(7), [16, 39, 66]);
+    // A `Literal` holds values; a plain string is no annotation.
+    assert_eq!(columns(10), Vec::<u32>::new());
+    // `Annotated`: only the first element is a type.
+    assert_eq!(columns(11), [18]);
+    assert_eq!(columns(12), [25]);
+    assert_eq!(columns(13), [11]);
+    assert_eq!(columns(14), Vec::<u32>::new());
+}
+
+#[test]
+fn elements_of_typed_collections_and_caught_exceptions_have_their_type() {
+    let source = "\
+class User:
+    def save(self):
+        pass
+
+class Oops(Exception):
+    def why(self):
+        pass
+
+class Team:
+    def __init__(self, members: list[User]):
+        self.members: list[User] = members
+        self.leads = members
+
+    def save_all(self, extra: \"Sequence[User]\"):
+        for m in self.members:
+            m.save()
+        for e in extra:
+            e.save()
+        [x.save() for x in self.leads]
+        {y.save() for y in extra if y}
+        try:
+            pass
+        except Oops as err:
+            err.why()
+
+def loose(users: Optional[List[User]], names: list[str]):
+    for u in users:
+        u.save()
+    for n in names:
+        n.save()
+    for u2 in users.copy():
+        u2.save()
+
+everyone: list[User] = []
+for person in everyone:
+    person.save()
+[z.save() for z in everyone]
+";
+    let p = project(&[("app.py", source)]);
+    let save = "app.py:2:User.save";
+    assert_eq!(target(&p, "app.py", 16, "save"), save);
+    assert_eq!(target(&p, "app.py", 18, "save"), save);
+    assert_eq!(target(&p, "app.py", 19, "save"), save);
+    assert_eq!(target(&p, "app.py", 20, "save"), save);
+    assert_eq!(target(&p, "app.py", 24, "why"), "app.py:6:Oops.why");
+    assert_eq!(target(&p, "app.py", 28, "save"), save);
+    // A `str` element, and the element of a call's result: not known.
+    assert_ne!(at(&p, "app.py", 30, "save").0, Status::Resolved);
+    assert_ne!(at(&p, "app.py", 32, "save").0, Status::Resolved);
+    assert_eq!(target(&p, "app.py", 36, "save"), save);
+    // A module-level comprehension variable stays anonymous.
+    assert!(!reported(&p, "app.py", 37, "save"));
+}

@@ -547,3 +547,64 @@ fn a_type_written_as_a_module_path_types_the_receiver() {
         );
     }
 }
+
+#[test]
+fn calls_through_crate_visible_re_exports_macro_items_and_associated_items() {
+    // tokio's shape: `spawn_mandatory_blocking` is defined in
+    // runtime/blocking/pool.rs and re-exported twice with `pub(crate) use`.
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "mod runtime;\nmod task;\nmacro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }\ncfg_rt! {\n    pub fn spawn() {}\n}\npub fn top() { spawn(); }\n",
+        ),
+        (
+            "src/runtime/mod.rs",
+            "mod blocking;\npub(crate) use blocking::spawn_mandatory_blocking;\npub(crate) use self::blocking::{Pool, *};\n",
+        ),
+        (
+            "src/runtime/blocking/mod.rs",
+            "mod pool;\npub(crate) use pool::{spawn_mandatory_blocking, Pool};\n",
+        ),
+        (
+            "src/runtime/blocking/pool.rs",
+            "pub(crate) struct Pool;\nimpl Pool {\n    pub(crate) fn new() -> Self { Pool }\n    pub(crate) fn run(&self) {}\n}\npub(crate) fn spawn_mandatory_blocking() {}\n",
+        ),
+        (
+            "src/task.rs",
+            "use crate::runtime::spawn_mandatory_blocking;\nuse crate::runtime::Pool;\nfn go() {\n    spawn_mandatory_blocking();\n    crate::runtime::spawn_mandatory_blocking();\n    let p = Pool::new();\n    p.run();\n    Pool::new().run();\n    crate::spawn();\n}\n",
+        ),
+    ]);
+    let spawn = "src/runtime/blocking/pool.rs:6:spawn_mandatory_blocking";
+    assert_eq!(
+        target(&p, "src/task.rs", 1, "spawn_mandatory_blocking"),
+        spawn
+    );
+    assert_eq!(
+        target(&p, "src/task.rs", 4, "spawn_mandatory_blocking"),
+        spawn
+    );
+    assert_eq!(
+        target(&p, "src/task.rs", 5, "spawn_mandatory_blocking"),
+        spawn
+    );
+    assert_eq!(
+        target(&p, "src/task.rs", 6, "new"),
+        "src/runtime/blocking/pool.rs:3:impl Pool.new"
+    );
+    assert_eq!(
+        target(&p, "src/task.rs", 7, "run"),
+        "src/runtime/blocking/pool.rs:4:impl Pool.run"
+    );
+    assert_eq!(
+        target(&p, "src/task.rs", 8, "run"),
+        "src/runtime/blocking/pool.rs:4:impl Pool.run"
+    );
+    assert_eq!(
+        target(&p, "src/task.rs", 9, "spawn"),
+        "src/lib.rs:5:cfg_rt!.spawn"
+    );
+    assert_eq!(
+        target(&p, "src/lib.rs", 7, "spawn"),
+        "src/lib.rs:5:cfg_rt!.spawn"
+    );
+}

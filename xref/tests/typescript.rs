@@ -515,3 +515,80 @@ fn mapped_type_keys_and_inferred_types_are_type_parameters() {
     // Outside the true branch, `K` is the project's again.
     assert_eq!(target(&p, "types.ts", 2, "K"), "bundle.js:1:K");
 }
+
+#[test]
+fn names_of_a_multi_line_import_and_re_export_are_at_their_own_lines() {
+    let p = project(&[
+        (
+            "src/models.ts",
+            "export class User {}\nexport function make(): User {\n  return new User();\n}\n",
+        ),
+        (
+            "src/app.ts",
+            "import {\n  User,\n  make as build,\n} from './models';\nexport {\n  make,\n} from './models';\nconst u: User = build();\n",
+        ),
+    ]);
+    assert_eq!(target(&p, "src/app.ts", 2, "User"), "src/models.ts:1:User");
+    assert_eq!(target(&p, "src/app.ts", 3, "make"), "src/models.ts:2:make");
+    assert_eq!(target(&p, "src/app.ts", 6, "make"), "src/models.ts:2:make");
+    assert_eq!(target(&p, "src/app.ts", 8, "build"), "src/models.ts:2:make");
+    assert_eq!(at(&p, "src/app.ts", 2, "User").2, Role::Import);
+}
+
+#[test]
+fn receivers_typed_by_constraints_this_parameters_promises_and_elements() {
+    let source = "\
+export class Svc { run(): void {} }
+export function make(): Svc { return new Svc(); }
+export interface Box<T extends Svc = Svc> { item: T }
+export function use<T extends Svc>(x: T) { x.run(); }
+function f(this: Svc) { this.run(); }
+async function g() { const u = await makeAsync(); u.run(); }
+export async function makeAsync(): Promise<Svc> { return new Svc(); }
+const list: Svc[] = [];
+for (const it of list) it.run();
+list.map(x => x.run());
+list.forEach(function (x) { x.run(); });
+list.reduce((acc, x) => { x.run(); return acc; }, 0);
+class Holder { items: ReadonlyArray<Svc> = []; all() { for (const i of this.items) i.run(); this.items.filter(y => y.run()); } }
+const names: string[] = [];
+names.map(n => n.run());
+for (const k in list) k.run();
+list.sort((a) => a.run());
+";
+    let p = project(&[("a.ts", source)]);
+    let run = "a.ts:1:Svc.run";
+    // `T extends Svc = Svc`: the constraint and the default are uses.
+    let uses_on_3 =
+        p.1.references
+            .iter()
+            .filter(|r| {
+                let reference = &p.0[r.file].facts.references[r.reference];
+                reference.line == 3 && reference.name == "Svc"
+            })
+            .count();
+    assert_eq!(uses_on_3, 2);
+    assert_eq!(target(&p, "a.ts", 4, "Svc"), "a.ts:1:Svc");
+    assert_eq!(target(&p, "a.ts", 4, "run"), run);
+    assert_eq!(target(&p, "a.ts", 5, "Svc"), "a.ts:1:Svc");
+    assert_eq!(target(&p, "a.ts", 5, "run"), run);
+    assert_eq!(target(&p, "a.ts", 6, "run"), run);
+    assert_eq!(target(&p, "a.ts", 9, "run"), run);
+    assert_eq!(target(&p, "a.ts", 10, "run"), run);
+    assert_eq!(target(&p, "a.ts", 11, "run"), run);
+    assert_eq!(target(&p, "a.ts", 12, "run"), run);
+    let on_13: Vec<String> =
+        p.1.references
+            .iter()
+            .filter(|r| {
+                let reference = &p.0[r.file].facts.references[r.reference];
+                reference.line == 13 && reference.name == "run"
+            })
+            .map(|r| r.target.clone().unwrap_or_default())
+            .collect();
+    assert_eq!(on_13, [run, run]);
+    // A `string` element, a `for…in` key, a `sort` comparator: not `Svc`.
+    assert_ne!(at(&p, "a.ts", 15, "run").0, Status::Resolved);
+    assert_ne!(at(&p, "a.ts", 16, "run").0, Status::Resolved);
+    assert_ne!(at(&p, "a.ts", 17, "run").0, Status::Resolved);
+}
