@@ -168,6 +168,9 @@ struct Parsed {
     refs_blob: Vec<u8>,
     /// The `ref_names` rows: the references' distinct names, hashed.
     name_hashes: Vec<i64>,
+    /// Every name the file's type facts and receivers write
+    /// ([`Facts::for_each_type_name`], over all the references).
+    type_names: BTreeSet<String>,
 }
 
 enum Checked {
@@ -750,6 +753,58 @@ fn without_lines(facts: &Facts) -> Facts {
             .collect(),
         exports: facts.exports.clone(),
         modules: facts.modules.clone(),
+        signatures: facts
+            .signatures
+            .iter()
+            .map(|s| outline_core::xref::Signature {
+                function: ScopeKey {
+                    qualname: s.function.qualname.clone(),
+                    start_line: 0,
+                },
+                ..s.clone()
+            })
+            .collect(),
+        generics: facts
+            .generics
+            .iter()
+            .map(|g| outline_core::xref::Generics {
+                owner: scope(&g.owner),
+                ..g.clone()
+            })
+            .collect(),
+        bases: facts
+            .bases
+            .iter()
+            .map(|b| outline_core::xref::Base {
+                class: ScopeKey {
+                    qualname: b.class.qualname.clone(),
+                    start_line: 0,
+                },
+                ..b.clone()
+            })
+            .collect(),
+        aliases: facts
+            .aliases
+            .iter()
+            .map(|a| outline_core::xref::TypeAlias {
+                alias: ScopeKey {
+                    qualname: a.alias.qualname.clone(),
+                    start_line: 0,
+                },
+                ..a.clone()
+            })
+            .collect(),
+        decorated: facts
+            .decorated
+            .iter()
+            .map(|d| outline_core::xref::Decorated {
+                definition: ScopeKey {
+                    qualname: d.definition.qualname.clone(),
+                    start_line: 0,
+                },
+                ..d.clone()
+            })
+            .collect(),
     }
 }
 
@@ -876,6 +931,12 @@ fn check(
     }
     match parse(&entry.display, entry.language, bytes) {
         Ok((outline, facts)) => {
+            let mut type_names = BTreeSet::new();
+            facts.for_each_type_name(&mut |name| {
+                if !type_names.contains(name) {
+                    type_names.insert(name.to_owned());
+                }
+            });
             let (scope, references) = scope_facts(facts);
             let mut name_hashes: Vec<i64> = references
                 .iter()
@@ -897,6 +958,7 @@ fn check(
                     facts_blob,
                     refs_blob,
                     name_hashes,
+                    type_names,
                 })),
                 Err(error) => Checked::Problem(error.to_string()),
             }
@@ -921,6 +983,11 @@ fn scope_facts(facts: Facts) -> (Facts, Vec<Reference>) {
         returns,
         exports,
         modules,
+        signatures,
+        generics,
+        bases,
+        aliases,
+        decorated,
     } = facts;
     let scope = Facts {
         supported,
@@ -935,6 +1002,11 @@ fn scope_facts(facts: Facts) -> (Facts, Vec<Reference>) {
         returns,
         exports,
         modules,
+        signatures,
+        generics,
+        bases,
+        aliases,
+        decorated,
     };
     (scope, references)
 }
@@ -1123,7 +1195,7 @@ fn write_file(
     let mut insert = tx.prepare_cached(
         "INSERT OR IGNORE INTO mentions(file_id, name, inherit) VALUES (?1, ?2, ?3)",
     )?;
-    for (name, inherit) in mentions(&parsed.scope) {
+    for (name, inherit) in mentions(&parsed.scope, &parsed.type_names) {
         insert.execute(params![file_id, name, inherit])?;
     }
     let mut insert =
@@ -1134,11 +1206,11 @@ fn write_file(
     Ok((file_id, diff))
 }
 
-/// The `mentions` rows of a file with scope facts `scope` (see
-/// [`crate::store`]): (name, whether a base-class reference mentions it).
-/// They are what [`imports_or_types_touch`] and the base-class part of
-/// [`affected`] read of a file's names.
-fn mentions(scope: &Facts) -> BTreeSet<(&str, bool)> {
+/// The `mentions` rows of a file with scope facts `scope` and type names
+/// `type_names` (see [`crate::store`]): (name, whether a base-class
+/// reference mentions it). They are what [`imports_or_types_touch`] and the
+/// base-class part of [`affected`] read of a file's names.
+fn mentions<'f>(scope: &'f Facts, type_names: &'f BTreeSet<String>) -> BTreeSet<(&'f str, bool)> {
     let mut out = BTreeSet::new();
     for binding in &scope.imports {
         out.insert((binding.local.as_str(), false));
@@ -1146,30 +1218,17 @@ fn mentions(scope: &Facts) -> BTreeSet<(&str, bool)> {
             out.insert((name.as_str(), false));
         }
     }
-    fn path<'f>(out: &mut BTreeSet<(&'f str, bool)>, parts: &'f [String], inherit: bool) {
-        for part in parts {
-            out.insert((part.as_str(), inherit));
-        }
-    }
-    for local in &scope.types {
-        if let Some(parts) = local.type_of.path() {
-            path(&mut out, parts, false);
-        }
+    for name in type_names {
+        out.insert((name.as_str(), false));
     }
     for reference in &scope.references {
-        if let Receiver::Call(parts) = &reference.receiver {
-            path(&mut out, parts, false);
-        }
         if reference.role == Role::Inherit {
             out.insert((reference.name.as_str(), true));
             if let Receiver::Path(parts) = &reference.receiver {
-                path(&mut out, parts, true);
+                for part in parts {
+                    out.insert((part.as_str(), true));
+                }
             }
-        }
-    }
-    for attribute in &scope.attributes {
-        if let Some(parts) = &attribute.type_of {
-            path(&mut out, parts, false);
         }
     }
     out
@@ -1274,21 +1333,11 @@ fn imports_or_types_touch(file: &FileInput, old: &Old) -> bool {
             }
         }
     }
-    let named = |path: &[String]| path.iter().any(|part| old.names.contains(part));
-    file.facts
-        .types
-        .iter()
-        .any(|local| local.type_of.path().is_some_and(named))
-        || file
-            .facts
-            .references
-            .iter()
-            .any(|r| matches!(&r.receiver, Receiver::Call(path) if named(path)))
-        || file
-            .facts
-            .attributes
-            .iter()
-            .any(|a| a.type_of.as_deref().is_some_and(named))
+    let mut touched = false;
+    file.facts.for_each_type_name(&mut |name| {
+        touched = touched || old.names.contains(name);
+    });
+    touched
 }
 
 /// The project as the resolver needs it, with each definition's key.
@@ -1855,6 +1904,7 @@ pub(crate) fn ref_values(
         Receiver::Path(path) => path.join("."),
         Receiver::Expression => "?".to_owned(),
         Receiver::Call(path) => format!("{}()", path.join(".")),
+        Receiver::Value(value) => value.display(),
     };
     let caller = reference.scope.as_ref().and_then(|s| keys.scope(path, s));
     let (target, target_file) = match (&resolution.target, resolution.status) {

@@ -33,6 +33,7 @@ mod references;
 mod signature;
 mod source;
 mod symbols;
+mod types;
 
 use outline_core::xref::Facts;
 use outline_core::{Diagnostic, Extracted, Language, Outline, OutlineOptions, Severity};

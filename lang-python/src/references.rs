@@ -15,14 +15,15 @@
 use std::collections::HashSet;
 
 use outline_core::xref::{
-    Attribute, Facts, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, ScopeKey,
-    TypeOf,
+    Attribute, Base, Decorated, Facts, Generics, ImportBinding, LocalType, Param, Receiver,
+    Reference, ReturnType, Role, ScopeKey, Signature, TypeExpr, TypeOf, TypeParam, Value,
 };
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Pattern, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::source::Source;
+use crate::types::{annotation_type, return_value, value_of};
 
 /// The facts of the module `body`.
 pub(crate) fn module_facts(source: &Source<'_>, body: &[Stmt]) -> Facts {
@@ -42,9 +43,16 @@ pub(crate) fn module_facts(source: &Source<'_>, body: &[Stmt]) -> Facts {
             ..Facts::default()
         },
         depth: 0,
+        type_vars: Vec::new(),
     };
     collector.facts.exports = dunder_all(body);
     collector.visit_body(body);
+    if !collector.type_vars.is_empty() {
+        collector.facts.generics.push(Generics {
+            owner: None,
+            params: std::mem::take(&mut collector.type_vars),
+        });
+    }
     collector.facts
 }
 
@@ -74,6 +82,9 @@ struct Collector<'s, 'a> {
     /// Expressions open around the one visited (see
     /// [`MAX_EXPRESSION_DEPTH`]).
     depth: usize,
+    /// The module's type variables (`T = TypeVar("T", bound=Base)`), in
+    /// source order.
+    type_vars: Vec<TypeParam>,
 }
 
 /// Expressions nested deeper than this are not visited for references: the
@@ -153,6 +164,7 @@ impl Collector<'_, '_> {
         let head = match &receiver {
             Receiver::Bare => Some(name),
             Receiver::Path(path) | Receiver::Call(path) => path.first().map(String::as_str),
+            Receiver::Value(value) => value.head(),
             Receiver::Expression => None,
         };
         if head.is_some_and(|h| self.is_anonymous_local(h)) {
@@ -194,12 +206,7 @@ impl Collector<'_, '_> {
                     }
                     None => {
                         self.visit_expr(&a.value);
-                        match &*a.value {
-                            Expr::Call(call) => {
-                                dotted(&call.func).map_or(Receiver::Expression, Receiver::Call)
-                            }
-                            _ => Receiver::Expression,
-                        }
+                        value_of(&a.value).map_or(Receiver::Expression, Receiver::Value)
                     }
                 };
                 self.push_with(a.attr.id.as_str(), a.attr.range, receiver, role, subtype);
@@ -262,6 +269,13 @@ impl Collector<'_, '_> {
                 type_of: path,
             });
         }
+        self.signature(
+            f,
+            &key,
+            enclosing_class.is_some() && !decorated("staticmethod"),
+        );
+        self.generics(&key, f.type_params.as_deref(), &[]);
+        self.decorators(&key, &f.decorator_list);
         let mut receiver = None;
         if let Some(class) = enclosing_class
             && !decorated("staticmethod")
@@ -284,12 +298,33 @@ impl Collector<'_, '_> {
             let Some(annotation) = parameter.annotation() else {
                 continue;
             };
-            let type_of = match annotation_elements(annotation) {
-                Some(element) => TypeOf::Elements(element),
-                None => match annotation_path(annotation) {
-                    Some(path) => TypeOf::Path(path),
-                    None => continue,
-                },
+            let written = annotation_type(annotation);
+            let type_of = match written {
+                TypeExpr::Unknown => continue,
+                // `*args: T` is a tuple of `T`, `**kwargs: T` a dict of them.
+                element
+                    if parameters
+                        .vararg
+                        .as_deref()
+                        .is_some_and(|v| std::ptr::eq(v, parameter.as_parameter())) =>
+                {
+                    TypeOf::Type(TypeExpr::Named {
+                        path: vec!["list".to_owned()],
+                        args: vec![element],
+                    })
+                }
+                value
+                    if parameters
+                        .kwarg
+                        .as_deref()
+                        .is_some_and(|v| std::ptr::eq(v, parameter.as_parameter())) =>
+                {
+                    TypeOf::Type(TypeExpr::Named {
+                        path: vec!["dict".to_owned()],
+                        args: vec![TypeExpr::Unknown, value],
+                    })
+                }
+                other => TypeOf::Type(other),
             };
             self.facts.types.push(LocalType {
                 scope: Some(key.clone()),
@@ -318,6 +353,22 @@ impl Collector<'_, '_> {
             qualname: qualname(&self.parent_qualname(), c.name.id.as_str()),
             start_line: self.start_line(c.range, &c.decorator_list),
         };
+        self.decorators(&key, &c.decorator_list);
+        let bases: Vec<&Expr> = c
+            .arguments
+            .as_deref()
+            .map(|a| a.args.iter().collect())
+            .unwrap_or_default();
+        self.generics(&key, c.type_params.as_deref(), &bases);
+        for base in &bases {
+            let ty = annotation_type(base);
+            if ty != TypeExpr::Unknown {
+                self.facts.bases.push(Base {
+                    class: key.clone(),
+                    ty,
+                });
+            }
+        }
         if let Some(arguments) = c.arguments.as_deref() {
             for base in &arguments.args {
                 match base {
@@ -452,35 +503,33 @@ impl Collector<'_, '_> {
         });
     }
 
-    /// `x = User()`, `x = mod.User(…)`, `x: User = …`: the type of `x`.
+    /// `x = User()`, `x = mod.User(…)`, `x: User = …`, `x = a.b().c`: the
+    /// type of `x`, from its annotation, else from the value (followed by
+    /// the resolver). A module-level `T = TypeVar("T", bound=B)` is a type
+    /// variable of the module.
     fn local_type(&mut self, target: &Expr, annotation: Option<&Expr>, value: Option<&Expr>) {
         let Expr::Name(name) = target else {
             return;
         };
-        if let Some(element) = annotation.and_then(annotation_elements) {
-            self.facts.types.push(LocalType {
-                scope: self.current_key(),
-                name: name.id.to_string(),
-                type_of: TypeOf::Elements(element),
-                line: self.source.start_line(target),
-            });
-            return;
+        if let Some(Expr::Call(call)) = value
+            && last_name(&call.func) == Some("TypeVar")
+            && self.frames.len() == 1
+        {
+            self.type_var(name.id.as_str(), call);
         }
-        let path = annotation
-            .and_then(annotation_path)
-            .or_else(|| match value {
-                Some(Expr::Call(call)) => dotted(&call.func),
-                _ => None,
-            });
-        // `cls = JSONEncoder`: the name stands for what the other names.
-        let type_of = match (path, value) {
-            (Some(path), _) => TypeOf::Path(path),
-            (None, Some(value @ (Expr::Name(_) | Expr::Attribute(_)))) if annotation.is_none() => {
-                match dotted(value) {
-                    Some(path) => TypeOf::Alias(path),
-                    None => return,
-                }
+        let written = annotation.map(annotation_type);
+        let type_of = match (written, value) {
+            // `x: TypeAlias = …` names a type, it has none.
+            (Some(TypeExpr::Named { path, .. }), _)
+                if path.last().is_some_and(|n| n == "TypeAlias") =>
+            {
+                return;
             }
+            (Some(ty), _) if ty != TypeExpr::Unknown => TypeOf::Type(ty),
+            (_, Some(value)) => match value_of(value) {
+                Some(v) => TypeOf::Value(v),
+                None => return,
+            },
             _ => return,
         };
         self.facts.types.push(LocalType {
@@ -489,6 +538,151 @@ impl Collector<'_, '_> {
             type_of,
             line: self.source.start_line(target),
         });
+    }
+
+    /// `T = TypeVar("T", bound=B)` (or with constraints, its first one) at
+    /// module level: a type parameter of the module's generic classes and
+    /// functions.
+    fn type_var(&mut self, name: &str, call: &ast::ExprCall) {
+        let bound = call
+            .arguments
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "bound"))
+            .map(|k| annotation_type(&k.value))
+            .or_else(|| call.arguments.args.get(1).map(annotation_type));
+        let default = call
+            .arguments
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "default"))
+            .map(|k| annotation_type(&k.value));
+        self.type_vars.retain(|t| t.name != name);
+        self.type_vars.push(TypeParam {
+            name: name.to_owned(),
+            constraint: bound.filter(|t| *t != TypeExpr::Unknown),
+            default: default.filter(|t| *t != TypeExpr::Unknown),
+        });
+    }
+
+    /// The signature of the function `f` (`key`): its parameters' written
+    /// types (the receiver of a `method` left out), its return type, or the
+    /// value its body returns.
+    fn signature(&mut self, f: &ast::StmtFunctionDef, key: &ScopeKey, method: bool) {
+        let parameters = &f.parameters;
+        let mut params = Vec::new();
+        let positional = parameters.posonlyargs.iter().chain(&parameters.args);
+        for (i, p) in positional.enumerate() {
+            if method && i == 0 {
+                continue;
+            }
+            params.push(Param {
+                name: p.parameter.name.id.to_string(),
+                ty: p.parameter.annotation.as_deref().map(annotation_type),
+                optional: p.default.is_some(),
+            });
+        }
+        if let Some(vararg) = &parameters.vararg {
+            params.push(Param {
+                name: format!("*{}", vararg.name.id),
+                ty: None,
+                optional: true,
+            });
+        }
+        let ret = f.returns.as_deref().map(annotation_type);
+        let returns = if ret.is_none() {
+            return_value(&f.body)
+        } else {
+            None
+        };
+        if params.iter().all(|p| p.ty.is_none()) && ret.is_none() && returns.is_none() {
+            return;
+        }
+        self.facts.signatures.push(Signature {
+            function: key.clone(),
+            params,
+            ret,
+            returns,
+        });
+    }
+
+    /// The type parameters of a class or function: PEP 695's `[T: B]`, else
+    /// the module's type variables its bases name (`Generic[T]` first).
+    fn generics(&mut self, key: &ScopeKey, type_params: Option<&ast::TypeParams>, bases: &[&Expr]) {
+        let mut params = Vec::new();
+        if let Some(type_params) = type_params {
+            for tp in type_params.iter() {
+                if let ast::TypeParam::TypeVar(tv) = tp {
+                    params.push(TypeParam {
+                        name: tv.name.id.to_string(),
+                        constraint: tv
+                            .bound
+                            .as_deref()
+                            .map(annotation_type)
+                            .filter(|t| *t != TypeExpr::Unknown),
+                        default: tv
+                            .default
+                            .as_deref()
+                            .map(annotation_type)
+                            .filter(|t| *t != TypeExpr::Unknown),
+                    });
+                }
+            }
+        } else {
+            // `Generic[T, U]` gives the order; else the first appearance.
+            let generic = bases.iter().find(
+                |b| matches!(b, Expr::Subscript(s) if last_name(&s.value) == Some("Generic")),
+            );
+            let mut names = Vec::new();
+            for base in generic.into_iter().chain(bases.iter()) {
+                if let Expr::Subscript(s) = base {
+                    type_var_names(&s.slice, &mut names);
+                }
+            }
+            for name in names {
+                if let Some(var) = self.type_vars.iter().find(|t| t.name == name)
+                    && !params.iter().any(|p: &TypeParam| p.name == name)
+                {
+                    params.push(var.clone());
+                }
+            }
+        }
+        if !params.is_empty() {
+            self.facts.generics.push(Generics {
+                owner: Some(key.clone()),
+                params,
+            });
+        }
+    }
+
+    /// The decorators of a definition that may rebind its name (all but
+    /// `@overload`, `@staticmethod`, `@classmethod` and the like, which
+    /// keep it a function).
+    fn decorators(&mut self, key: &ScopeKey, decorators: &[ast::Decorator]) {
+        let kept: Vec<Value> = decorators
+            .iter()
+            .filter(|d| {
+                !matches!(
+                    last_name(&d.expression),
+                    Some(
+                        "overload"
+                            | "staticmethod"
+                            | "classmethod"
+                            | "abstractmethod"
+                            | "override"
+                            | "final"
+                            | "wraps"
+                    )
+                )
+            })
+            .filter_map(|d| value_of(&d.expression))
+            .collect();
+        if !kept.is_empty() {
+            self.facts.decorated.push(Decorated {
+                definition: key.clone(),
+                decorators: kept,
+            });
+        }
     }
 
     /// `self.x = …` (also in a tuple target) in a method whose first
@@ -534,6 +728,14 @@ impl Collector<'_, '_> {
             });
         let name = attribute.attr.id.as_str();
         let scope = self.current_key();
+        let ty = annotation
+            .map(annotation_type)
+            .filter(|t| *t != TypeExpr::Unknown);
+        let value = if ty.is_none() {
+            value.and_then(value_of)
+        } else {
+            None
+        };
         if let Some(known) = self
             .facts
             .attributes
@@ -542,8 +744,13 @@ impl Collector<'_, '_> {
         {
             if known.type_of.is_none() && type_of.is_some() {
                 known.type_of = type_of;
-                known.scope = scope;
+                known.scope = scope.clone();
                 known.elements = is_collection;
+            }
+            if known.ty.is_none() && known.value.is_none() && (ty.is_some() || value.is_some()) {
+                known.ty = ty;
+                known.value = value;
+                known.scope = scope;
             }
             return;
         }
@@ -555,6 +762,8 @@ impl Collector<'_, '_> {
             scope,
             type_of,
             elements: is_collection,
+            ty,
+            value,
             instance: true,
         });
     }
@@ -572,8 +781,8 @@ impl Collector<'_, '_> {
         let mut typed = Vec::new();
         for generator in generators {
             if in_function
-                && let (Expr::Name(target), Some(path)) =
-                    (&generator.target, dotted(&generator.iter))
+                && let (Expr::Name(target), Some(iterable)) =
+                    (&generator.target, value_of(&generator.iter))
                 && let name = target.id.as_str()
                 && !self.frames.last().is_some_and(|f| f.bound.contains(name))
                 && !self.is_anonymous_local(name)
@@ -582,7 +791,7 @@ impl Collector<'_, '_> {
                 self.facts.types.push(LocalType {
                     scope: self.current_key(),
                     name: name.to_owned(),
-                    type_of: TypeOf::ElementOf(path),
+                    type_of: TypeOf::Value(Value::Element(Box::new(iterable))),
                     line: self.source.start_line(&generator.target),
                 });
                 typed.push(name.to_owned());
@@ -648,13 +857,42 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
             }
             Stmt::For(f) => {
                 // `for x in xs`: `x` is an element of `xs`.
-                if let (Expr::Name(target), Some(path)) = (&*f.target, dotted(&f.iter)) {
+                if let (Expr::Name(target), Some(iterable)) = (&*f.target, value_of(&f.iter)) {
                     self.facts.types.push(LocalType {
                         scope: self.current_key(),
                         name: target.id.to_string(),
-                        type_of: TypeOf::ElementOf(path),
+                        type_of: TypeOf::Value(Value::Element(Box::new(iterable))),
                         line: self.source.start_line(&*f.target),
                     });
+                }
+                visitor::walk_stmt(self, stmt);
+            }
+            Stmt::With(w) => {
+                // `with m() as x`: what the context manager's `__enter__`
+                // gives.
+                for item in &w.items {
+                    if let (Some(Expr::Name(target)), Some(manager)) =
+                        (item.optional_vars.as_deref(), value_of(&item.context_expr))
+                    {
+                        let enter = if w.is_async {
+                            "__aenter__"
+                        } else {
+                            "__enter__"
+                        };
+                        let mut entered = Value::Call {
+                            callee: Box::new(Value::Member(Box::new(manager), enter.to_owned())),
+                            args: 0,
+                        };
+                        if w.is_async {
+                            entered = Value::Await(Box::new(entered));
+                        }
+                        self.facts.types.push(LocalType {
+                            scope: self.current_key(),
+                            name: target.id.to_string(),
+                            type_of: TypeOf::Value(entered),
+                            line: self.source.start_line(target),
+                        });
+                    }
                 }
                 visitor::walk_stmt(self, stmt);
             }
@@ -837,7 +1075,7 @@ fn qualname(parent: &str, name: &str) -> String {
 /// `a.b.c` as `["a", "b", "c"]`; `None` when any part is not a name, or
 /// when the chain has more than [`MAX_RECEIVER_PARTS`] parts (it is then
 /// an expression receiver: the walk stays linear on huge chains).
-fn dotted(expr: &Expr) -> Option<Vec<String>> {
+pub(crate) fn dotted(expr: &Expr) -> Option<Vec<String>> {
     let mut parts = Vec::new();
     let mut current = expr;
     loop {
@@ -930,12 +1168,22 @@ fn annotation_elements(expr: &Expr) -> Option<Vec<String>> {
 }
 
 /// The last name of a dotted expression or of a call's callee.
-fn last_name(expr: &Expr) -> Option<&str> {
+pub(crate) fn last_name(expr: &Expr) -> Option<&str> {
     match expr {
         Expr::Call(call) => last_name(&call.func),
         Expr::Name(n) => Some(n.id.as_str()),
         Expr::Attribute(a) => Some(a.attr.id.as_str()),
         _ => None,
+    }
+}
+
+/// The names of a subscript's arguments that may be type variables (`T` of
+/// `Generic[T]`, `Base[T, int]`), in order.
+fn type_var_names(slice: &Expr, out: &mut Vec<String>) {
+    match slice {
+        Expr::Name(n) => out.push(n.id.to_string()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| type_var_names(e, out)),
+        _ => {}
     }
 }
 

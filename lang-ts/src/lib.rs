@@ -46,6 +46,7 @@ mod signature;
 mod source;
 mod symbols;
 mod types;
+mod values;
 
 use std::cell::Cell;
 

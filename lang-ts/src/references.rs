@@ -26,8 +26,8 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Attribute, Facts, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, ScopeKey,
-    TypeOf,
+    Attribute, Base, Facts, Generics, ImportBinding, LocalType, Receiver, Reference, ReturnType,
+    Role, ScopeKey, Signature, TypeAlias, TypeExpr, TypeOf, TypeParam, Value,
 };
 use outline_core::{Symbol, SymbolKind};
 use swc_common::{BytePos, Spanned};
@@ -49,6 +49,7 @@ use swc_ecma_visit::{Visit, VisitWith};
 
 use crate::imports::specifier;
 use crate::source::Source;
+use crate::values::{fn_param, member_value, pat_param, prop_name, ts_type, value_of};
 
 /// The facts of `items` (the module items the outline was built from),
 /// given the outline's `symbols` (to name scopes by their qualname and start
@@ -70,7 +71,10 @@ pub(crate) fn facts(source: &Source<'_>, items: &[ModuleItem], symbols: &[Symbol
         scopes: Vec::new(),
         this_class: vec![None],
         pending: None,
-        element_param: None,
+        callback: None,
+        object_context: None,
+        call_context: None,
+        return_context: Vec::new(),
         typed_this: HashSet::new(),
         depth: 0,
     };
@@ -130,10 +134,23 @@ struct Facts_<'s, 'a> {
     /// The name position of the function or class about to be entered, and
     /// whether it is a class method.
     pending: Option<(BytePos, bool)>,
-    /// The callback about to be entered is an argument of an array method
-    /// (`xs.map(x => …)`): the receiver's dotted name and which parameter
-    /// gets its elements.
-    element_param: Option<(Vec<String>, usize)>,
+    /// The function about to be entered has a contextual type: the value
+    /// whose type it takes (`xs.map(x => …)`: parameter 0 of `xs.map`;
+    /// `const h: Handler = e => …`: a value of type `Handler`). Its
+    /// parameters without annotation are that type's parameters.
+    callback: Option<Value>,
+    /// The object literal about to be visited has a contextual type: the
+    /// value whose type it takes (an argument: the callee's parameter; a
+    /// typed variable's initializer; a property of another such object).
+    /// Its keys are references to that type's members.
+    object_context: Option<Value>,
+    /// For each enclosing function: the value its `return`s take their
+    /// contextual type from (its written return type).
+    return_context: Vec<Option<Value>>,
+    /// The call about to be visited has a contextual type (a typed
+    /// variable's initializer): a generic callee's type parameters are
+    /// bound from it ([`Value::Returning`]).
+    call_context: Option<Value>,
     /// Scopes for which `this` has its [`LocalType`].
     typed_this: HashSet<String>,
     /// Expressions open around the one visited (see
@@ -809,9 +826,43 @@ impl Facts_<'_, '_> {
     /// parameters are bound: `<T extends Node<T>>`), and a parameter with a
     /// constraint has its members (`x: T` with `T extends User`).
     fn type_params(&mut self, params: Option<&TsTypeParamDecl>, line: u32) {
+        let owner = self.frame_key();
+        self.type_params_of(params, line, owner);
+    }
+
+    /// [`Self::type_params`] with the generic definition named: its
+    /// [`Generics`] fact.
+    fn type_params_of(
+        &mut self,
+        params: Option<&TsTypeParamDecl>,
+        line: u32,
+        owner: Option<ScopeKey>,
+    ) {
         let Some(params) = params else {
             return;
         };
+        if let Some(owner) = owner {
+            self.facts.generics.push(Generics {
+                owner: Some(owner),
+                params: params
+                    .params
+                    .iter()
+                    .map(|p| TypeParam {
+                        name: p.name.sym.to_string(),
+                        constraint: p
+                            .constraint
+                            .as_deref()
+                            .map(ts_type)
+                            .filter(|t| *t != TypeExpr::Unknown),
+                        default: p
+                            .default
+                            .as_deref()
+                            .map(ts_type)
+                            .filter(|t| *t != TypeExpr::Unknown),
+                    })
+                    .collect(),
+            });
+        }
         for param in &params.params {
             param.constraint.visit_with(self);
             param.default.visit_with(self);
@@ -826,27 +877,118 @@ impl Facts_<'_, '_> {
         }
     }
 
-    /// The element-typed parameter of an array method's callback (see
-    /// [`array_callback`]), when it is a plain name without annotation.
-    fn element_typed<'p>(
+    /// The types of a function's parameters bound in the current frame:
+    /// written ones, those of a destructured parameter (`{ a }: Props`:
+    /// `a` is `Props["a"]`), and those the contextual type `context` gives
+    /// the others (parameter `j` of the function `context` is).
+    fn param_types<'p>(
         &mut self,
-        element: Option<(Vec<String>, usize)>,
-        mut params: impl Iterator<Item = &'p Pat>,
+        context: Option<Value>,
+        params: impl Iterator<Item = &'p Pat>,
         line: u32,
     ) {
-        let Some((receiver, index)) = element else {
+        for (j, pat) in params.enumerate() {
+            let base = context.as_ref().map(|c| Value::Param {
+                function: Box::new(c.clone()),
+                index: u32::try_from(j).unwrap_or(u32::MAX),
+            });
+            self.pattern_types(pat, base, line);
+        }
+    }
+
+    /// The types a binding pattern gives its names: `base` is the value it
+    /// destructures (its written type comes first).
+    fn pattern_types(&mut self, pat: &Pat, base: Option<Value>, line: u32) {
+        let written = |ann: Option<&TsTypeAnn>| {
+            ann.map(|t| ts_type(&t.type_ann))
+                .filter(|t| *t != TypeExpr::Unknown)
+        };
+        match pat {
+            Pat::Ident(b) => {
+                let type_of = match (written(b.type_ann.as_deref()), base) {
+                    (Some(ty), _) => TypeOf::Type(ty),
+                    (None, Some(value)) => TypeOf::Value(value),
+                    (None, None) => return,
+                };
+                self.facts.types.push(LocalType {
+                    scope: self.frame_key(),
+                    name: b.id.sym.to_string(),
+                    type_of,
+                    line,
+                });
+            }
+            Pat::Assign(a) => self.pattern_types(&a.left, base, line),
+            Pat::Object(o) => {
+                let base = written(o.type_ann.as_deref()).map(Value::Typed).or(base);
+                let Some(base) = base else {
+                    return;
+                };
+                for prop in &o.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => {
+                            if let Some(key) = prop_name(&kv.key) {
+                                let member = Value::Member(Box::new(base.clone()), key);
+                                self.pattern_types(&kv.value, Some(member), line);
+                            }
+                        }
+                        ObjectPatProp::Assign(a) => {
+                            if a.key.type_ann.is_none() {
+                                self.facts.types.push(LocalType {
+                                    scope: self.frame_key(),
+                                    name: a.key.id.sym.to_string(),
+                                    type_of: TypeOf::Value(Value::Member(
+                                        Box::new(base.clone()),
+                                        a.key.id.sym.to_string(),
+                                    )),
+                                    line,
+                                });
+                            }
+                        }
+                        ObjectPatProp::Rest(_) => {}
+                    }
+                }
+            }
+            Pat::Array(a) => {
+                let base = written(a.type_ann.as_deref()).map(Value::Typed).or(base);
+                let Some(base) = base else {
+                    return;
+                };
+                for elem in a.elems.iter().flatten() {
+                    let element = Value::Element(Box::new(base.clone()));
+                    self.pattern_types(elem, Some(element), line);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The signature of the function whose frame is innermost, when it is
+    /// an outline symbol: its parameters, written return type, or the value
+    /// it returns.
+    fn signature<'p>(
+        &mut self,
+        params: impl Iterator<Item = &'p Pat>,
+        ret: Option<&TsType>,
+        returns: Option<Value>,
+    ) {
+        let Some(function) = self.frame_key() else {
             return;
         };
-        if let Some(Pat::Ident(b)) = params.nth(index)
-            && b.type_ann.is_none()
-        {
-            self.facts.types.push(LocalType {
-                scope: self.frame_key(),
-                name: b.id.sym.to_string(),
-                type_of: TypeOf::ElementOf(receiver),
-                line,
-            });
+        if self.scopes.last() != Some(&function) {
+            return;
         }
+        let params: Vec<_> = params.map(pat_param).collect();
+        let ret = ret.map(ts_type);
+        let returns = if ret.is_none() { returns } else { None };
+        if params.iter().all(|p| p.ty.is_none()) && ret.is_none() && returns.is_none() {
+            return;
+        }
+        self.facts.signatures.push(Signature {
+            function,
+            params,
+            ret,
+            returns,
+        });
     }
 
     /// A function's `this: T` parameter (TypeScript handbook, "Declaring
@@ -856,12 +998,17 @@ impl Facts_<'_, '_> {
         let Some(key) = self.frame_key() else {
             return;
         };
-        if let Some(path) = param.type_ann.as_ref().and_then(|t| type_path(&t.type_ann)) {
+        if let Some(ty) = param
+            .type_ann
+            .as_ref()
+            .map(|t| ts_type(&t.type_ann))
+            .filter(|t| *t != TypeExpr::Unknown)
+        {
             self.typed_this.insert(key.qualname.clone());
             self.facts.types.push(LocalType {
                 scope: Some(key),
                 name: "this".to_owned(),
-                type_of: TypeOf::Path(path),
+                type_of: TypeOf::Type(ty),
                 line,
             });
         }
@@ -873,11 +1020,12 @@ impl Facts_<'_, '_> {
             let Some(annotation) = annotation else {
                 continue;
             };
-            if let Some(type_of) = local_type_of(&annotation.type_ann) {
+            let ty = ts_type(&annotation.type_ann);
+            if ty != TypeExpr::Unknown {
                 self.facts.types.push(LocalType {
                     scope: self.frame_key(),
                     name: name.clone(),
-                    type_of,
+                    type_of: TypeOf::Type(ty),
                     line,
                 });
             }
@@ -899,7 +1047,28 @@ impl Facts_<'_, '_> {
             .or_else(|| Some(self.synthetic("class", class.span.lo)));
         self.push_frame(frame_key, type_names);
         let line = self.line(class.span.lo);
-        self.type_params(class.type_params.as_deref(), line);
+        self.type_params_of(class.type_params.as_deref(), line, key.clone());
+        if let Some(key) = &key {
+            if let Some(sup) = &class.super_class
+                && let Some(c) = chain(sup)
+            {
+                let args = class
+                    .super_type_params
+                    .as_ref()
+                    .map(|a| a.params.iter().map(|t| ts_type(t)).collect())
+                    .unwrap_or_default();
+                self.facts.bases.push(Base {
+                    class: key.clone(),
+                    ty: TypeExpr::Named {
+                        path: c.into_iter().map(|(n, _, _)| n).collect(),
+                        args,
+                    },
+                });
+            }
+            for imp in &class.implements {
+                self.typed_base(key, imp);
+            }
+        }
         if let Some(sup) = &class.super_class {
             match chain(sup) {
                 Some(c) => self.chain_refs(c, Role::Inherit, key.clone()),
@@ -924,6 +1093,25 @@ impl Facts_<'_, '_> {
             self.scopes.pop();
         }
         self.pop_frame();
+    }
+
+    /// A base written with its type arguments (`implements A<T>`, `extends
+    /// B<U>` of an interface): a [`Base`] fact of `class`.
+    fn typed_base(&mut self, class: &ScopeKey, h: &TsExprWithTypeArgs) {
+        if let Some(c) = chain(&h.expr) {
+            let args = h
+                .type_args
+                .as_ref()
+                .map(|a| a.params.iter().map(|t| ts_type(t)).collect())
+                .unwrap_or_default();
+            self.facts.bases.push(Base {
+                class: class.clone(),
+                ty: TypeExpr::Named {
+                    path: c.into_iter().map(|(n, _, _)| n).collect(),
+                    args,
+                },
+            });
+        }
     }
 
     fn heritage(&mut self, h: &TsExprWithTypeArgs, subtype: Option<ScopeKey>) {
@@ -955,7 +1143,12 @@ impl Facts_<'_, '_> {
                         (None, Some(value)) => new_path(value).map(|p| (p, false)),
                         (None, None) => None,
                     };
-                    self.typed_property(name.sym.to_string(), name.span.lo, type_of);
+                    let ty = p.type_ann.as_ref().map(|t| ts_type(&t.type_ann));
+                    let value = match ty {
+                        Some(_) => None,
+                        None => p.value.as_deref().and_then(value_of),
+                    };
+                    self.typed_property(name.sym.to_string(), name.span.lo, type_of, ty, value);
                 }
                 p.key.visit_with(self);
                 for d in &p.decorators {
@@ -968,6 +1161,11 @@ impl Facts_<'_, '_> {
                     if matches!(unparen(value), Expr::Arrow(_) | Expr::Fn(_)) {
                         self.pending = Some((p.key.span().lo, true));
                     }
+                    let context = p
+                        .type_ann
+                        .as_ref()
+                        .map(|t| Value::Typed(ts_type(&t.type_ann)));
+                    self.contextual(value, context);
                     value.visit_with(self);
                 }
             }
@@ -996,7 +1194,8 @@ impl Facts_<'_, '_> {
                 ParamOrTsParamProp::TsParamProp(p) => match &p.param {
                     TsParamPropParam::Ident(b) => {
                         let type_of = b.type_ann.as_deref().and_then(|t| declared(&t.type_ann));
-                        self.typed_property(b.id.sym.to_string(), b.id.span.lo, type_of);
+                        let ty = b.type_ann.as_deref().map(|t| ts_type(&t.type_ann));
+                        self.typed_property(b.id.sym.to_string(), b.id.span.lo, type_of, ty, None);
                         typed.push((b.id.sym.to_string(), b.type_ann.as_deref()))
                     }
                     TsParamPropParam::Assign(a) => pat_names(&a.left, &mut typed),
@@ -1094,38 +1293,41 @@ impl Facts_<'_, '_> {
         }
     }
 
-    /// The receiver of a member of `obj` that is not a dotted chain:
-    /// [`Receiver::Call`] when `obj` calls (or `new`s) a dotted chain, with
-    /// the binding of the chain's head; else [`Receiver::Expression`].
+    /// The receiver of a member of `obj` that is not a dotted chain: the
+    /// value `obj` gives ([`Receiver::Value`]), with the binding of its
+    /// first name; else [`Receiver::Expression`].
     fn result_receiver(&mut self, obj: &Expr) -> (Receiver, Option<ScopeKey>) {
-        let callee = match unparen(obj) {
-            Expr::Call(CallExpr {
-                callee: Callee::Expr(callee),
-                ..
-            }) => callee,
-            Expr::New(NewExpr { callee, .. }) => callee,
-            _ => return (Receiver::Expression, None),
-        };
-        let Some(c) = chain(callee) else {
+        let Some(value) = value_of(obj) else {
             return (Receiver::Expression, None);
         };
-        let path: Vec<String> = c.into_iter().map(|(n, _, _)| n).collect();
-        let binding = match path.first() {
-            Some(head) => self.head_binding(head),
+        let binding = match value.head().map(str::to_owned) {
+            Some(head) => self.head_binding(&head),
             None => None,
         };
-        (Receiver::Call(path), binding)
+        (Receiver::Value(value), binding)
     }
 
     /// A typed class property or constructor parameter property `name` of
     /// the innermost class: an [`Attribute`] (its type resolved in the
     /// class's scope).
-    fn typed_property(&mut self, name: String, pos: BytePos, type_of: Option<(Vec<String>, bool)>) {
-        let Some((path, elements)) = type_of else {
+    fn typed_property(
+        &mut self,
+        name: String,
+        pos: BytePos,
+        type_of: Option<(Vec<String>, bool)>,
+        ty: Option<TypeExpr>,
+        value: Option<Value>,
+    ) {
+        let ty = ty.filter(|t| *t != TypeExpr::Unknown);
+        if type_of.is_none() && ty.is_none() && value.is_none() {
             return;
-        };
+        }
         let Some(class) = self.this_class.last().cloned().flatten() else {
             return;
+        };
+        let (type_of, elements) = match type_of {
+            Some((path, elements)) => (Some(path), elements),
+            None => (None, false),
         };
         let line = self.line(pos);
         self.facts.attributes.push(Attribute {
@@ -1133,10 +1335,97 @@ impl Facts_<'_, '_> {
             class,
             name,
             line,
-            type_of: Some(path),
+            type_of,
             elements,
+            ty,
+            value,
             instance: false,
         });
+    }
+
+    /// Sets the contextual type `context` for `value` when it is a function
+    /// (its parameters) or an object literal (its keys).
+    fn contextual(&mut self, value: &Expr, context: Option<Value>) {
+        let Some(context) = context else {
+            return;
+        };
+        match unparen_keep_await(value) {
+            Expr::Arrow(_) | Expr::Fn(_) => self.callback = Some(context),
+            Expr::Object(_) => self.object_context = Some(context),
+            Expr::Call(_) | Expr::New(_) => self.call_context = Some(context),
+            Expr::Array(_) => {
+                self.object_context = Some(Value::Element(Box::new(context)));
+            }
+            _ => {}
+        }
+    }
+
+    /// An object literal with a contextual type `context`: each plain key a
+    /// reference to that type's member, each value's own context that
+    /// member.
+    fn object_literal(&mut self, object: &swc_ecma_ast::ObjectLit, context: Value) {
+        let head = context.head().map(str::to_owned);
+        let binding = match &head {
+            Some(h) => self.head_binding(h),
+            None => None,
+        };
+        for prop in &object.props {
+            let swc_ecma_ast::PropOrSpread::Prop(prop) = prop else {
+                prop.visit_with(self);
+                continue;
+            };
+            let key = match &**prop {
+                Prop::KeyValue(kv) => Some(&kv.key),
+                Prop::Method(m) => Some(&m.key),
+                Prop::Getter(g) => Some(&g.key),
+                Prop::Setter(s) => Some(&s.key),
+                _ => None,
+            };
+            let named = match &**prop {
+                Prop::Shorthand(i) => Some((i.sym.to_string(), i.span.lo, i.span.hi)),
+                _ => key.and_then(|k| match k {
+                    PropName::Ident(i) => Some((i.sym.to_string(), i.span.lo, i.span.hi)),
+                    PropName::Str(s) => Some((
+                        s.value.to_string_lossy().into_owned(),
+                        s.span.lo + BytePos(1),
+                        s.span.hi - BytePos(1),
+                    )),
+                    _ => None,
+                }),
+            };
+            if let Some((name, lo, hi)) = &named {
+                self.push_reference(
+                    name.clone(),
+                    Receiver::Value(Value::Literal(Box::new(context.clone()))),
+                    Role::Attribute,
+                    (*lo, *hi),
+                    binding.clone(),
+                    None,
+                );
+            }
+            let member = named.map(|(name, _, _)| Value::Member(Box::new(context.clone()), name));
+            match &**prop {
+                Prop::KeyValue(kv) => {
+                    if let PropName::Computed(c) = &kv.key {
+                        c.visit_with(self);
+                    }
+                    if matches!(unparen(&kv.value), Expr::Arrow(_) | Expr::Fn(_)) {
+                        self.pending = Some((kv.key.span().lo, false));
+                    }
+                    self.contextual(&kv.value, member);
+                    kv.value.visit_with(self);
+                }
+                Prop::Method(m) => {
+                    if let PropName::Computed(c) = &m.key {
+                        c.visit_with(self);
+                    }
+                    self.pending = Some((m.key.span().lo, false));
+                    self.callback = member;
+                    m.function.visit_with(self);
+                }
+                other => other.visit_with(self),
+            }
+        }
     }
 
     /// `for (left in right) body` and `for (left of right) body`: the
@@ -1149,12 +1438,12 @@ impl Facts_<'_, '_> {
         // `for (const x of xs)`: `x` is an element of `xs`.
         if of
             && let [name] = names.as_slice()
-            && let Some(c) = chain(right)
+            && let Some(iterable) = value_of(right)
         {
             self.facts.types.push(LocalType {
                 scope: key.clone(),
                 name: name.clone(),
-                type_of: TypeOf::ElementOf(c.into_iter().map(|(n, _, _)| n).collect()),
+                type_of: TypeOf::Value(Value::Element(Box::new(iterable))),
                 line: self.line(lo),
             });
         }
@@ -1181,86 +1470,62 @@ impl Facts_<'_, '_> {
             Some((name, _)) => self.binding(name).or_else(|| self.frame_key()),
             None => self.frame_key(),
         };
-        for (name, annotation) in &names {
-            if let Some(type_of) = annotation.and_then(|a| local_type_of(&a.type_ann)) {
-                self.facts.types.push(LocalType {
-                    scope: key.clone(),
-                    name: name.clone(),
-                    type_of,
-                    line,
-                });
-            }
-        }
-        if let (Pat::Ident(b), Some(init)) = (&d.name, &d.init) {
-            // `x = new A()`, `x = make()`, `x = a.b`: the type (or value) the
-            // path names.
-            if b.type_ann.is_none()
-                && required(self.source, init).is_none()
-                && let Some(c) = callee_chain(init).or_else(|| chain(init))
-                && c.first().is_some_and(|(h, _, _)| h.as_str() != &*b.id.sym)
-            {
-                if c.first().is_some_and(|(h, _, _)| h == "this") {
-                    self.head_binding("this");
+        let module = d
+            .init
+            .as_deref()
+            .and_then(|init| required(self.source, init));
+        if let Some(module) = &module {
+            match &d.name {
+                Pat::Ident(b) => {
+                    self.facts.imports.push(ImportBinding {
+                        local: b.id.sym.to_string(),
+                        module: module.clone(),
+                        level: 0,
+                        name: None,
+                        line,
+                        scope: key.clone(),
+                    });
                 }
-                self.facts.types.push(LocalType {
-                    scope: key.clone(),
-                    name: b.id.sym.to_string(),
-                    type_of: TypeOf::Path(c.into_iter().map(|(n, _, _)| n).collect()),
-                    line,
-                });
+                Pat::Object(o) => {
+                    for prop in &o.props {
+                        let Some((local, name)) = destructured(prop) else {
+                            continue;
+                        };
+                        self.facts.imports.push(ImportBinding {
+                            local,
+                            module: module.clone(),
+                            level: 0,
+                            name: Some(name),
+                            line,
+                            scope: key.clone(),
+                        });
+                    }
+                }
+                _ => {}
             }
-            if let Some(module) = required(self.source, init) {
-                let pos = d.span.lo;
-                self.facts.imports.push(ImportBinding {
-                    local: b.id.sym.to_string(),
-                    module,
-                    level: 0,
-                    name: None,
-                    line: self.line(pos),
-                    scope: key.clone(),
-                });
-            }
+            return;
         }
-        // `const { a, b: c } = this.x`: each name is the member it takes.
-        if let (Pat::Object(o), Some(init)) = (&d.name, &d.init)
-            && let Some(c) = chain(init)
+        // `x = new A()`, `x = make()`, `x = a.b().c`, `{ a, b: c } = this.x`:
+        // the value each name takes, unless written.
+        let value = d.init.as_deref().and_then(value_of);
+        if let Some(head) = value.as_ref().and_then(Value::head)
+            && head == "this"
         {
-            let base: Vec<String> = c.into_iter().map(|(n, _, _)| n).collect();
-            if base.first().is_some_and(|h| h == "this") {
-                // `this` gets its type in this scope.
-                self.head_binding("this");
-            }
-            for prop in &o.props {
-                let Some((local, name)) = destructured(prop) else {
-                    continue;
-                };
-                let mut path = base.clone();
-                path.push(name);
-                self.facts.types.push(LocalType {
-                    scope: key.clone(),
-                    name: local,
-                    type_of: TypeOf::Path(path),
-                    line,
-                });
-            }
+            // `this` gets its type in this scope.
+            self.head_binding("this");
         }
-        if let (Pat::Object(o), Some(init)) = (&d.name, &d.init)
-            && let Some(module) = required(self.source, init)
-        {
-            for prop in &o.props {
-                let Some((local, name)) = destructured(prop) else {
-                    continue;
-                };
-                self.facts.imports.push(ImportBinding {
-                    local,
-                    module: module.clone(),
-                    level: 0,
-                    name: Some(name),
-                    line,
-                    scope: key.clone(),
-                });
-            }
-        }
+        // The names are bound in the frame of their binding (a `var` in a
+        // block belongs to the function): given there.
+        let frame = self.frames.len();
+        self.frames.push(Frame {
+            key: key.clone(),
+            names: HashSet::new(),
+        });
+        // A name's own use in its initializer is not its type (`x = x.y`).
+        let own = matches!((&d.name, &value), (Pat::Ident(b), Some(Value::Path(p)))
+            if p.len() == 1 && p.first().is_some_and(|h| h.as_str() == &*b.id.sym));
+        self.pattern_types(&d.name, if own { None } else { value }, line);
+        self.frames.truncate(frame);
     }
 }
 
@@ -1345,55 +1610,6 @@ fn declared(ty: &TsType) -> Option<(Vec<String>, bool)> {
     }
 }
 
-/// A declared type as a local's [`TypeOf`].
-fn local_type_of(ty: &TsType) -> Option<TypeOf> {
-    match declared(ty)? {
-        (element, true) => Some(TypeOf::Elements(element)),
-        (path, false) => Some(TypeOf::Path(path)),
-    }
-}
-
-/// `xs.map(cb)` and the other `Array.prototype` methods that call `cb`
-/// with an element (ECMAScript, "Properties of the Array Prototype
-/// Object"): the receiver's dotted name and the index of the callback's
-/// parameter that gets the element (1 for `reduce`).
-fn array_callback(call: &CallExpr) -> Option<(Vec<String>, usize)> {
-    let Callee::Expr(callee) = &call.callee else {
-        return None;
-    };
-    let member = match unparen(callee) {
-        Expr::Member(member) => member,
-        Expr::OptChain(o) => match &*o.base {
-            OptChainBase::Member(member) => member,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let MemberProp::Ident(method) = &member.prop else {
-        return None;
-    };
-    let index = match &*method.sym {
-        "map" | "forEach" | "filter" | "find" | "findLast" | "findIndex" | "findLastIndex"
-        | "some" | "every" | "flatMap" => 0,
-        "reduce" | "reduceRight" => 1,
-        _ => return None,
-    };
-    let receiver = chain(&member.obj)?;
-    Some((receiver.into_iter().map(|(n, _, _)| n).collect(), index))
-}
-
-/// The callee of a call or `new` expression when it is a dotted chain.
-fn callee_chain(expr: &Expr) -> Option<Chain> {
-    match unparen(expr) {
-        Expr::New(NewExpr { callee, .. })
-        | Expr::Call(CallExpr {
-            callee: Callee::Expr(callee),
-            ..
-        }) => chain(callee),
-        _ => None,
-    }
-}
-
 /// The class a `new` expression instantiates (`new a.B()`), as a path.
 fn new_path(expr: &Expr) -> Option<Vec<String>> {
     match unparen(expr) {
@@ -1420,7 +1636,7 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_function(&mut self, node: &Function) {
-        let element = self.element_param.take();
+        let context = self.callback.take();
         for d in &node.decorators {
             d.visit_with(self);
         }
@@ -1441,8 +1657,13 @@ impl Visit for Facts_<'_, '_> {
             if let Some(param) = &node.this_param {
                 this.this_param(param, line);
             }
-            this.annotated(&typed, line);
-            this.element_typed(element, node.params.iter().map(|p| &p.pat), line);
+            this.param_types(context.clone(), node.params.iter().map(|p| &p.pat), line);
+            let returns = node.body.as_ref().and_then(|b| first_return(&b.stmts));
+            this.signature(
+                node.params.iter().map(|p| &p.pat),
+                node.return_type.as_ref().map(|t| &*t.type_ann),
+                returns,
+            );
             for p in &node.params {
                 p.visit_with(this);
             }
@@ -1450,16 +1671,28 @@ impl Visit for Facts_<'_, '_> {
                 this.return_type(&t.type_ann);
                 t.visit_with(this);
             }
+            let returned = node
+                .return_type
+                .as_ref()
+                .map(|t| Value::Typed(ts_type(&t.type_ann)))
+                .or_else(|| {
+                    context.clone().map(|c| Value::Call {
+                        callee: Box::new(c),
+                        args: u32::try_from(node.params.len()).unwrap_or(u32::MAX),
+                    })
+                });
+            this.return_context.push(returned);
             if let Some(body) = &node.body {
                 for stmt in &body.stmts {
                     stmt.visit_with(this);
                 }
             }
+            this.return_context.pop();
         });
     }
 
     fn visit_arrow_expr(&mut self, node: &ArrowExpr) {
-        let element = self.element_param.take();
+        let context = self.callback.take();
         let mut names = Vec::new();
         let mut typed = Vec::new();
         for p in &node.params {
@@ -1473,8 +1706,18 @@ impl Visit for Facts_<'_, '_> {
         self.function_scope(node.span.lo, true, names, |this| {
             let line = this.frame_key().map_or(0, |k| k.start_line);
             this.type_params(node.type_params.as_deref(), line);
-            this.annotated(&typed, line);
-            this.element_typed(element, node.params.iter(), line);
+            this.param_types(context.clone(), node.params.iter(), line);
+            let returns = match &*node.body {
+                ArrowFunctionBody::FunctionBody(body) => first_return(&body.stmts),
+                ArrowFunctionBody::Expr(e) => value_of(e),
+                #[allow(unreachable_patterns)]
+                _ => None,
+            };
+            this.signature(
+                node.params.iter(),
+                node.return_type.as_ref().map(|t| &*t.type_ann),
+                returns,
+            );
             for p in &node.params {
                 p.visit_with(this);
             }
@@ -1482,13 +1725,28 @@ impl Visit for Facts_<'_, '_> {
                 this.return_type(&t.type_ann);
                 t.visit_with(this);
             }
+            let returned = node
+                .return_type
+                .as_ref()
+                .map(|t| Value::Typed(ts_type(&t.type_ann)))
+                .or_else(|| {
+                    context.clone().map(|c| Value::Call {
+                        callee: Box::new(c),
+                        args: u32::try_from(node.params.len()).unwrap_or(u32::MAX),
+                    })
+                });
             match &*node.body {
                 ArrowFunctionBody::FunctionBody(body) => {
+                    this.return_context.push(returned);
                     for stmt in &body.stmts {
                         stmt.visit_with(this);
                     }
+                    this.return_context.pop();
                 }
-                ArrowFunctionBody::Expr(e) => e.visit_with(this),
+                ArrowFunctionBody::Expr(e) => {
+                    this.contextual(e, returned);
+                    e.visit_with(this);
+                }
                 #[allow(unreachable_patterns)]
                 _ => {}
             }
@@ -1521,7 +1779,16 @@ impl Visit for Facts_<'_, '_> {
             .clone()
             .or_else(|| Some(self.synthetic("interface", node.span.lo)));
         self.push_frame(frame_key, names);
-        self.type_params(node.type_params.as_deref(), self.line(node.span.lo));
+        self.type_params_of(
+            node.type_params.as_deref(),
+            self.line(node.span.lo),
+            key.clone(),
+        );
+        if let Some(key) = &key {
+            for h in &node.extends {
+                self.typed_base(key, h);
+            }
+        }
         for h in &node.extends {
             self.heritage(h, key.clone());
         }
@@ -1546,14 +1813,37 @@ impl Visit for Facts_<'_, '_> {
             node.key.visit_with(self);
         } else if let Expr::Ident(name) = &*node.key {
             let type_of = node.type_ann.as_ref().and_then(|t| declared(&t.type_ann));
-            self.typed_property(name.sym.to_string(), name.span.lo, type_of);
+            let ty = node.type_ann.as_ref().map(|t| ts_type(&t.type_ann));
+            self.typed_property(name.sym.to_string(), name.span.lo, type_of, ty, None);
         }
         node.type_ann.visit_with(self);
+    }
+
+    /// A call signature `(x: A): R` of an interface or type literal: the
+    /// `()` member of the type, a function.
+    fn visit_ts_call_signature_decl(&mut self, node: &swc_ecma_ast::TsCallSignatureDecl) {
+        self.call_signature(&node.params, node.type_ann.as_deref(), node.span.lo);
+        node.visit_children_with(self);
+    }
+
+    /// A construct signature `new (x: A): R`: calling (`new`) gives `R`.
+    fn visit_ts_construct_signature_decl(&mut self, node: &swc_ecma_ast::TsConstructSignatureDecl) {
+        self.call_signature(&node.params, node.type_ann.as_deref(), node.span.lo);
+        node.visit_children_with(self);
     }
 
     fn visit_ts_getter_signature(&mut self, node: &TsGetterSignature) {
         if node.computed {
             node.key.visit_with(self);
+        } else if let Some((function, _)) = self.symbol_at(node.key.span().lo)
+            && let Some(t) = &node.type_ann
+        {
+            self.facts.signatures.push(Signature {
+                function,
+                params: Vec::new(),
+                ret: Some(ts_type(&t.type_ann)),
+                returns: None,
+            });
         }
         node.type_ann.visit_with(self);
     }
@@ -1568,13 +1858,22 @@ impl Visit for Facts_<'_, '_> {
     fn visit_ts_method_signature(&mut self, node: &TsMethodSignature) {
         if node.computed {
             node.key.visit_with(self);
-        } else if let Some((function, _)) = self.symbol_at(node.key.span().lo)
-            && let Some(path) = node.type_ann.as_ref().and_then(|t| type_path(&t.type_ann))
-        {
-            self.facts.returns.push(ReturnType {
-                function,
-                type_of: path,
+        } else if let Some((function, _)) = self.symbol_at(node.key.span().lo) {
+            if let Some(path) = node.type_ann.as_ref().and_then(|t| type_path(&t.type_ann)) {
+                self.facts.returns.push(ReturnType {
+                    function: function.clone(),
+                    type_of: path,
+                });
+            }
+            self.facts.signatures.push(Signature {
+                function: function.clone(),
+                params: node.params.iter().map(|p| fn_param(p, 0)).collect(),
+                ret: node.type_ann.as_ref().map(|t| ts_type(&t.type_ann)),
+                returns: None,
             });
+            if let Some(params) = node.type_params.as_deref() {
+                self.type_params_of(Some(params), function.start_line, Some(function));
+            }
         }
         let mut names = Vec::new();
         type_param_names(node.type_params.as_deref(), &mut names);
@@ -1619,6 +1918,16 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_ts_type_alias_decl(&mut self, node: &TsTypeAliasDecl) {
+        let alias = self.symbol_at(node.id.span.lo).map(|(k, _)| k);
+        if let Some(alias) = &alias {
+            let ty = ts_type(&node.type_ann);
+            if ty != TypeExpr::Unknown {
+                self.facts.aliases.push(TypeAlias {
+                    alias: alias.clone(),
+                    ty,
+                });
+            }
+        }
         let mut names = Vec::new();
         type_param_names(node.type_params.as_deref(), &mut names);
         if names.is_empty() {
@@ -1627,7 +1936,11 @@ impl Visit for Facts_<'_, '_> {
         }
         let key = self.synthetic("type", node.span.lo);
         self.push_frame(Some(key), names);
-        self.type_params(node.type_params.as_deref(), self.line(node.span.lo));
+        self.type_params_of(
+            node.type_params.as_deref(),
+            self.line(node.span.lo),
+            alias.clone(),
+        );
         node.type_ann.visit_with(self);
         self.pop_frame();
     }
@@ -1731,7 +2044,23 @@ impl Visit for Facts_<'_, '_> {
             {
                 self.pending = Some((b.id.span.lo, false));
             }
+            let context = match &node.name {
+                Pat::Ident(b) => b
+                    .type_ann
+                    .as_ref()
+                    .map(|t| Value::Typed(ts_type(&t.type_ann))),
+                _ => None,
+            };
+            self.contextual(init, context);
             init.visit_with(self);
+        }
+    }
+
+    fn visit_return_stmt(&mut self, node: &swc_ecma_ast::ReturnStmt) {
+        if let Some(arg) = &node.arg {
+            let context = self.return_context.last().cloned().flatten();
+            self.contextual(arg, context);
+            arg.visit_with(self);
         }
     }
 
@@ -1808,17 +2137,19 @@ impl Visit for Facts_<'_, '_> {
         if let Some(args) = &node.type_args {
             args.visit_with(self);
         }
-        let element = array_callback(node);
-        for (i, arg) in node.args.iter().enumerate() {
-            if i == 0
-                && arg.spread.is_none()
-                && matches!(unparen(&arg.expr), Expr::Arrow(_) | Expr::Fn(_))
-            {
-                self.element_param = element.clone();
-            }
-            arg.visit_with(self);
-            self.element_param = None;
-        }
+        let expected = self.call_context.take();
+        let callee = match &node.callee {
+            Callee::Expr(callee) => value_of(callee),
+            _ => None,
+        };
+        let callee = match (callee, expected) {
+            (Some(function), Some(expected)) => Some(Value::Returning {
+                function: Box::new(function),
+                expected: Box::new(expected),
+            }),
+            (callee, _) => callee,
+        };
+        self.arguments(callee, &node.args);
     }
 
     fn visit_new_expr(&mut self, node: &NewExpr) {
@@ -1826,10 +2157,9 @@ impl Visit for Facts_<'_, '_> {
         if let Some(args) = &node.type_args {
             args.visit_with(self);
         }
+        self.call_context = None;
         if let Some(args) = &node.args {
-            for arg in args {
-                arg.visit_with(self);
-            }
+            self.arguments(value_of(&node.callee), args);
         }
     }
 
@@ -1912,17 +2242,166 @@ impl Facts_<'_, '_> {
                     if let Some(args) = &call.type_args {
                         args.visit_with(self);
                     }
-                    for arg in &call.args {
-                        arg.visit_with(self);
-                    }
+                    self.arguments(value_of(&call.callee), &call.args);
                 }
                 OptChainBase::Member(m) => self.member_refs(node, m),
             },
             Expr::Member(m) => self.member_refs(node, m),
             Expr::SuperProp(member) => self.super_refs(member, Role::Attribute),
-            other => other.visit_children_with(self),
+            Expr::Object(object) => match self.object_context.take() {
+                Some(context) => self.object_literal(object, context),
+                None => object.visit_children_with(self),
+            },
+            Expr::Array(array) => {
+                let context = self.object_context.take();
+                for element in array.elems.iter().flatten() {
+                    if element.spread.is_none() {
+                        self.contextual(&element.expr, context.clone());
+                    }
+                    element.visit_with(self);
+                }
+            }
+            Expr::TsSatisfies(s) => {
+                self.contextual(&s.expr, Some(Value::Typed(ts_type(&s.type_ann))));
+                s.visit_children_with(self);
+            }
+            Expr::TsAs(a) => {
+                self.contextual(&a.expr, Some(Value::Typed(ts_type(&a.type_ann))));
+                a.visit_children_with(self);
+            }
+            Expr::Paren(p) => {
+                // The context goes through parentheses (`() => ({ … })`).
+                p.visit_children_with(self);
+            }
+            other => {
+                // A context is for the function or object literal it was
+                // set for (through the wrappers that keep it), not for
+                // one inside another expression.
+                if !matches!(
+                    other,
+                    Expr::Arrow(_)
+                        | Expr::Fn(_)
+                        | Expr::TsNonNull(_)
+                        | Expr::TsConstAssertion(_)
+                        | Expr::Call(_)
+                        | Expr::New(_)
+                ) {
+                    self.callback = None;
+                    self.object_context = None;
+                    self.call_context = None;
+                }
+                if let Expr::Assign(a) = other {
+                    // `a.b = (x) => …`, `a.b = { … }`: typed as `a.b` is.
+                    let target = match &a.left {
+                        swc_ecma_ast::AssignTarget::Simple(
+                            swc_ecma_ast::SimpleAssignTarget::Member(m),
+                        ) => member_value(&m.obj, &m.prop),
+                        swc_ecma_ast::AssignTarget::Simple(
+                            swc_ecma_ast::SimpleAssignTarget::Ident(i),
+                        ) => Some(Value::Path(vec![i.id.sym.to_string()])),
+                        _ => None,
+                    };
+                    a.left.visit_with(self);
+                    if let Some(target) = &target
+                        && let Some(head) = target.head().map(str::to_owned)
+                        && head == "this"
+                    {
+                        self.head_binding("this");
+                    }
+                    self.contextual(&a.right, target);
+                    a.right.visit_with(self);
+                    return;
+                }
+                other.visit_children_with(self)
+            }
         }
     }
+
+    /// A call's arguments: each function or object literal among them takes
+    /// its contextual type from the callee's parameter at its position.
+    fn arguments(&mut self, callee: Option<Value>, args: &[swc_ecma_ast::ExprOrSpread]) {
+        for (i, arg) in args.iter().enumerate() {
+            if arg.spread.is_none()
+                && let Some(callee) = &callee
+            {
+                let context = Value::Param {
+                    function: Box::new(callee.clone()),
+                    index: u32::try_from(i).unwrap_or(u32::MAX),
+                };
+                self.contextual(&arg.expr, Some(context));
+            }
+            arg.visit_with(self);
+            self.callback = None;
+            self.object_context = None;
+        }
+    }
+
+    /// A call or construct signature of the innermost interface or type
+    /// literal: its `()` attribute.
+    fn call_signature(
+        &mut self,
+        params: &[swc_ecma_ast::TsFnParam],
+        ret: Option<&TsTypeAnn>,
+        pos: BytePos,
+    ) {
+        let ty = TypeExpr::Function {
+            params: params
+                .iter()
+                .map(|p| fn_param(p, 0).ty.unwrap_or(TypeExpr::Unknown))
+                .collect(),
+            ret: Box::new(ret.map_or(TypeExpr::Unknown, |t| ts_type(&t.type_ann))),
+        };
+        self.typed_property("()".to_owned(), pos, None, Some(ty), None);
+    }
+}
+
+/// `expr` without the wrappers that keep its kind of value (parentheses,
+/// `!`, `as`, `satisfies`), `await` kept.
+fn unparen_keep_await(mut expr: &Expr) -> &Expr {
+    loop {
+        expr = match expr {
+            Expr::Paren(p) => &p.expr,
+            Expr::TsNonNull(n) => &n.expr,
+            Expr::TsSatisfies(s) => &s.expr,
+            Expr::TsConstAssertion(c) => &c.expr,
+            other => return other,
+        };
+    }
+}
+
+/// The value of the first `return` of a function body that gives one the
+/// resolver can follow, not looking into nested functions.
+fn first_return(stmts: &[Stmt]) -> Option<Value> {
+    struct Finder(Option<Value>, usize);
+    impl Visit for Finder {
+        fn visit_return_stmt(&mut self, node: &swc_ecma_ast::ReturnStmt) {
+            if self.0.is_none()
+                && let Some(arg) = &node.arg
+            {
+                self.0 = value_of(arg);
+            }
+        }
+        fn visit_function(&mut self, _: &Function) {}
+        fn visit_arrow_expr(&mut self, _: &ArrowExpr) {}
+        fn visit_class(&mut self, _: &Class) {}
+        fn visit_expr(&mut self, _: &Expr) {}
+        fn visit_stmt(&mut self, node: &Stmt) {
+            if self.1 > 64 || self.0.is_some() {
+                return;
+            }
+            self.1 += 1;
+            node.visit_children_with(self);
+            self.1 -= 1;
+        }
+    }
+    let mut finder = Finder(None, 0);
+    for stmt in stmts {
+        stmt.visit_with(&mut finder);
+        if finder.0.is_some() {
+            break;
+        }
+    }
+    finder.0
 }
 
 /// The names of the `infer U` type parameters in a type (nested

@@ -28,7 +28,12 @@ use crate::id::symbol_id;
 /// [`TypeOf::ElementOf`], [`Attribute::elements`]; import-role references at
 /// the imported name's own line; Python string annotations and TypeScript
 /// type-parameter constraints and `this` parameters give references.
-pub const FACTS_VERSION: u32 = 6;
+/// 7: types as written ([`TypeExpr`]) and values as written ([`Value`]):
+/// [`Receiver::Value`], [`TypeOf::Type`], [`TypeOf::Value`],
+/// [`Attribute::ty`], [`Attribute::value`], [`Facts::signatures`],
+/// [`Facts::generics`], [`Facts::bases`], [`Facts::aliases`],
+/// [`Facts::decorated`].
+pub const FACTS_VERSION: u32 = 7;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -109,6 +114,225 @@ pub enum Receiver {
     /// (the call's result is an instance of the class called, or of the
     /// function's declared return type, [`Facts::returns`]).
     Call(Vec<String>),
+    /// An attribute of any other value the resolver can follow: a chain of
+    /// calls and attributes (`z.string().min(1).parse`), an element
+    /// (`xs[0].save`), an awaited call, a cast (`(x as User).save`), a
+    /// callback's parameter typed by its callee.
+    Value(Value),
+}
+
+/// A type as an annotation writes it, names unresolved: the resolver looks
+/// each dotted name up in the scope the type is written in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TypeExpr {
+    /// A named type with its type arguments: `User`, `models.User`,
+    /// `Promise<User>`, `list[User]`, `dict[str, User]`, a type parameter
+    /// `T`.
+    Named {
+        /// The dotted name (`["models", "User"]`).
+        path: Vec<String>,
+        /// Its type arguments in order (empty when none are written).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        args: Vec<TypeExpr>,
+    },
+    /// An array of elements of a type: TypeScript `T[]`, `readonly T[]`.
+    Array(Box<TypeExpr>),
+    /// A tuple: `[A, B]`, `tuple[A, B]`.
+    Tuple(Vec<TypeExpr>),
+    /// A union (`A | B`, `Optional[A]`, `Union[A, B]`) or an intersection
+    /// (`A & B`): its members, whose members the value may have.
+    Union(Vec<TypeExpr>),
+    /// A function type: `(a: A) => R`, `Callable[[A], R]`; `new (…) => R`
+    /// too (its result is `ret`).
+    Function {
+        /// The parameters' types in order ([`TypeExpr::Unknown`] where not
+        /// written).
+        params: Vec<TypeExpr>,
+        /// The result's type.
+        ret: Box<TypeExpr>,
+    },
+    /// An object type written inline (`{ a: A; m(): R }`): its members'
+    /// names and types (a method's type is a [`TypeExpr::Function`]).
+    Object(Vec<(String, TypeExpr)>),
+    /// The type of the value a member is reached through: TypeScript's
+    /// `this` type, Python's `typing.Self`.
+    This,
+    /// The type of a value: TypeScript's `typeof x`.
+    TypeOf(Box<Value>),
+    /// A member's type by its name: TypeScript's `T["key"]`.
+    Indexed(Box<TypeExpr>, String),
+    /// Anything else (a literal type, `any`, a mapped or conditional type).
+    Unknown,
+}
+
+impl TypeExpr {
+    /// A named type without type arguments.
+    pub fn named(path: Vec<String>) -> Self {
+        TypeExpr::Named {
+            path,
+            args: Vec::new(),
+        }
+    }
+
+    /// Calls `f` with every name the type writes: each part of its dotted
+    /// names (type arguments, parameters, members and `typeof` values
+    /// included) and each member name it reads (`T["key"]`).
+    pub fn for_each_name<'t>(&'t self, f: &mut dyn FnMut(&'t str)) {
+        match self {
+            TypeExpr::Named { path, args } => {
+                path.iter().for_each(|part| f(part));
+                for arg in args {
+                    arg.for_each_name(f);
+                }
+            }
+            TypeExpr::Array(t) => t.for_each_name(f),
+            TypeExpr::Indexed(t, key) => {
+                t.for_each_name(f);
+                f(key);
+            }
+            TypeExpr::Tuple(ts) | TypeExpr::Union(ts) => {
+                for t in ts {
+                    t.for_each_name(f);
+                }
+            }
+            TypeExpr::Function { params, ret } => {
+                for t in params {
+                    t.for_each_name(f);
+                }
+                ret.for_each_name(f);
+            }
+            TypeExpr::Object(members) => {
+                for (_, t) in members {
+                    t.for_each_name(f);
+                }
+            }
+            TypeExpr::TypeOf(v) => v.for_each_name(f),
+            TypeExpr::This | TypeExpr::Unknown => {}
+        }
+    }
+}
+
+/// A value as an expression writes it, for the resolver to follow its type:
+/// names unresolved, arguments left out but for their count.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    /// A dotted name looked up in scope: `user`, `self.repo`, `z`.
+    Path(Vec<String>),
+    /// What calling the value gives (`new C()` too).
+    Call {
+        /// The value called.
+        callee: Box<Value>,
+        /// How many positional arguments the call passes (an overload is
+        /// chosen by it).
+        #[serde(default)]
+        args: u32,
+    },
+    /// An attribute of the value: `f().name`.
+    Member(Box<Value>, String),
+    /// An element of the value: `xs[0]`, the variable of `for x in xs`.
+    Element(Box<Value>),
+    /// What `await` of the value gives.
+    Await(Box<Value>),
+    /// A value of a written type: `x as User`, `<User>x`, `cast(User, x)`.
+    Typed(TypeExpr),
+    /// The parameter at `index` of the function the value is (or whose type
+    /// it has): a callback's parameter typed by the callee (`arr.map(x =>
+    /// …)`: parameter 0 of the parameter 0 of `arr.map`), the contextual
+    /// type of an object literal passed as an argument.
+    Param {
+        /// The function.
+        function: Box<Value>,
+        /// The parameter's position (0-based).
+        index: u32,
+    },
+    /// The first of several values that has a known type: `a ?? b`, `a ||
+    /// b`, `c ? a : b`.
+    Either(Vec<Value>),
+    /// An object literal whose contextual type is the value's: the receiver
+    /// of its keys. A key is a member of that type; of a union, only when
+    /// every member of the union has it (TypeScript gives the literal a
+    /// property of its own otherwise, as scip-typescript 0.4.0 shows).
+    Literal(Box<Value>),
+    /// A generic function called where a value of a known type is expected
+    /// (`const s: Ctor<User> = make(…)`): the function with its type
+    /// parameters bound so that its return type is the expected one (the
+    /// TypeScript handbook's "return type inference" from the contextual
+    /// type).
+    Returning {
+        /// The function.
+        function: Box<Value>,
+        /// A value of the expected type.
+        expected: Box<Value>,
+    },
+}
+
+impl Value {
+    /// Calls `f` with every name the value writes: each part of its dotted
+    /// names and each attribute it reads (types and alternatives included).
+    pub fn for_each_name<'t>(&'t self, f: &mut dyn FnMut(&'t str)) {
+        match self {
+            Value::Path(path) => path.iter().for_each(|part| f(part)),
+            Value::Member(v, name) => {
+                v.for_each_name(f);
+                f(name);
+            }
+            Value::Call { callee: v, .. }
+            | Value::Element(v)
+            | Value::Await(v)
+            | Value::Literal(v)
+            | Value::Param { function: v, .. } => v.for_each_name(f),
+            Value::Returning { function, expected } => {
+                function.for_each_name(f);
+                expected.for_each_name(f);
+            }
+            Value::Typed(t) => t.for_each_name(f),
+            Value::Either(values) => {
+                for v in values {
+                    v.for_each_name(f);
+                }
+            }
+        }
+    }
+
+    /// The value as a short text, for the export's `receiver` field:
+    /// `z.string().min()`, `xs[]`, `(as User)`, `param 0 of f`.
+    pub fn display(&self) -> String {
+        match self {
+            Value::Path(path) => path.join("."),
+            Value::Call { callee, .. } => format!("{}()", callee.display()),
+            Value::Member(v, name) => format!("{}.{name}", v.display()),
+            Value::Element(v) => format!("{}[]", v.display()),
+            Value::Await(v) => format!("await {}", v.display()),
+            Value::Typed(_) => "(typed)".to_owned(),
+            Value::Param { function, index } => {
+                format!("(param {index} of {})", function.display())
+            }
+            Value::Either(values) => values
+                .first()
+                .map_or_else(|| "?".to_owned(), Value::display),
+            Value::Returning { function, .. } => function.display(),
+            Value::Literal(_) => "{…}".to_owned(),
+        }
+    }
+
+    /// The head name of the value's first dotted name (`z` of
+    /// `z.string().min()`), when the value starts with one.
+    pub fn head(&self) -> Option<&str> {
+        match self {
+            Value::Path(path) => path.first().map(String::as_str),
+            Value::Call { callee: v, .. }
+            | Value::Member(v, _)
+            | Value::Element(v)
+            | Value::Await(v)
+            | Value::Literal(v)
+            | Value::Param { function: v, .. }
+            | Value::Returning { function: v, .. } => v.head(),
+            Value::Either(values) => values.first().and_then(Value::head),
+            Value::Typed(_) => None,
+        }
+    }
 }
 
 /// One use of a name.
@@ -191,6 +415,13 @@ pub enum TypeOf {
     /// name denotes: `xs: list[User]`, `xs: User[]`, `Array<User>`,
     /// `Iterable[User]`.
     Elements(Vec<String>),
+    /// A written type: the annotation of a parameter or variable (`x:
+    /// Map<string, User>`, `cb: (u: User) => void`).
+    Type(TypeExpr),
+    /// The value of an expression the name is bound to: `x = a.b().c`,
+    /// `const s = z.string().min(1)`, `for x in self.items()` (an
+    /// [`Value::Element`]), a callback's parameter ([`Value::Param`]).
+    Value(Value),
     /// An element of what the dotted name denotes (a collection of known
     /// element type): the target of `for x in xs`, a comprehension
     /// variable, `for (const x of xs)`, the first parameter of the callback
@@ -207,7 +438,21 @@ impl TypeOf {
             | TypeOf::Alias(path)
             | TypeOf::Elements(path)
             | TypeOf::ElementOf(path) => Some(path),
-            TypeOf::Instance(_) | TypeOf::Class(_) => None,
+            TypeOf::Instance(_) | TypeOf::Class(_) | TypeOf::Type(_) | TypeOf::Value(_) => None,
+        }
+    }
+
+    /// Calls `f` with every name the type writes (see
+    /// [`TypeExpr::for_each_name`], [`Value::for_each_name`]).
+    pub fn for_each_name<'t>(&'t self, f: &mut dyn FnMut(&'t str)) {
+        match self {
+            TypeOf::Type(t) => t.for_each_name(f),
+            TypeOf::Value(v) => v.for_each_name(f),
+            other => {
+                if let Some(path) = other.path() {
+                    path.iter().for_each(|part| f(part));
+                }
+            }
         }
     }
 }
@@ -251,6 +496,14 @@ pub struct Attribute {
     /// `type_of` (`self.users: list[User] = []`, `items: Item[]`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub elements: bool,
+    /// Its written type (an annotation, a TypeScript property's or
+    /// interface member's type), resolved in `scope`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ty: Option<TypeExpr>,
+    /// The value it is assigned (`self.repo = make_repo()`), followed when
+    /// it has no written type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
     /// Whether the name is a Python instance attribute (assigned through
     /// `self`): it then comes before a class attribute or method of the same
     /// name when looked up on an instance, as Python's attribute lookup does.
@@ -266,6 +519,100 @@ pub struct ReturnType {
     pub function: ScopeKey,
     /// The type as a dotted name, resolved in the scope around the function.
     pub type_of: Vec<String>,
+}
+
+/// One parameter of a [`Signature`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Param {
+    /// Its name (empty for a destructured parameter).
+    pub name: String,
+    /// Its written type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ty: Option<TypeExpr>,
+    /// Whether a call may leave it out (a default value, `?`, `*args`,
+    /// `**kwargs`, a rest parameter).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+}
+
+/// A function's or method's signature as written: its parameters (Python's
+/// `self`/`cls` and TypeScript's `this:` left out) and its return type.
+/// Each overload (Python `@overload`, TypeScript overload signatures) has
+/// its own, in source order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signature {
+    /// The function or method.
+    pub function: ScopeKey,
+    /// Its parameters in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+    /// Its written return type (TypeScript's `asserts x`/`x is T`
+    /// predicates and Python's `-> None` as [`TypeExpr::Unknown`]); `None`
+    /// when not written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ret: Option<TypeExpr>,
+    /// The value its body returns when the return type is not written and
+    /// every `return` gives the same kind of value (the first one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Value>,
+}
+
+/// One type parameter of a [`Generics`]: `T extends Base = Default`,
+/// Python's `T = TypeVar("T", bound=Base)` or `class C[T: Base]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypeParam {
+    /// Its name.
+    pub name: String,
+    /// Its constraint (`extends`, `bound=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<TypeExpr>,
+    /// Its default (`= Default`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<TypeExpr>,
+}
+
+/// The type parameters of a generic definition (class, interface, type
+/// alias, function, method), or of the module (Python's module-level
+/// `TypeVar`s, `owner` `None`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Generics {
+    /// The definition (`None`: module-level type variables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<ScopeKey>,
+    /// Its type parameters in order.
+    pub params: Vec<TypeParam>,
+}
+
+/// A base of a class or interface as written, with its type arguments:
+/// `extends Base<User>`, `class C(Generic[T], Base[T])`. The bases'
+/// definitions are found from the [`Role::Inherit`] references; these give
+/// the arguments a member's type is read with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Base {
+    /// The class or interface.
+    pub class: ScopeKey,
+    /// The base as written, resolved in the scope around the class.
+    pub ty: TypeExpr,
+}
+
+/// A type alias's definition: `type Result<T> = Ok<T> | Err`, Python's
+/// `Alias: TypeAlias = …` and `type Alias = …`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypeAlias {
+    /// The alias.
+    pub alias: ScopeKey,
+    /// What it stands for, resolved in the scope around it.
+    pub ty: TypeExpr,
+}
+
+/// The decorators of a Python function or class whose name they rebind
+/// (`@click.group()` makes `cli` a `Group`), innermost last, as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decorated {
+    /// The decorated definition.
+    pub definition: ScopeKey,
+    /// Its decorators in source order (the last one is applied first).
+    pub decorators: Vec<Value>,
 }
 
 /// One module on the way from a file's own module to a module declared in
@@ -317,4 +664,85 @@ pub struct Facts {
     /// order; they make the crate's module tree.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modules: Vec<ModuleDecl>,
+    /// Signatures of functions and methods with a written parameter or
+    /// return type, or a followed return value, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signatures: Vec<Signature>,
+    /// Type parameters of generic definitions, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generics: Vec<Generics>,
+    /// Bases written with type arguments, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<Base>,
+    /// Type aliases, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<TypeAlias>,
+    /// Python definitions whose decorators rebind their name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decorated: Vec<Decorated>,
+}
+
+impl Facts {
+    /// Calls `f` with every name the file's type facts write (local types,
+    /// attributes, signatures, generics, bases, aliases, decorators and the
+    /// receivers of references that are calls or values): a change of
+    /// another file's definitions of one of these names can change how this
+    /// file's references resolve.
+    pub fn for_each_type_name<'t>(&'t self, f: &mut dyn FnMut(&'t str)) {
+        let path = |path: &'t [String], f: &mut dyn FnMut(&'t str)| {
+            path.iter().for_each(|part| f(part));
+        };
+        for local in &self.types {
+            local.type_of.for_each_name(f);
+        }
+        for attribute in &self.attributes {
+            if let Some(parts) = &attribute.type_of {
+                path(parts, f);
+            }
+            if let Some(ty) = &attribute.ty {
+                ty.for_each_name(f);
+            }
+            if let Some(value) = &attribute.value {
+                value.for_each_name(f);
+            }
+        }
+        for signature in &self.signatures {
+            for param in &signature.params {
+                if let Some(ty) = &param.ty {
+                    ty.for_each_name(f);
+                }
+            }
+            if let Some(ty) = &signature.ret {
+                ty.for_each_name(f);
+            }
+            if let Some(value) = &signature.returns {
+                value.for_each_name(f);
+            }
+        }
+        for generics in &self.generics {
+            for param in &generics.params {
+                for ty in [&param.constraint, &param.default].into_iter().flatten() {
+                    ty.for_each_name(f);
+                }
+            }
+        }
+        for base in &self.bases {
+            base.ty.for_each_name(f);
+        }
+        for alias in &self.aliases {
+            alias.ty.for_each_name(f);
+        }
+        for decorated in &self.decorated {
+            for value in &decorated.decorators {
+                value.for_each_name(f);
+            }
+        }
+        for reference in &self.references {
+            match &reference.receiver {
+                Receiver::Call(parts) => path(parts, f),
+                Receiver::Value(value) => value.for_each_name(f),
+                Receiver::Bare | Receiver::Path(_) | Receiver::Expression => {}
+            }
+        }
+    }
 }

@@ -1,5 +1,7 @@
 //! The resolver: the project's tables and the scope-order lookup.
 
+mod types;
+
 use std::borrow::Cow;
 use std::collections::HashSet as StdHashSet;
 
@@ -8,7 +10,8 @@ use std::sync::{LazyLock, OnceLock};
 
 use outline_core::SymbolKind;
 use outline_core::xref::{
-    Attribute, Facts, ImportBinding, LocalType, Receiver, Reference, ReturnType, Role, TypeOf,
+    Attribute, Decorated, Facts, Generics, ImportBinding, LocalType, Receiver, Reference,
+    ReturnType, Role, Signature, TypeExpr, TypeOf,
 };
 
 use crate::modules::absolute_module;
@@ -66,6 +69,26 @@ struct Tables<'a> {
     returns: HashMap<&'a str, &'a ReturnType>,
     /// The names of the module's `__all__` (Python), when it has one.
     exports: Option<HashSet<&'a str>>,
+    /// Qualname → the first type definition (class, interface, enum,
+    /// struct, type alias…) with it: the type of a name that is also a
+    /// value (`interface X` and `const X`).
+    type_defs: HashMap<&'a str, usize>,
+    /// (Qualname, start line) → the signature of that function or method.
+    signatures: HashMap<(&'a str, u32), &'a Signature>,
+    /// Qualname → the definitions of a function or method declared more
+    /// than once (overloads, then the implementation), in source order.
+    overloads: HashMap<&'a str, Vec<usize>>,
+    /// Owner qualname (`""`: the module's type variables) → its type
+    /// parameters.
+    generics: HashMap<&'a str, &'a Generics>,
+    /// Class qualname → its bases as written, in order.
+    typed_bases: HashMap<&'a str, Vec<&'a TypeExpr>>,
+    /// Type alias qualname → what it stands for.
+    aliases: HashMap<&'a str, &'a TypeExpr>,
+    /// Definition qualname → its decorators (Python).
+    decorated: HashMap<&'a str, &'a Decorated>,
+    /// The scope qualnames of the file's local types and imports.
+    scopes: HashSet<&'a str>,
 }
 
 /// Name → every (file, definition) with that name: top-level definitions
@@ -567,8 +590,62 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             .exports
             .as_ref()
             .map(|all| all.iter().map(String::as_str).collect());
+        let mut type_defs = HashMap::default();
+        let mut overloads: HashMap<&str, Vec<usize>> = HashMap::default();
+        for (d, definition) in definitions.iter().enumerate() {
+            if is_type(Some(definition.kind)) || definition.kind == SymbolKind::TypeAlias {
+                type_defs.entry(definition.qualname.as_str()).or_insert(d);
+            }
+            if matches!(definition.kind, SymbolKind::Function | SymbolKind::Method) {
+                overloads
+                    .entry(definition.qualname.as_str())
+                    .or_default()
+                    .push(d);
+            }
+        }
+        overloads.retain(|_, ds| ds.len() > 1);
+        let signatures = facts
+            .signatures
+            .iter()
+            .map(|s| ((s.function.qualname.as_str(), s.function.start_line), s))
+            .collect();
+        let generics = facts
+            .generics
+            .iter()
+            .map(|g| (g.owner.as_ref().map_or("", |o| o.qualname.as_str()), g))
+            .collect();
+        let mut typed_bases: HashMap<&str, Vec<&TypeExpr>> = HashMap::default();
+        for base in &facts.bases {
+            typed_bases
+                .entry(base.class.qualname.as_str())
+                .or_default()
+                .push(&base.ty);
+        }
+        let aliases = facts
+            .aliases
+            .iter()
+            .map(|a| (a.alias.qualname.as_str(), &a.ty))
+            .collect();
+        let decorated = facts
+            .decorated
+            .iter()
+            .map(|d| (d.definition.qualname.as_str(), d))
+            .collect();
+        let scopes = types
+            .keys()
+            .map(|&(scope, _)| scope)
+            .chain(imports.keys().map(|&(scope, _)| scope))
+            .collect();
         Tables {
+            scopes,
             exports,
+            type_defs,
+            signatures,
+            overloads,
+            generics,
+            typed_bases,
+            aliases,
+            decorated,
             qualnames,
             children,
             imports,
@@ -751,7 +828,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         let head = match &reference.receiver {
             Receiver::Bare => reference.name.as_str(),
-            Receiver::Path(_) | Receiver::Call(_) | Receiver::Expression => return Via::Receiver,
+            Receiver::Path(_) | Receiver::Call(_) | Receiver::Value(_) | Receiver::Expression => {
+                return Via::Receiver;
+            }
         };
         let scope = reference
             .binding
@@ -834,6 +913,18 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             };
         }
         let scope = reference.binding.as_ref().map(|s| s.qualname.as_str());
+        // Python and TypeScript/JavaScript receivers: their types followed
+        // (`types`); Python's `super().m` below.
+        let is_super = matches!(&reference.receiver, Receiver::Call(p) if p.len() == 1 && p.first().is_some_and(|h| h == "super"));
+        if !self.rust(f)
+            && !is_super
+            && !matches!(reference.receiver, Receiver::Bare | Receiver::Expression)
+        {
+            types::reset_budget();
+            let inner = reference.scope.as_ref().map(|s| s.qualname.as_str());
+            let receiver = self.receiver_ty(f, inner, scope, &reference.receiver, reference.line);
+            return self.member_ty(&receiver, &reference.name, 0).0;
+        }
         match &reference.receiver {
             Receiver::Bare => {
                 if scope.is_none()
@@ -898,7 +989,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 let result = self.call_result(callee, 0);
                 self.member(result, &reference.name, 0)
             }
-            Receiver::Expression => Entity::Unknown,
+            Receiver::Expression | Receiver::Value(_) => Entity::Unknown,
         }
     }
 
@@ -1146,6 +1237,12 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             return Entity::Local;
         };
         match &found.type_of {
+            TypeOf::Type(_) | TypeOf::Value(_) => self
+                .local_ty(f, scope, name, line, hops + 1)
+                .map_or(Entity::Local, |ty| match ty.entity() {
+                    Entity::Unknown => Entity::Local,
+                    other => other,
+                }),
             TypeOf::Instance(class) => {
                 match self.tables(f).qualnames.get(class.qualname.as_str()) {
                     Some(&d) => Entity::Instance(f, d),

@@ -587,8 +587,119 @@ list.sort((a) => a.run());
             .map(|r| r.target.clone().unwrap_or_default())
             .collect();
     assert_eq!(on_13, [run, run]);
-    // A `string` element, a `for…in` key, a `sort` comparator: not `Svc`.
+    // A `string` element, a `for…in` key: not `Svc`.
     assert_ne!(at(&p, "a.ts", 15, "run").0, Status::Resolved);
     assert_ne!(at(&p, "a.ts", 16, "run").0, Status::Resolved);
-    assert_ne!(at(&p, "a.ts", 17, "run").0, Status::Resolved);
+    // A `sort` comparator's parameters are elements (`compareFn(a: T, b:
+    // T)` in TypeScript's lib.es5.d.ts).
+    assert_eq!(target(&p, "a.ts", 17, "run"), run);
+}
+
+/// A schema library's shape (zod's): chained calls whose methods return
+/// `this`, members found through interface bases whose type arguments are
+/// substituted (`_zod` is `Internals`, bound to `StrInternals` by `Str`'s
+/// base), a namespace import, a generic interface's members read with its
+/// arguments (`unwrap(): T`). tsc resolves each of these to the member
+/// named here.
+#[test]
+fn chained_calls_follow_this_return_types_and_substituted_type_arguments() {
+    let lib = "\
+export interface Def { type: string }
+export interface Internals<O> { def: Def; output: O }
+export interface Base<I extends Internals<unknown> = Internals<unknown>> {
+  _zod: I;
+  parse(x: unknown): unknown;
+  optional(): Optional<this>;
+}
+export interface StrDef extends Def { minLength: number }
+export interface StrInternals extends Internals<string> { def: StrDef }
+export interface Str extends Base<StrInternals> { min(n: number): this }
+export interface Optional<T> extends Base { unwrap(): T }
+export function string(): Str { return null as any; }
+";
+    let app = "\
+import * as z from \"./lib\";
+const s = z.string().min(1);
+s.parse(1);
+s._zod.def.minLength;
+z.string().optional().unwrap().min(2);
+const o = z.string().optional();
+o._zod.def.type;
+";
+    let p = project(&[("src/lib.ts", lib), ("src/app.ts", app)]);
+    assert_eq!(target(&p, "src/app.ts", 2, "min"), "src/lib.ts:10:Str.min");
+    assert_eq!(
+        target(&p, "src/app.ts", 3, "parse"),
+        "src/lib.ts:5:Base.parse"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 4, "_zod"),
+        "src/lib.ts:4:Base._zod"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 4, "def"),
+        "src/lib.ts:9:StrInternals.def"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 4, "minLength"),
+        "src/lib.ts:8:StrDef.minLength"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 5, "unwrap"),
+        "src/lib.ts:11:Optional.unwrap"
+    );
+    assert_eq!(target(&p, "src/app.ts", 5, "min"), "src/lib.ts:10:Str.min");
+    // `Optional`'s own base has no arguments: `_zod` is `Internals`, whose
+    // `def` is `Def`.
+    assert_eq!(
+        target(&p, "src/app.ts", 7, "def"),
+        "src/lib.ts:2:Internals.def"
+    );
+    assert_eq!(target(&p, "src/app.ts", 7, "type"), "src/lib.ts:1:Def.type");
+}
+
+/// Contextual types (TypeScript handbook, "Contextual Typing"): a
+/// callback's parameters take the callee's parameter types, an object
+/// literal's keys are the contextual type's members, a function assigned
+/// to a typed member or variable takes that type, and a generic function
+/// called where a type is expected binds its type parameters from it.
+/// The union rule was checked with scip-typescript 0.4.0: a key in every
+/// member of a union contextual type references each member's property,
+/// a key in only some of them is a property of the literal's own.
+#[test]
+fn contextual_types_give_callback_parameters_and_object_literal_keys_their_types() {
+    let source = "\
+export interface Event { target: string; stop(): void }
+export interface Options { port: number; onEvent?: (e: Event) => void }
+export function on(name: string, cb: (e: Event) => void) {}
+export function configure(opts: Options) {}
+on('x', e => e.stop());
+on('y', function (ev) { ev.stop(); });
+configure({ port: 1, onEvent: (e) => e.stop() });
+export interface Big { code: string; max: number }
+export interface Small { code: string; min: number }
+export function add(issue: Big | Small) {}
+add({ code: 'big', max: 3 });
+export interface Ctor<T> { init(inst: T): void }
+export function make<T>(name: string, init: (inst: T) => void): Ctor<T> { return null as any; }
+export const Thing: Ctor<Event> = make('thing', (inst) => { inst.stop(); });
+export interface Holder { check: (payload: Event) => void }
+export function fill(h: Holder) { h.check = (payload) => { payload.stop(); }; }
+const handler: () => (e: Event) => void = () => (e) => e.stop();
+Thing.init(null as any);
+";
+    let p = project(&[("a.ts", source)]);
+    let stop = "a.ts:1:Event.stop";
+    assert_eq!(target(&p, "a.ts", 5, "stop"), stop);
+    assert_eq!(target(&p, "a.ts", 6, "stop"), stop);
+    assert_eq!(target(&p, "a.ts", 7, "port"), "a.ts:2:Options.port");
+    assert_eq!(target(&p, "a.ts", 7, "onEvent"), "a.ts:2:Options.onEvent");
+    assert_eq!(target(&p, "a.ts", 7, "stop"), stop);
+    // `code` is in both members of the union, `max` in one only.
+    assert_eq!(target(&p, "a.ts", 11, "code"), "a.ts:8:Big.code");
+    assert_ne!(at(&p, "a.ts", 11, "max").0, Status::Resolved);
+    assert_eq!(target(&p, "a.ts", 14, "stop"), stop);
+    assert_eq!(target(&p, "a.ts", 16, "stop"), stop);
+    assert_eq!(target(&p, "a.ts", 17, "stop"), stop);
+    assert_eq!(target(&p, "a.ts", 18, "init"), "a.ts:12:Ctor.init");
 }
