@@ -12,7 +12,7 @@ use outline_core::xref::Role;
 use xref::{Status, Via};
 
 /// Every role, in code order.
-pub(crate) const ROLES: [Role; 7] = [
+pub(crate) const ROLES: [Role; 8] = [
     Role::Call,
     Role::Instantiate,
     Role::TypeUse,
@@ -20,6 +20,7 @@ pub(crate) const ROLES: [Role; 7] = [
     Role::Import,
     Role::Attribute,
     Role::Read,
+    Role::Write,
 ];
 
 /// Every status, in code order.
@@ -62,6 +63,7 @@ pub(crate) fn role_code(role: Role) -> i64 {
         Role::Import => 4,
         Role::Attribute => 5,
         Role::Read => 6,
+        Role::Write => 7,
     }
 }
 
@@ -130,7 +132,7 @@ mod tests {
         for via in VIAS {
             assert_eq!(via_name(via_code(via)), via.as_str());
         }
-        assert_eq!(role_name(7), "?");
+        assert_eq!(role_name(8), "?");
         assert_eq!(status_name(-1), "?");
     }
 }

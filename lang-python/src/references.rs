@@ -940,8 +940,14 @@ impl Collector<'_, '_> {
                     self.push(n.id.as_str(), n.range, Receiver::Bare, role);
                 }
             }
-            Expr::Attribute(_) => {
-                let role = self.plain_role(Role::Attribute);
+            Expr::Attribute(a) => {
+                // `a.b = …`, `del a.b`: `b` is written.
+                let role = if a.ctx == ExprContext::Load {
+                    Role::Attribute
+                } else {
+                    Role::Write
+                };
+                let role = self.plain_role(role);
                 self.named(expr, role, None);
             }
             Expr::Call(call) => {
@@ -1042,6 +1048,19 @@ impl Collector<'_, '_> {
                 self.visit_annotation(argument);
             } else {
                 self.visit_expr(argument);
+            }
+        }
+        // `Point(x=1)` of a dataclass: the keyword names its field.
+        if let Some(callee_value) = value_of(&call.func) {
+            for keyword in &arguments.keywords {
+                if let Some(arg) = &keyword.arg {
+                    self.push(
+                        arg.id.as_str(),
+                        arg.range,
+                        Receiver::Value(Value::Keywords(Box::new(callee_value.clone()))),
+                        Role::Write,
+                    );
+                }
             }
         }
         for keyword in &arguments.keywords {
@@ -1168,9 +1187,15 @@ fn annotation_elements(expr: &Expr) -> Option<Vec<String>> {
 }
 
 /// The last name of a dotted expression or of a call's callee.
+/// The last name of a dotted expression or of a call's callee (`x` of
+/// `a.x(…)`), looking through at most one call: `f()()…` a million deep
+/// must not cost a walk down the chain at each of its levels.
 pub(crate) fn last_name(expr: &Expr) -> Option<&str> {
+    let expr = match expr {
+        Expr::Call(call) => &*call.func,
+        other => other,
+    };
     match expr {
-        Expr::Call(call) => last_name(&call.func),
         Expr::Name(n) => Some(n.id.as_str()),
         Expr::Attribute(a) => Some(a.attr.id.as_str()),
         _ => None,

@@ -62,6 +62,7 @@ pub(crate) fn facts(source: &Source<'_>, items: &[ModuleItem], symbols: &[Symbol
         positions,
         facts: Facts {
             supported: true,
+            exports: Some(Vec::new()),
             ..Facts::default()
         },
         frames: vec![Frame {
@@ -636,6 +637,17 @@ impl Facts_<'_, '_> {
 
     fn named_export(&mut self, e: &NamedExport) {
         let module = e.src.as_ref().map(|s| specifier(self.source, s));
+        // The names the statement exports: a module's import is one of its
+        // members only when exported (ECMA-262, "Exports").
+        let exports = self.facts.exports.get_or_insert_with(Vec::new);
+        for s in &e.specifiers {
+            let name = match s {
+                ExportSpecifier::Named(n) => export_name(n.exported.as_ref().unwrap_or(&n.orig)),
+                ExportSpecifier::Namespace(n) => export_name(&n.name),
+                ExportSpecifier::Default(d) => d.exported.sym.to_string(),
+            };
+            exports.push(name);
+        }
         for s in &e.specifiers {
             match (s, &module) {
                 (ExportSpecifier::Named(n), Some(module)) => {
@@ -1271,8 +1283,25 @@ impl Facts_<'_, '_> {
     /// expression, plain or optional): a dotted chain's parts, else the
     /// object's references and the member read on it.
     fn member_refs(&mut self, node: &Expr, m: &MemberExpr) {
-        if let Some(c) = chain(node) {
-            self.chain_refs(c, Role::Attribute, None);
+        self.member_refs_as(Some(node), m, Role::Attribute);
+    }
+
+    /// [`Self::member_refs`] with the member's `role` (an assignment's
+    /// target is written); `node` is the member as an expression when
+    /// there is one.
+    fn member_refs_as(&mut self, node: Option<&Expr>, m: &MemberExpr, role: Role) {
+        let dotted = match node {
+            Some(node) => chain(node),
+            None => match &m.prop {
+                MemberProp::Ident(name) => chain(&m.obj).map(|mut c| {
+                    c.push((name.sym.to_string(), name.span.lo, name.span.hi));
+                    c
+                }),
+                _ => None,
+            },
+        };
+        if let Some(c) = dotted {
+            self.chain_refs(c, role, None);
             return;
         }
         m.obj.visit_with(self);
@@ -1282,13 +1311,30 @@ impl Facts_<'_, '_> {
                 self.push_reference(
                     name.sym.to_string(),
                     receiver,
-                    Role::Attribute,
+                    role,
                     (name.span.lo, name.span.hi),
                     binding,
                     None,
                 );
             }
-            MemberProp::Computed(c) => c.visit_with(self),
+            MemberProp::Computed(c) => {
+                // `obj["name"]`: the member named by the string.
+                if let Expr::Lit(Lit::Str(s)) = &*c.expr
+                    && let Some(name) = s.value.as_str()
+                    && s.span.hi.0 > s.span.lo.0 + 1
+                {
+                    let (receiver, binding) = self.result_receiver(&m.obj);
+                    self.push_reference(
+                        name.to_owned(),
+                        receiver,
+                        role,
+                        (s.span.lo + BytePos(1), s.span.hi - BytePos(1)),
+                        binding,
+                        None,
+                    );
+                }
+                c.visit_with(self)
+            }
             _ => {}
         }
     }
@@ -1397,7 +1443,7 @@ impl Facts_<'_, '_> {
                 self.push_reference(
                     name.clone(),
                     Receiver::Value(Value::Literal(Box::new(context.clone()))),
-                    Role::Attribute,
+                    Role::Write,
                     (*lo, *hi),
                     binding.clone(),
                     None,
@@ -2171,6 +2217,29 @@ impl Visit for Facts_<'_, '_> {
         }
     }
 
+    /// `T["key"]`: a use of `T`'s member `key` (TypeScript handbook,
+    /// "Indexed Access Types").
+    fn visit_ts_indexed_access_type(&mut self, node: &swc_ecma_ast::TsIndexedAccessType) {
+        node.obj_type.visit_with(self);
+        if let TsType::TsLitType(lit) = &*node.index_type
+            && let swc_ecma_ast::TsLit::Str(s) = &lit.lit
+            && let Some(name) = s.value.as_str()
+            && s.span.hi.0 > s.span.lo.0 + 1
+        {
+            let context = Value::Typed(ts_type(&node.obj_type));
+            self.push_reference(
+                name.to_owned(),
+                Receiver::Value(context),
+                Role::TypeUse,
+                (s.span.lo + BytePos(1), s.span.hi - BytePos(1)),
+                None,
+                None,
+            );
+        } else {
+            node.index_type.visit_with(self);
+        }
+    }
+
     fn visit_ts_type_query(&mut self, node: &TsTypeQuery) {
         match &node.expr_name {
             TsTypeQueryExpr::TsEntityName(name) => {
@@ -2301,7 +2370,13 @@ impl Facts_<'_, '_> {
                         ) => Some(Value::Path(vec![i.id.sym.to_string()])),
                         _ => None,
                     };
-                    a.left.visit_with(self);
+                    match &a.left {
+                        // `a.b = …`: `b` is written.
+                        swc_ecma_ast::AssignTarget::Simple(
+                            swc_ecma_ast::SimpleAssignTarget::Member(m),
+                        ) => self.member_refs_as(None, m, Role::Write),
+                        other => other.visit_with(self),
+                    }
                     if let Some(target) = &target
                         && let Some(head) = target.head().map(str::to_owned)
                         && head == "this"

@@ -74,6 +74,10 @@ pub enum Role {
     /// Any other read of a bare name (passed, assigned, compared: Python's
     /// `Load` context).
     Read,
+    /// Assigned: an attribute as an assignment's target (`a.b = …`, `self.x
+    /// += 1`), an object literal's key (the contextual type's property
+    /// given a value), a keyword argument naming a dataclass field.
+    Write,
 }
 
 impl Role {
@@ -87,6 +91,7 @@ impl Role {
             Role::Import => "import",
             Role::Attribute => "attribute",
             Role::Read => "read",
+            Role::Write => "write",
         }
     }
 }
@@ -255,6 +260,11 @@ pub enum Value {
     /// every member of the union has it (TypeScript gives the literal a
     /// property of its own otherwise, as scip-typescript 0.4.0 shows).
     Literal(Box<Value>),
+    /// The keyword arguments of a call of the value (Python): when it is a
+    /// class with no `__init__` of its own or of its bases (a dataclass, a
+    /// `NamedTuple`, a `TypedDict`), its fields, which the synthesized
+    /// `__init__` takes by name (pyright links them so).
+    Keywords(Box<Value>),
     /// A generic function called where a value of a known type is expected
     /// (`const s: Ctor<User> = make(…)`): the function with its type
     /// parameters bound so that its return type is the expected one (the
@@ -282,6 +292,7 @@ impl Value {
             | Value::Element(v)
             | Value::Await(v)
             | Value::Literal(v)
+            | Value::Keywords(v)
             | Value::Param { function: v, .. } => v.for_each_name(f),
             Value::Returning { function, expected } => {
                 function.for_each_name(f);
@@ -314,6 +325,7 @@ impl Value {
                 .map_or_else(|| "?".to_owned(), Value::display),
             Value::Returning { function, .. } => function.display(),
             Value::Literal(_) => "{…}".to_owned(),
+            Value::Keywords(callee) => format!("{}(…=)", callee.display()),
         }
     }
 
@@ -327,6 +339,7 @@ impl Value {
             | Value::Element(v)
             | Value::Await(v)
             | Value::Literal(v)
+            | Value::Keywords(v)
             | Value::Param { function: v, .. }
             | Value::Returning { function: v, .. } => v.head(),
             Value::Either(values) => values.first().and_then(Value::head),
@@ -657,7 +670,10 @@ pub struct Facts {
     /// Declared return types of functions and methods, in source order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub returns: Vec<ReturnType>,
-    /// Python's `__all__` when it is a literal list or tuple of strings.
+    /// Python's `__all__` when it is a literal list or tuple of strings;
+    /// TypeScript/JavaScript: the names its export lists export (`export {
+    /// a, b as c }`, with or without `from`, `export * as ns`), always
+    /// given: an import is a member of the module only when exported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exports: Option<Vec<String>>,
     /// Rust: the modules declared without a body (`mod x;`), in source

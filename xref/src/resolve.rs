@@ -11,7 +11,7 @@ use std::sync::{LazyLock, OnceLock};
 use outline_core::SymbolKind;
 use outline_core::xref::{
     Attribute, Decorated, Facts, Generics, ImportBinding, LocalType, Receiver, Reference,
-    ReturnType, Role, Signature, TypeExpr, TypeOf,
+    ReturnType, Role, Signature, TypeExpr, TypeOf, Value,
 };
 
 use crate::modules::absolute_module;
@@ -131,6 +131,8 @@ struct Project<'a, S: Source + ?Sized> {
     impl_of: HashMap<(usize, usize), (usize, usize)>,
     /// Rust: type (file, definition) → its impl blocks.
     impls: HashMap<(usize, usize), Vec<(usize, usize)>>,
+    /// Types evaluated once (see [`types::TypeCache`]).
+    type_cache: types::TypeCache<'a>,
 }
 
 /// A file's language as the lookups tell them apart.
@@ -461,6 +463,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             bases: HashMap::default(),
             impl_of: HashMap::default(),
             impls: HashMap::default(),
+            type_cache: types::TypeCache::default(),
         }
     }
 
@@ -923,7 +926,16 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             types::reset_budget();
             let inner = reference.scope.as_ref().map(|s| s.qualname.as_str());
             let receiver = self.receiver_ty(f, inner, scope, &reference.receiver, reference.line);
-            return self.member_ty(&receiver, &reference.name, 0).0;
+            let found = self.member_ty(&receiver, &reference.name, 0).0;
+            // An object literal's key or a keyword argument that names no
+            // member is the literal's own property or the callee's
+            // parameter: no reference of a definition, nor a candidate.
+            if let Receiver::Value(Value::Literal(_) | Value::Keywords(_)) = &reference.receiver
+                && !matches!(found, Entity::Def(..))
+            {
+                return Entity::Local;
+            }
+            return found;
         }
         match &reference.receiver {
             Receiver::Bare => {
@@ -1527,6 +1539,18 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// `name` looked up in module file `m`: a top-level definition, a
     /// re-exported import, a submodule, a star import.
     fn module_member(&self, m: usize, name: &str, hops: u32) -> Entity {
+        // Asked at the top of a lookup (with the whole hop budget), the
+        // answer depends on the module and the name only: kept.
+        if hops <= 2 {
+            return self
+                .type_cache
+                .module_member(m, name, || self.module_member_uncached(m, name, hops));
+        }
+        self.module_member_uncached(m, name, hops)
+    }
+
+    /// [`Self::module_member`] without the cache.
+    fn module_member_uncached(&self, m: usize, name: &str, hops: u32) -> Entity {
         match self.own_member(m, name, hops) {
             Entity::Unknown => self.star_member(m, name, hops, &mut HashSet::from_iter([m])),
             found => found,
@@ -1561,6 +1585,13 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             .imports
             .get(&("", name))
             .and_then(|b| b.last().copied())
+            // A TypeScript/JavaScript import is a member only when exported.
+            && (!self.script(m)
+                || self
+                    .tables(m)
+                    .exports
+                    .as_ref()
+                    .is_none_or(|exported| exported.contains(name)))
         {
             return self.follow_import(m, binding, hops + 1);
         }

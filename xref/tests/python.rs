@@ -778,3 +778,37 @@ cli.command()
         "app.py:30:Group.command"
     );
 }
+
+/// pyright links a keyword argument of a dataclass's constructor to the
+/// field (the synthesized `__init__` takes it by name), and an attribute
+/// assigned (`p.x = …`) to the member; a keyword of a class with its own
+/// `__init__` names that parameter, no field, and is no reference here.
+#[test]
+fn dataclass_keywords_and_attribute_writes() {
+    let source = "\
+from dataclasses import dataclass
+
+@dataclass
+class Point:
+    x: int
+    y: int = 0
+
+class Plain:
+    x: int
+    def __init__(self, x):
+        self.x = x
+
+p = Point(x=1, y=2)
+p.x = 3
+q = Plain(x=1)
+";
+    let p = project(&[("geo.py", source)]);
+    let (status, found, role, _) = at(&p, "geo.py", 13, "x");
+    assert_eq!(
+        (status, found.as_str(), role),
+        (Status::Resolved, "geo.py:5:Point.x", Role::Write)
+    );
+    assert_eq!(target(&p, "geo.py", 13, "y"), "geo.py:6:Point.y");
+    assert_eq!(target(&p, "geo.py", 14, "x"), "geo.py:5:Point.x");
+    assert!(!reported(&p, "geo.py", 15, "x"));
+}

@@ -695,11 +695,90 @@ Thing.init(null as any);
     assert_eq!(target(&p, "a.ts", 7, "port"), "a.ts:2:Options.port");
     assert_eq!(target(&p, "a.ts", 7, "onEvent"), "a.ts:2:Options.onEvent");
     assert_eq!(target(&p, "a.ts", 7, "stop"), stop);
-    // `code` is in both members of the union, `max` in one only.
+    // `code` is in both members of the union, `max` in one only: a
+    // property of the literal's own, no reference (nor a candidate).
     assert_eq!(target(&p, "a.ts", 11, "code"), "a.ts:8:Big.code");
-    assert_ne!(at(&p, "a.ts", 11, "max").0, Status::Resolved);
+    assert!(!reported(&p, "a.ts", 11, "max"));
     assert_eq!(target(&p, "a.ts", 14, "stop"), stop);
     assert_eq!(target(&p, "a.ts", 16, "stop"), stop);
     assert_eq!(target(&p, "a.ts", 17, "stop"), stop);
     assert_eq!(target(&p, "a.ts", 18, "init"), "a.ts:12:Ctor.init");
+}
+
+/// What else tsc's find-references reports: an attribute assigned (`a.b =
+/// …`, role `write`), a member named by a string (`T["key"]`,
+/// `obj["key"]`), an object literal's properties as a variable's members
+/// (`const coerce = { number() {} }`), a member reached through a union
+/// whose members differ (the value of `error` in either member of a
+/// result type), and a namespace import's member that the module only
+/// imports (not exported: `import * as parse` in a re-exported module is
+/// no member `parse` of it).
+#[test]
+fn writes_string_keys_object_members_unions_and_exports() {
+    let lib = "\
+export interface Issue { code: string }
+export interface Failure { error: Err; ok: false }
+export interface Success { error?: never; ok: true }
+export interface Err { issues: Issue[] }
+export type Result = Success | Failure;
+export function check(): Result { return null as any; }
+export const coerce = { number() { return 1; } };
+export type Code = Issue[\"code\"];
+";
+    let parse = "export function parse(x: unknown) { return x; }\n";
+    let schemas =
+        "import * as parse from './parse';\nexport function string() { return parse.parse(''); }\n";
+    let index = "export * from './schemas';\nexport * from './parse';\n";
+    let app = "\
+import * as z from './index';
+import { check, coerce, Issue } from './lib';
+const r = check();
+r.error.issues[0].code;
+coerce.number();
+const i: Issue = { code: 'x' };
+i.code = 'y';
+i[\"code\"];
+z.parse(1);
+";
+    let p = project(&[
+        ("src/lib.ts", lib),
+        ("src/parse.ts", parse),
+        ("src/schemas.ts", schemas),
+        ("src/index.ts", index),
+        ("src/app.ts", app),
+    ]);
+    assert_eq!(
+        target(&p, "src/lib.ts", 8, "code"),
+        "src/lib.ts:1:Issue.code"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 4, "error"),
+        "src/lib.ts:2:Failure.error"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 4, "issues"),
+        "src/lib.ts:4:Err.issues"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 4, "code"),
+        "src/lib.ts:1:Issue.code"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 5, "number"),
+        "src/lib.ts:7:coerce.number"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 6, "code"),
+        "src/lib.ts:1:Issue.code"
+    );
+    let (status, found, role, _) = at(&p, "src/app.ts", 7, "code");
+    assert_eq!(
+        (status, found.as_str(), role),
+        (Status::Resolved, "src/lib.ts:1:Issue.code", Role::Write)
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 8, "code"),
+        "src/lib.ts:1:Issue.code"
+    );
+    assert_eq!(target(&p, "src/app.ts", 9, "parse"), "src/parse.ts:1:parse");
 }

@@ -16,7 +16,7 @@
 //! string`) and long chains end, unknown.
 
 use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::{Arc as Rc, Mutex};
 
 use outline_core::SymbolKind;
 use outline_core::xref::{Attribute, Signature, TypeExpr, TypeOf, Value};
@@ -30,6 +30,162 @@ pub(super) const STEP_BUDGET: u32 = 4_000;
 thread_local! {
     /// Steps left for the reference being resolved on this thread.
     static STEPS: Cell<u32> = const { Cell::new(STEP_BUDGET) };
+    /// Whether an evaluation on this thread stopped at a bound (steps or
+    /// hops) since it was last cleared: its result is then not cached.
+    static TRUNCATED: Cell<bool> = const { Cell::new(false) };
+    /// Whether an evaluation on this thread needed the value of a type
+    /// parameter's placeholder ([`Ty::Param`]: a member of it, a call of
+    /// it) since it was last cleared: its generic result is then not kept.
+    static OPAQUE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// What [`TypeCache`] keeps: results that depend only on the facts, not on
+/// where they were asked from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum CacheKey {
+    /// A module-level name of a TypeScript/JavaScript file.
+    ModuleName(usize, Box<str>),
+    /// [`Project::def_value`] of (file, definition).
+    DefValue(usize, usize),
+    /// [`Project::bind`] of a generic owner (file, address of its qualname)
+    /// read without arguments.
+    Bounds(usize, usize),
+    /// The type a local type fact gives (its address).
+    Local(usize),
+    /// [`Project::returned`] of (file, definition, argument count) with no
+    /// env and no receiver.
+    Returned(usize, usize, u32),
+    /// The same, read with the type parameters of the function and of its
+    /// class, and its receiver, as placeholders.
+    ReturnedGeneric(usize, usize, u32),
+    /// The bases of a class or interface (file, definition) with its type
+    /// parameters as placeholders.
+    Bases(usize, usize),
+    /// An attribute's value (its fact's address) with its class's type
+    /// parameters and receiver as placeholders.
+    Attribute(usize),
+    /// [`Project::inst_member`] of (file, class, member name) with the
+    /// class's type parameters and receiver as placeholders.
+    Member(usize, usize, Box<str>),
+    /// [`Project::module_member`] of (module file, name) at the top of a
+    /// lookup.
+    ModuleMember(usize, Box<str>),
+}
+
+/// A cached result: a type, a list of types, or the note that the generic
+/// evaluation needed its placeholders' values (evaluate with them bound).
+#[derive(Debug, Clone)]
+enum Cached<'a> {
+    One(Ty<'a>),
+    Many(Rc<[Ty<'a>]>),
+    Env(Env<'a>),
+    /// A class's member: the definition found and its value.
+    Member(Entity, Ty<'a>),
+    /// A class has no member of the name.
+    NoMember,
+    Concrete,
+}
+
+/// Types evaluated once per resolver: a module-level variable's value, a
+/// generic's default bounds, a function's result are asked for by many
+/// references.
+#[derive(Default)]
+pub(super) struct TypeCache<'a> {
+    map: Mutex<rustc_hash::FxHashMap<CacheKey, Cached<'a>>>,
+}
+
+impl<'a> TypeCache<'a> {
+    fn get(&self, key: &CacheKey) -> Option<Cached<'a>> {
+        self.map.lock().ok()?.get(key).cloned()
+    }
+
+    fn put(&self, key: CacheKey, value: Cached<'a>) {
+        if let Ok(mut map) = self.map.lock() {
+            map.insert(key, value);
+        }
+    }
+
+    /// A module's member (see [`Project::module_member`]): `compute`d once
+    /// when found (a name not found may be one a bound cut short).
+    pub(super) fn module_member(
+        &self,
+        m: usize,
+        name: &str,
+        compute: impl FnOnce() -> Entity,
+    ) -> Entity {
+        let key = CacheKey::ModuleMember(m, name.into());
+        if let Some(Cached::One(Ty::E(entity))) = self.get(&key) {
+            return entity;
+        }
+        let entity = compute();
+        if !matches!(entity, Entity::Unknown) {
+            self.put(key, Cached::One(Ty::E(entity)));
+        }
+        entity
+    }
+}
+
+/// Runs `compute` and caches its result under `key` unless a bound cut it
+/// short; a cached result is returned without computing.
+fn cached<'a>(cache: &TypeCache<'a>, key: CacheKey, compute: impl FnOnce() -> Ty<'a>) -> Ty<'a> {
+    if let Some(Cached::One(ty)) = cache.get(&key) {
+        return ty;
+    }
+    let outer = TRUNCATED.with(|t| t.replace(false));
+    let ty = compute();
+    let truncated = TRUNCATED.with(|t| t.get());
+    if !truncated {
+        cache.put(key, Cached::One(ty.clone()));
+    }
+    TRUNCATED.with(|t| t.set(outer || truncated));
+    ty
+}
+
+/// The generic result under `key` (computed by `generic`, with type
+/// parameters as placeholders, and cached) with the placeholders replaced
+/// by `subst`; when the generic evaluation needed a placeholder's value,
+/// `concrete` computes it with them bound, every time.
+fn cached_generic<'a>(
+    cache: &TypeCache<'a>,
+    key: CacheKey,
+    generic: impl FnOnce() -> Ty<'a>,
+    subst: impl FnOnce(&Ty<'a>) -> Ty<'a>,
+    concrete: impl FnOnce() -> Ty<'a>,
+) -> Ty<'a> {
+    match cache.get(&key) {
+        Some(Cached::One(ty)) => return subst(&ty),
+        Some(Cached::Concrete) => return concrete(),
+        _ => {}
+    }
+    let outer_truncated = TRUNCATED.with(|t| t.replace(false));
+    let outer_opaque = OPAQUE.with(|t| t.replace(false));
+    let ty = generic();
+    let truncated = TRUNCATED.with(|t| t.get());
+    let opaque = OPAQUE.with(|t| t.get());
+    TRUNCATED.with(|t| t.set(outer_truncated || truncated));
+    OPAQUE.with(|t| t.set(outer_opaque));
+    if opaque {
+        if !truncated {
+            cache.put(key, Cached::Concrete);
+        }
+        return concrete();
+    }
+    if !truncated {
+        cache.put(key, Cached::One(ty.clone()));
+    }
+    subst(&ty)
+}
+
+/// Marks the current evaluation as needing a placeholder's value.
+fn opaque<T>(value: T) -> T {
+    OPAQUE.with(|t| t.set(true));
+    value
+}
+
+/// Marks the current evaluation as cut short by a bound.
+fn truncate<T>(value: T) -> T {
+    TRUNCATED.with(|t| t.set(true));
+    value
 }
 
 /// Gives the next reference resolved on this thread a full budget.
@@ -37,16 +193,22 @@ pub(super) fn reset_budget() {
     STEPS.with(|s| s.set(STEP_BUDGET));
 }
 
-/// Spends one step; `false` when the budget is spent.
+/// Spends one step; `false` when the budget is spent (the evaluation is
+/// then marked cut short).
 fn step() -> bool {
     STEPS.with(|s| {
         let left = s.get();
         if left == 0 {
-            return false;
+            return truncate(false);
         }
         s.set(left - 1);
         true
     })
+}
+
+/// Whether `hops` is past the bound (marking the evaluation cut short).
+fn too_deep(hops: u32) -> bool {
+    hops > MAX_HOPS && truncate(true)
 }
 
 /// Type arguments bound to type parameters by name.
@@ -85,6 +247,9 @@ pub(super) enum Ty<'a> {
     /// An object literal of a contextual type ([`Value::Literal`]): its
     /// keys are members of every member of a union, or of none.
     Literal(Rc<Ty<'a>>),
+    /// A type parameter (or `this`) of a generic definition evaluated once
+    /// for every instance: replaced by its argument ([`Project::subst`]).
+    Param(&'a str),
 }
 
 /// Where a written type or value is read: its file, scope, line, the type
@@ -269,7 +434,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         head_scope: Option<Option<&'a str>>,
         hops: u32,
     ) -> Ty<'a> {
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return Ty::unknown();
         }
         match value {
@@ -314,6 +479,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 let object = self.eval_value(at, object, head_scope, hops + 1);
                 match self.valued(object, hops + 1) {
                     Ty::Promise(inner) => (*inner).clone(),
+                    Ty::Param(_) => opaque(Ty::unknown()),
                     other => other,
                 }
             }
@@ -331,6 +497,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     }
                 }
                 Ty::unknown()
+            }
+            Value::Keywords(callee) => {
+                let callee = self.eval_value(at, callee, head_scope, hops + 1);
+                match callee {
+                    Ty::E(Entity::Def(f, d))
+                        if is_instantiable(self.kind(f, d)) && !self.has_init(f, d, hops + 1) =>
+                    {
+                        Ty::Literal(Rc::new(Ty::Inst(f, d, Rc::from(Vec::new()))))
+                    }
+                    _ => Ty::unknown(),
+                }
             }
             Value::Literal(context) => {
                 let context = self.eval_value(at, context, head_scope, hops + 1);
@@ -424,6 +601,15 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
             other => other,
         }
+    }
+
+    /// Whether class `d` of file `f` or one of its bases defines
+    /// `__init__`.
+    fn has_init(&self, f: usize, d: usize, hops: u32) -> bool {
+        let this = Rc::new(Ty::Inst(f, d, Rc::from(Vec::new())));
+        let mut seen = Vec::new();
+        self.inst_member(f, d, Vec::new(), "__init__", &this, &mut seen, hops + 1)
+            .is_some_and(|(entity, _)| matches!(entity, Entity::Def(..)))
     }
 
     /// The class around `at`'s scope as the bases of `super()` see it: an
@@ -560,7 +746,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         exact: bool,
         hops: u32,
     ) -> Ty<'a> {
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return Ty::unknown();
         }
         if let Some(s) = scope {
@@ -576,6 +762,21 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
             return self.entity_ty(entity, hops + 1);
         }
+        // A TypeScript/JavaScript module's names do not depend on the line
+        // (declarations are hoisted, imports too): looked up once, as many
+        // types name `Partial` or `Record` and a miss searches every
+        // `export *`.
+        if self.script(f) {
+            let key = CacheKey::ModuleName(f, name.into());
+            return cached(&self.type_cache, key, || {
+                self.module_name_ty(f, name, line, hops)
+            });
+        }
+        self.module_name_ty(f, name, line, hops)
+    }
+
+    /// [`Self::name_ty`] at module level.
+    fn module_name_ty(&self, f: usize, name: &str, line: u32, hops: u32) -> Ty<'a> {
         let entity = self.name(f, None, name, line, hops + 1);
         if entity == Entity::Unknown
             && let Some(ty) = self.local_ty(f, None, name, line, hops + 1)
@@ -611,12 +812,28 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             .rev()
             .find(|t| t.line <= line)
             .or_else(|| types.first())?;
+        let key = CacheKey::Local(std::ptr::from_ref(*found) as usize);
+        Some(cached(&self.type_cache, key, || {
+            self.local_fact_ty(f, scope, name, line, found, hops)
+        }))
+    }
+
+    /// The type the local type fact `found` (of `name` in `scope`) gives.
+    fn local_fact_ty(
+        &self,
+        f: usize,
+        scope: Option<&str>,
+        name: &str,
+        line: u32,
+        found: &'a outline_core::xref::LocalType,
+        hops: u32,
+    ) -> Ty<'a> {
         let at = Written::at(
             f,
             found.scope.as_ref().map(|s| s.qualname.as_str()),
             found.line,
         );
-        Some(match &found.type_of {
+        match &found.type_of {
             TypeOf::Type(ty) => self.eval_type(&at, ty, hops + 1),
             TypeOf::Value(value) => {
                 // `x = x.copy()`: a name's own binding is read before it.
@@ -628,7 +845,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
             TypeOf::Elements(path) => Ty::Array(Rc::new(self.named_ty(&at, path, &[], hops + 1))),
             _ => self.entity_ty(self.local_type(f, scope, name, line, hops + 1), hops + 1),
-        })
+        }
     }
 
     /// What a reference's receiver is: its dotted path, the result of
@@ -669,9 +886,16 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// variable's or property's value, a Python function rebound by its
     /// decorators.
     fn def_value(&self, f: usize, d: usize, hops: u32) -> Ty<'a> {
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return Ty::unknown();
         }
+        cached(&self.type_cache, CacheKey::DefValue(f, d), || {
+            self.def_value_uncached(f, d, hops)
+        })
+    }
+
+    /// [`Self::def_value`] without the cache.
+    fn def_value_uncached(&self, f: usize, d: usize, hops: u32) -> Ty<'a> {
         let Some(definition) = self.definition(f, d) else {
             return Ty::unknown();
         };
@@ -797,7 +1021,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
 
     /// A written type read at `at`.
     pub(super) fn eval_type(&self, at: &Written<'a>, ty: &TypeExpr, hops: u32) -> Ty<'a> {
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return Ty::unknown();
         }
         match ty {
@@ -945,6 +1169,26 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         let Some(generics) = self.tables(f).generics.get(owner) else {
             return Rc::new(Vec::new());
         };
+        if args.iter().all(Ty::is_unknown) {
+            // The default bounds: the same for every reference.
+            let key = CacheKey::Bounds(f, owner.as_ptr() as usize);
+            if let Some(Cached::Env(env)) = self.type_cache.get(&key) {
+                return env;
+            }
+            let outer = TRUNCATED.with(|t| t.replace(false));
+            let mut env: Vec<(&'a str, Ty<'a>)> = Vec::with_capacity(generics.params.len());
+            for param in &generics.params {
+                let ty = self.param_bound_in(f, owner, param, Rc::new(env.clone()), hops + 1);
+                env.push((param.name.as_str(), ty));
+            }
+            let env = Rc::new(env);
+            let truncated = TRUNCATED.with(|t| t.get());
+            if !truncated {
+                self.type_cache.put(key, Cached::Env(env.clone()));
+            }
+            TRUNCATED.with(|t| t.set(outer || truncated));
+            return env;
+        }
         let mut args = args.into_iter();
         let mut env: Vec<(&'a str, Ty<'a>)> = Vec::with_capacity(generics.params.len());
         for param in &generics.params {
@@ -959,11 +1203,117 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         Rc::new(env)
     }
 
+    /// `ty` with each placeholder ([`Ty::Param`]) replaced by its value in
+    /// `env` (a placeholder `env` does not bind stays).
+    fn subst(&self, ty: &Ty<'a>, env: &[(&'a str, Ty<'a>)], depth: u32) -> Ty<'a> {
+        if depth > MAX_HOPS {
+            return truncate(Ty::unknown());
+        }
+        let next = depth + 1;
+        let all = |tys: &[Ty<'a>]| -> Rc<[Ty<'a>]> {
+            tys.iter().map(|t| self.subst(t, env, next)).collect()
+        };
+        let one = |t: &Ty<'a>| Rc::new(self.subst(t, env, next));
+        let env_of = |e: &Env<'a>| -> Env<'a> {
+            Rc::new(
+                e.iter()
+                    .map(|(n, t)| (*n, self.subst(t, env, next)))
+                    .collect(),
+            )
+        };
+        match ty {
+            Ty::Param(name) => match env.iter().rev().find(|(n, _)| n == name) {
+                Some((_, value)) => value.clone(),
+                None => ty.clone(),
+            },
+            Ty::E(_) => ty.clone(),
+            Ty::Inst(f, d, args) if !args.is_empty() => Ty::Inst(*f, *d, all(args)),
+            Ty::Inst(..) => ty.clone(),
+            Ty::Array(t) => Ty::Array(one(t)),
+            Ty::Mapping(t) => Ty::Mapping(one(t)),
+            Ty::Promise(t) => Ty::Promise(one(t)),
+            Ty::Literal(t) => Ty::Literal(one(t)),
+            Ty::Union(members) => Ty::Union(all(members)),
+            Ty::Func(params, ret) => Ty::Func(all(params), one(ret)),
+            Ty::Bound(f, d, e, this) => Ty::Bound(*f, *d, env_of(e), this.as_ref().map(|t| one(t))),
+            Ty::Object(at, members) => Ty::Object(
+                Rc::new(Written {
+                    env: env_of(&at.env),
+                    this: at.this.as_ref().map(|t| one(t)),
+                    ..(**at).clone()
+                }),
+                members.clone(),
+            ),
+            Ty::Builtin(receiver, method) => Ty::Builtin(one(receiver), method),
+        }
+    }
+
+    /// The type parameters of the generic `owner` of file `f` as
+    /// placeholders.
+    fn placeholders(&self, f: usize, owner: &'a str) -> Vec<(&'a str, Ty<'a>)> {
+        self.tables(f)
+            .generics
+            .get(owner)
+            .map(|g| {
+                g.params
+                    .iter()
+                    .map(|p| (p.name.as_str(), Ty::Param(p.name.as_str())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The bases of class or interface `d` of file `f` in order, its type
+    /// parameters (and `this`) as placeholders: the written ones with their
+    /// arguments, then those only the inheritance references give.
+    fn class_bases(&self, f: usize, d: usize, hops: u32) -> Rc<[Ty<'a>]> {
+        let key = CacheKey::Bases(f, d);
+        if let Some(Cached::Many(bases)) = self.type_cache.get(&key) {
+            return bases;
+        }
+        let outer = TRUNCATED.with(|t| t.replace(false));
+        let mut bases: Vec<Ty<'a>> = Vec::new();
+        if let Some(class) = self.definition(f, d) {
+            let qualname = class.qualname.as_str();
+            let mut env = self.placeholders(f, qualname);
+            env.push(("this", Ty::Param("this")));
+            let at = Written {
+                f,
+                scope: Some(qualname),
+                line: class.start_line,
+                env: Rc::new(env),
+                this: Some(Rc::new(Ty::Param("this"))),
+            };
+            if let Some(written) = self.tables(f).typed_bases.get(qualname) {
+                for base in written {
+                    if let ty @ Ty::Inst(..) = self.eval_type(&at, base, hops + 1) {
+                        bases.push(ty);
+                    }
+                }
+            }
+            for &(bf, bd) in self.bases_of(f, d).iter() {
+                if !bases
+                    .iter()
+                    .any(|b| matches!(b, Ty::Inst(xf, xd, _) if (*xf, *xd) == (bf, bd)))
+                {
+                    bases.push(Ty::Inst(bf, bd, Rc::from(Vec::new())));
+                }
+            }
+        }
+        let bases: Rc<[Ty<'a>]> = Rc::from(bases);
+        let truncated = TRUNCATED.with(|t| t.get());
+        if !truncated {
+            self.type_cache.put(key, Cached::Many(bases.clone()));
+        }
+        TRUNCATED.with(|t| t.set(outer || truncated));
+        bases
+    }
+
     /// `name` as a member of `object`: the definition it reaches (an
     /// [`Entity::Def`] when one is found) and its value.
     pub(super) fn member_ty(&self, object: &Ty<'a>, name: &str, hops: u32) -> (Entity, Ty<'a>) {
         let none = (Entity::Unknown, Ty::unknown());
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return none;
         }
         match object {
@@ -990,6 +1340,14 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                         | SymbolKind::Function
                         | SymbolKind::Method,
                     ) => {
+                        // An object literal's properties are its symbol's
+                        // children (`const coerce = { number: … }`).
+                        if let Some(definition) = self.definition(f, d)
+                            && let Some(m) = self.child(f, &definition.qualname, name)
+                        {
+                            let entity = Entity::Def(f, m);
+                            return (entity, self.found_value(entity, hops + 1));
+                        }
                         let value = self.def_value(f, d, hops + 1);
                         match value {
                             Ty::E(Entity::Def(vf, vd)) if (vf, vd) == (f, d) => {
@@ -1016,14 +1374,36 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 self.inst_member(*f, *d, args.to_vec(), name, &this, &mut seen, hops + 1)
                     .unwrap_or(none)
             }
+            // The member of the first member of the union that has it (tsc
+            // gives a union's property every declaration: one is enough to
+            // name it); its value is what any member's is.
+            // The first member of the union whose member it is with a known
+            // value, else the first that has it at all (tsc gives a union's
+            // property every declaration: one is enough to name it); its
+            // value is what any member's is.
             Ty::Union(members) => {
+                let mut entity = Entity::Unknown;
+                let mut known = false;
+                let mut values = Vec::new();
                 for member in members.iter() {
-                    let found = self.member_ty(member, name, hops + 1);
-                    if matches!(found.0, Entity::Def(..)) {
-                        return found;
+                    let (found, value) = self.member_ty(member, name, hops + 1);
+                    if !matches!(found, Entity::Def(..) | Entity::Local) {
+                        continue;
+                    }
+                    let better = match (entity, found) {
+                        (Entity::Def(..), Entity::Local) => false,
+                        (Entity::Def(..), _) => !known && !value.is_unknown(),
+                        _ => true,
+                    };
+                    if better {
+                        entity = found;
+                        known = !value.is_unknown();
+                    }
+                    if !value.is_unknown() {
+                        values.push(value);
                     }
                 }
-                none
+                (entity, union(values))
             }
             Ty::Object(at, members) => match members.iter().find(|(n, _)| n == name) {
                 Some((_, ty)) => (Entity::Unknown, self.eval_type(at, ty, hops + 1)),
@@ -1051,6 +1431,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 other => self.member_ty(other, name, hops + 1),
             },
             Ty::Func(..) | Ty::Bound(..) | Ty::Builtin(..) => none,
+            Ty::Param(_) => opaque(none),
         }
     }
 
@@ -1064,7 +1445,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
 
     /// `name` in the class or interface `d` of file `f` read with `args`,
     /// or in its bases (their arguments substituted), depth first; `this`
-    /// is the value the lookup started from.
+    /// is the value the lookup started from. Looked up once per class and
+    /// name with the class's type parameters and `this` as placeholders,
+    /// then substituted ([`Self::inst_member_concrete`] does the lookup).
     #[allow(clippy::too_many_arguments)]
     fn inst_member(
         &self,
@@ -1076,7 +1459,81 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         seen: &mut Vec<(usize, usize)>,
         hops: u32,
     ) -> Option<(Entity, Ty<'a>)> {
-        if hops > MAX_HOPS || seen.contains(&(f, d)) || seen.len() > MAX_HOPS as usize || !step() {
+        if self.rust(f) {
+            return self.inst_member_concrete(f, d, args, name, this, seen, hops);
+        }
+        let key = CacheKey::Member(f, d, name.into());
+        let bound = |this: &Rc<Ty<'a>>, args: Vec<Ty<'a>>| -> Vec<(&'a str, Ty<'a>)> {
+            let qualname = self.definition(f, d).map_or("", |c| c.qualname.as_str());
+            let mut env = self.bind(f, qualname, args, hops + 1).to_vec();
+            env.push(("this", (**this).clone()));
+            env
+        };
+        match self.type_cache.get(&key) {
+            Some(Cached::Member(entity, generic)) => {
+                return Some((entity, self.subst(&generic, &bound(this, args), 0)));
+            }
+            Some(Cached::NoMember) => return None,
+            Some(Cached::Concrete) => {
+                return self.inst_member_concrete(f, d, args, name, this, seen, hops);
+            }
+            _ => {}
+        }
+        let outer_truncated = TRUNCATED.with(|t| t.replace(false));
+        let outer_opaque = OPAQUE.with(|t| t.replace(false));
+        let placeholders: Vec<Ty<'a>> = self
+            .definition(f, d)
+            .map(|c| {
+                self.placeholders(f, c.qualname.as_str())
+                    .into_iter()
+                    .map(|(_, p)| p)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let generic_this = Rc::new(Ty::Param("this"));
+        let found = self.inst_member_concrete(
+            f,
+            d,
+            placeholders,
+            name,
+            &generic_this,
+            &mut Vec::new(),
+            hops,
+        );
+        let truncated = TRUNCATED.with(|t| t.get());
+        let opaque = OPAQUE.with(|t| t.get());
+        TRUNCATED.with(|t| t.set(outer_truncated || truncated));
+        OPAQUE.with(|t| t.set(outer_opaque));
+        if opaque {
+            if !truncated {
+                self.type_cache.put(key, Cached::Concrete);
+            }
+            return self.inst_member_concrete(f, d, args, name, this, seen, hops);
+        }
+        if !truncated {
+            let value = match &found {
+                Some((entity, generic)) => Cached::Member(*entity, generic.clone()),
+                None => Cached::NoMember,
+            };
+            self.type_cache.put(key, value);
+        }
+        let (entity, generic) = found?;
+        Some((entity, self.subst(&generic, &bound(this, args), 0)))
+    }
+
+    /// [`Self::inst_member`] without the cache.
+    #[allow(clippy::too_many_arguments)]
+    fn inst_member_concrete(
+        &self,
+        f: usize,
+        d: usize,
+        args: Vec<Ty<'a>>,
+        name: &str,
+        this: &Rc<Ty<'a>>,
+        seen: &mut Vec<(usize, usize)>,
+        hops: u32,
+    ) -> Option<(Entity, Ty<'a>)> {
+        if too_deep(hops) || seen.contains(&(f, d)) || seen.len() > MAX_HOPS as usize || !step() {
             return None;
         }
         seen.push((f, d));
@@ -1092,11 +1549,33 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             env: env.clone(),
             this: Some(this.clone()),
         };
+        // An attribute's value, evaluated once with the class's type
+        // parameters and `this` as placeholders.
+        let attribute_value = |attribute: &'a Attribute| {
+            let mut bound: Vec<(&'a str, Ty<'a>)> = env.to_vec();
+            bound.push(("this", (**this).clone()));
+            cached_generic(
+                &self.type_cache,
+                CacheKey::Attribute(std::ptr::from_ref(attribute) as usize),
+                || {
+                    let mut generic = self.placeholders(f, qualname);
+                    generic.push(("this", Ty::Param("this")));
+                    let at = Written {
+                        env: Rc::new(generic),
+                        this: Some(Rc::new(Ty::Param("this"))),
+                        ..member_at(attribute)
+                    };
+                    self.attribute_ty(&at, attribute, hops + 1)
+                },
+                |generic| self.subst(generic, &bound, 0),
+                || self.attribute_ty(&member_at(attribute), attribute, hops + 1),
+            )
+        };
         // A Python instance attribute (`self.x = …`) comes first.
         if let Some(attribute) = attribute
             && attribute.instance
         {
-            let value = self.attribute_ty(&member_at(attribute), attribute, hops + 1);
+            let value = attribute_value(attribute);
             // The class body may declare it too (`x: int` then `self.x =`).
             let entity = match self.child(f, qualname, name) {
                 Some(m) => Entity::Def(f, m),
@@ -1144,9 +1623,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     | SymbolKind::Variable
                     | SymbolKind::Constant,
                 ) => match attribute {
-                    Some(attribute) => {
-                        self.attribute_ty(&member_at(attribute), attribute, hops + 1)
-                    }
+                    Some(attribute) => attribute_value(attribute),
                     None => match self.local_ty(f, Some(qualname), name, u32::MAX, hops + 1) {
                         Some(ty) => ty,
                         None => Ty::E(Entity::Local),
@@ -1159,42 +1636,16 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         // A declared attribute that is no symbol (a TypeScript constructor
         // parameter property, an interface's call signature `()`).
         if let Some(attribute) = attribute {
-            let value = self.attribute_ty(&member_at(attribute), attribute, hops + 1);
-            return Some((Entity::Local, value));
+            return Some((Entity::Local, attribute_value(attribute)));
         }
-        // The bases, with their written arguments when the facts have them.
-        let written = tables.typed_bases.get(qualname);
-        let around = qualname.rsplit_once('.').map(|(p, _)| p);
-        let at = Written {
-            f,
-            scope: around,
-            line: class.start_line,
-            env: env.clone(),
-            this: Some(this.clone()),
-        };
-        let mut visited_written = Vec::new();
-        if let Some(written) = written {
-            for base in written {
-                // Read in the class's own scope too: its type parameters.
-                let at = Written {
-                    scope: Some(qualname),
-                    ..at.clone()
-                };
-                if let Ty::Inst(bf, bd, bargs) = self.eval_type(&at, base, hops + 1) {
-                    visited_written.push((bf, bd));
-                    if let Some(found) =
-                        self.inst_member(bf, bd, bargs.to_vec(), name, this, seen, hops + 1)
-                    {
-                        return Some(found);
-                    }
-                }
-            }
-        }
-        for &(bf, bd) in self.bases_of(f, d).iter() {
-            if visited_written.contains(&(bf, bd)) {
-                continue;
-            }
-            if let Some(found) = self.inst_member(bf, bd, Vec::new(), name, this, seen, hops + 1) {
+        // The bases, with their written arguments substituted.
+        let mut bound: Vec<(&'a str, Ty<'a>)> = env.to_vec();
+        bound.push(("this", (**this).clone()));
+        for base in self.class_bases(f, d, hops + 1).iter() {
+            if let Ty::Inst(bf, bd, bargs) = self.subst(base, &bound, 0)
+                && let Some(found) =
+                    self.inst_member(bf, bd, bargs.to_vec(), name, this, seen, hops + 1)
+            {
                 return Some(found);
             }
         }
@@ -1230,7 +1681,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
 
     /// What calling `callee` with `args` positional arguments gives.
     pub(super) fn call_ty(&self, callee: &Ty<'a>, args: u32, hops: u32) -> Ty<'a> {
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return Ty::unknown();
         }
         match callee {
@@ -1311,6 +1762,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             Ty::Array(_) | Ty::Mapping(_) | Ty::Promise(_) | Ty::Object(..) | Ty::Literal(_) => {
                 Ty::unknown()
             }
+            Ty::Param(_) => opaque(Ty::unknown()),
         }
     }
 
@@ -1346,9 +1798,55 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// What function `d` of file `f` returns when called with `args`
     /// arguments, read in `at`'s env and `this`.
     fn returned(&self, f: usize, d: usize, at: &Written<'a>, args: u32, hops: u32) -> Ty<'a> {
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return Ty::unknown();
         }
+        if at.env.is_empty() && at.this.is_none() {
+            return cached(&self.type_cache, CacheKey::Returned(f, d, args), || {
+                self.returned_uncached(f, d, at, args, hops)
+            });
+        }
+        // With a receiver or type arguments: evaluated once with the class's
+        // and the function's type parameters and `this` as placeholders.
+        let Some(definition) = self.definition(f, d) else {
+            return Ty::unknown();
+        };
+        let qualname = definition.qualname.as_str();
+        let class = qualname.rsplit_once('.').map_or("", |(p, _)| p);
+        let mut bound: Vec<(&'a str, Ty<'a>)> = self.bind(f, class, Vec::new(), hops + 1).to_vec();
+        bound.extend(self.bind(f, qualname, Vec::new(), hops + 1).iter().cloned());
+        bound.extend(at.env.iter().cloned());
+        if let Some(this) = &at.this {
+            bound.push(("this", (**this).clone()));
+        }
+        cached_generic(
+            &self.type_cache,
+            CacheKey::ReturnedGeneric(f, d, args),
+            || {
+                let mut generic = self.placeholders(f, class);
+                generic.extend(self.placeholders(f, qualname));
+                generic.push(("this", Ty::Param("this")));
+                let written = Written {
+                    env: Rc::new(generic),
+                    this: Some(Rc::new(Ty::Param("this"))),
+                    ..at.clone()
+                };
+                self.returned_uncached(f, d, &written, args, hops)
+            },
+            |generic| self.subst(generic, &bound, 0),
+            || self.returned_uncached(f, d, at, args, hops),
+        )
+    }
+
+    /// [`Self::returned`] without the cache.
+    fn returned_uncached(
+        &self,
+        f: usize,
+        d: usize,
+        at: &Written<'a>,
+        args: u32,
+        hops: u32,
+    ) -> Ty<'a> {
         let Some(definition) = self.definition(f, d) else {
             return Ty::unknown();
         };
@@ -1396,7 +1894,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
 
     /// The type of parameter `index` of the function `function` is.
     pub(super) fn param_ty(&self, function: &Ty<'a>, index: u32, hops: u32) -> Ty<'a> {
-        if hops > MAX_HOPS || !step() {
+        if too_deep(hops) || !step() {
             return Ty::unknown();
         }
         let i = index as usize;
@@ -1417,6 +1915,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 self.param_of(*f, *d, &at, i, hops + 1)
             }
             Ty::Builtin(receiver, method) => builtin_param(receiver, method, i),
+            Ty::Param(_) => opaque(Ty::unknown()),
             Ty::Inst(..) => {
                 for name in ["__call__", "()"] {
                     let (entity, value) = self.member_ty(function, name, hops + 1);
@@ -1475,6 +1974,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// class's `__getitem__`/`__iter__`/`__next__` gives.
     fn element_ty(&self, object: &Ty<'a>, hops: u32) -> Ty<'a> {
         match object {
+            Ty::Param(_) => opaque(Ty::unknown()),
             Ty::Array(element) | Ty::Mapping(element) => (**element).clone(),
             Ty::Inst(..) => {
                 for name in ["__getitem__", "__next__", "__iter__"] {
