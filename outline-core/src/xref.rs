@@ -27,8 +27,12 @@ use crate::id::symbol_id;
 /// with their `#[path]` attributes). 6: [`TypeOf::Elements`],
 /// [`TypeOf::ElementOf`], [`Attribute::elements`]; import-role references at
 /// the imported name's own line; Python string annotations and TypeScript
-/// type-parameter constraints and `this` parameters give references.
-pub const FACTS_VERSION: u32 = 6;
+/// type-parameter constraints and `this` parameters give references. 7:
+/// Rust items written inside brace-delimited macro invocations (`cfg_rt! {
+/// … }`) give their facts (`use`, `mod`, bodies); the generic parameters of
+/// Rust structs, enums, unions, type aliases and traits, and const
+/// parameters, are bound names.
+pub const FACTS_VERSION: u32 = 7;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
