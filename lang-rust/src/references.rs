@@ -222,6 +222,20 @@ fn is_binding_name(name: &str) -> bool {
     !name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
+/// The type and const parameters of `generics` (`T`, `N` of `<T, const N:
+/// usize>`): names bound in the item, never a project definition.
+fn generic_names(generics: &syn::Generics) -> Vec<String> {
+    generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
+}
+
 /// Names a pattern binds.
 fn pat_names(pat: &Pat, out: &mut Vec<String>) {
     match pat {
@@ -303,8 +317,51 @@ fn type_path(ty: &Type) -> Option<Vec<String>> {
         }
         Type::Reference(r) => type_path(&r.elem),
         Type::Paren(p) => type_path(&p.elem),
+        // `impl Trait`, `dyn Trait`: a value whose methods are the trait's
+        // (the first trait bound; `?Sized` and lifetimes are none).
+        Type::ImplTrait(t) => first_trait(&t.bounds),
+        Type::TraitObject(t) => first_trait(&t.bounds),
         _ => None,
     }
+}
+
+/// The path of the first trait among `bounds` (`Read` of `?Sized + Read +
+/// 'a`), when it is not a `?` bound.
+fn first_trait<'b>(bounds: impl IntoIterator<Item = &'b TypeParamBound>) -> Option<Vec<String>> {
+    bounds.into_iter().find_map(|bound| match bound {
+        TypeParamBound::Trait(t) if t.maybe.is_none() => {
+            Some(path_chain(&t.path).into_iter().map(|(n, _)| n).collect())
+        }
+        _ => None,
+    })
+}
+
+/// Each type parameter of `generics` with a trait bound (`<T: Read>`, or
+/// `where T: Read`) → that trait's path: a value of type `T` has the
+/// trait's methods (Rust Reference, "Trait bounds"), so `x.read()` with `x:
+/// T` names `Read::read`.
+fn bounded_parameters(generics: &syn::Generics) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    for param in &generics.params {
+        if let syn::GenericParam::Type(t) = param
+            && let Some(path) = first_trait(&t.bounds)
+        {
+            out.insert(t.ident.to_string(), path);
+        }
+    }
+    if let Some(clause) = &generics.where_clause {
+        for predicate in &clause.predicates {
+            if let syn::WherePredicate::Type(p) = predicate
+                && let Type::Path(ty) = &p.bounded_ty
+                && ty.qself.is_none()
+                && let Some(ident) = ty.path.get_ident()
+                && let Some(path) = first_trait(&p.bounds)
+            {
+                out.entry(ident.to_string()).or_insert(path);
+            }
+        }
+    }
+    out
 }
 
 impl Walker<'_, '_, '_> {
@@ -494,18 +551,19 @@ impl Walker<'_, '_, '_> {
         if own {
             self.scopes.push(key.clone());
         }
-        let mut names = Vec::new();
-        for param in &sig.generics.params {
-            if let syn::GenericParam::Type(t) = param {
-                names.push(t.ident.to_string());
-            }
-        }
+        let mut names = generic_names(&sig.generics);
         let mut typed = Vec::new();
+        let bounded = bounded_parameters(&sig.generics);
         for input in &sig.inputs {
             if let FnArg::Typed(p) = input {
                 let mut bound = Vec::new();
                 pat_names(&p.pat, &mut bound);
                 if let (Pat::Ident(ident), Some(path)) = (&*p.pat, type_path(&p.ty)) {
+                    // `x: T` with `T: Trait`: the trait's methods.
+                    let path = match path.as_slice() {
+                        [only] => bounded.get(only).cloned().unwrap_or(path),
+                        _ => path,
+                    };
                     typed.push((ident.ident.to_string(), path));
                 }
                 names.extend(bound);
@@ -679,6 +737,34 @@ impl Walker<'_, '_, '_> {
         }
     }
 
+    /// A struct, enum, union or type alias: its generic parameters are
+    /// bound while its generics and `body` (fields, variants, aliased type)
+    /// are walked, so `T` of `struct S<T> { x: Option<T> }` is a local.
+    fn generic_item(
+        &mut self,
+        ident: &syn::Ident,
+        generics: &syn::Generics,
+        body: impl FnOnce(&mut Self),
+    ) {
+        let key = self
+            .symbol_at(ident.span())
+            .unwrap_or_else(|| self.synthetic("item", ident.span()));
+        self.frames.push(Frame {
+            key: Some(key),
+            names: generic_names(generics).into_iter().collect(),
+        });
+        self.visit_generics(generics);
+        body(self);
+        self.frames.pop();
+    }
+
+    /// The items of a brace-delimited invocation's body, walked in place.
+    fn macro_items(&mut self, mac: &Macro) {
+        for item in crate::macros::body_items(mac) {
+            self.visit_item(&item);
+        }
+    }
+
     fn macro_args(&mut self, mac: &Macro) {
         if let Ok(args) = mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
         {
@@ -706,15 +792,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
         let key = self
             .symbol_at(node.impl_token.span)
             .unwrap_or_else(|| self.synthetic("impl", node.impl_token.span));
-        let mut names = Vec::new();
-        for param in &node.generics.params {
-            if let syn::GenericParam::Type(t) = param {
-                names.push(t.ident.to_string());
-            }
-        }
         self.frames.push(Frame {
             key: Some(key.clone()),
-            names: names.into_iter().collect(),
+            names: generic_names(&node.generics).into_iter().collect(),
         });
         match &*node.self_ty {
             Type::Path(TypePath {
@@ -747,11 +827,16 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
         let key = self
             .symbol_at(node.ident.span())
             .unwrap_or_else(|| self.synthetic("trait", node.ident.span()));
+        self.frames.push(Frame {
+            key: Some(key.clone()),
+            names: generic_names(&node.generics).into_iter().collect(),
+        });
         for bound in &node.supertraits {
             if let TypeParamBound::Trait(t) = bound {
                 self.chain(path_chain(&t.path), Role::Inherit, Some(key.clone()));
             }
         }
+        self.visit_generics(&node.generics);
         self.scopes.push(key.clone());
         self.self_type.push(key);
         for item in &node.items {
@@ -759,6 +844,31 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
         }
         self.self_type.pop();
         self.scopes.pop();
+        self.frames.pop();
+    }
+
+    fn visit_item_struct(&mut self, node: &'ast syn::ItemStruct) {
+        self.generic_item(&node.ident, &node.generics, |w| {
+            w.visit_fields(&node.fields);
+        });
+    }
+
+    fn visit_item_enum(&mut self, node: &'ast syn::ItemEnum) {
+        self.generic_item(&node.ident, &node.generics, |w| {
+            for variant in &node.variants {
+                w.visit_variant(variant);
+            }
+        });
+    }
+
+    fn visit_item_union(&mut self, node: &'ast syn::ItemUnion) {
+        self.generic_item(&node.ident, &node.generics, |w| {
+            w.visit_fields_named(&node.fields);
+        });
+    }
+
+    fn visit_item_type(&mut self, node: &'ast syn::ItemType) {
+        self.generic_item(&node.ident, &node.generics, |w| w.visit_type(&node.ty));
     }
 
     fn visit_item_mod(&mut self, node: &'ast ItemMod) {
@@ -973,6 +1083,26 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
     }
 
     fn visit_macro(&mut self, _node: &'ast Macro) {}
+
+    /// Items written in a brace-delimited invocation (`cfg_rt! { pub(crate)
+    /// use …; mod x; fn f() { … } }`) are walked as the items they become
+    /// once expanded: their `use` bindings, `mod` declarations and bodies
+    /// count as the module's (the outline gives them as the macro symbol's
+    /// children, see `macros.rs`).
+    fn visit_item_macro(&mut self, node: &'ast syn::ItemMacro) {
+        self.macro_items(&node.mac);
+    }
+
+    /// [`Visit::visit_item_macro`] inside an impl block: its functions are
+    /// the impl's methods (`self` is the impl's type).
+    fn visit_impl_item_macro(&mut self, node: &'ast syn::ImplItemMacro) {
+        self.macro_items(&node.mac);
+    }
+
+    /// [`Visit::visit_item_macro`] inside a trait.
+    fn visit_trait_item_macro(&mut self, node: &'ast syn::TraitItemMacro) {
+        self.macro_items(&node.mac);
+    }
 
     fn visit_attribute(&mut self, _node: &'ast syn::Attribute) {}
 }

@@ -18,6 +18,9 @@ use crate::{
     FileInput, MAX_CANDIDATES, ProjectConfig, Relation, Resolution, Resolved, Status, Via,
 };
 
+#[path = "rust_resolve.rs"]
+mod rust_resolve;
+
 /// How many imports, re-exports and bases are followed before giving up (a
 /// cycle or a very long chain).
 const MAX_HOPS: u32 = 32;
@@ -662,7 +665,10 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// The resolution of reference `r` of file `f`; `None` for a local
     /// variable.
     fn resolution(&self, f: usize, r: usize, reference: &Reference) -> Option<Resolution> {
-        let entity = self.lookup(f, reference);
+        let mut entity = self.lookup(f, reference);
+        if entity == Entity::Unknown && self.rust(f) {
+            entity = self.rust_unresolved(reference);
+        }
         let mut role = reference.role;
         let resolved = |target: (usize, usize), via: Via, confidence: f32| {
             let id = self.definition(target.0, target.1).map(|d| d.id.clone());
@@ -699,6 +705,18 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             Entity::Unknown => {
                 let bare = reference.receiver == Receiver::Bare;
                 let matches = self.same_name(reference, bare);
+                if self.rust_outside(f, matches.len()) {
+                    return Some(Resolution {
+                        file: f,
+                        reference: r,
+                        role,
+                        status: Status::External,
+                        target: None,
+                        candidates: Vec::new(),
+                        confidence: 1.0,
+                        via: Via::None,
+                    });
+                }
                 if bare
                     && matches.len() == 1
                     && reference.role != Role::Import
@@ -1457,6 +1475,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
         }
         if let Some(&d) = self.tables(m).qualnames.get(name) {
+            if let Some(file) = self.rust_declared_module(m, d, name) {
+                return file;
+            }
             return Entity::Def(m, d);
         }
         if let Some(binding) = self
@@ -1858,7 +1879,13 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         {
             return self.attribute_value(f, attribute, hops + 1);
         }
-        // Rust: an impl block's type, and a type's impl blocks.
+        // Rust: an inline module's imports, an impl block's type, and a
+        // type's impl blocks.
+        if let found @ (Entity::Def(..) | Entity::Module(_) | Entity::External) =
+            self.rust_inline_import(f, d, name, hops)
+        {
+            return found;
+        }
         if let Some(&(tf, td)) = self.impl_of.get(&(f, d)) {
             return self.class_member(tf, td, name, seen, instance, hops);
         }

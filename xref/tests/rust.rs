@@ -291,7 +291,9 @@ fn globs_of_extern_crates_and_cycles_of_globs_end() {
             "use crate::a::*;\npub use std::collections::*;\npub fn from_b() {}\nfn user() { from_a(); missing(); }\n",
         ),
     ]);
-    assert_eq!(at(&p, "src/lib.rs", 4, "g").0, Status::Candidate);
+    // No definition of the project is named `g`: it is the glob's
+    // (`std::io::*`), outside the project.
+    assert_eq!(at(&p, "src/lib.rs", 4, "g").0, Status::External);
     assert_eq!(target(&p, "src/a.rs", 4, "from_b"), "src/b.rs:3:from_b");
     assert_eq!(target(&p, "src/b.rs", 4, "from_a"), "src/a.rs:3:from_a");
     assert_ne!(at(&p, "src/a.rs", 4, "missing").0, Status::Resolved);
@@ -607,4 +609,168 @@ fn calls_through_crate_visible_re_exports_macro_items_and_associated_items() {
         target(&p, "src/lib.rs", 7, "spawn"),
         "src/lib.rs:5:cfg_rt!.spawn"
     );
+}
+
+#[test]
+fn re_exports_written_inside_cfg_macros_reach_the_definition() {
+    // tokio 1.54's real shape: every `use` of the chain, the `mod` of the
+    // modules and the definition are inside `cfg_*! { … }` invocations;
+    // `spawn_mandatory_blocking` had no caller before they were read.
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "macro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }\nmod blocking;\ncfg_rt! {\n    pub mod runtime;\n}\ncfg_fs! {\n    pub mod fs;\n}\n",
+        ),
+        (
+            "src/blocking.rs",
+            "cfg_rt! {\n    cfg_io_blocking! {\n        pub(crate) use crate::runtime::spawn_mandatory_blocking;\n    }\n}\n",
+        ),
+        (
+            "src/runtime/mod.rs",
+            "cfg_rt! {\n    mod blocking;\n    cfg_io_blocking! {\n        pub(crate) use blocking::spawn_mandatory_blocking;\n    }\n}\n",
+        ),
+        (
+            "src/runtime/blocking/mod.rs",
+            "mod pool;\ncfg_io_blocking! {\n    pub(crate) use pool::spawn_mandatory_blocking;\n}\n",
+        ),
+        (
+            "src/runtime/blocking/pool.rs",
+            "cfg_io_blocking! {\n    pub(crate) fn spawn_mandatory_blocking() {}\n}\n",
+        ),
+        ("src/fs/mod.rs", "mod file;\n"),
+        (
+            "src/fs/file.rs",
+            "use crate::blocking::spawn_mandatory_blocking;\nfn read() {\n    spawn_mandatory_blocking();\n}\ncfg_fs! {\n    fn write() {\n        spawn_mandatory_blocking();\n    }\n}\n",
+        ),
+    ]);
+    let spawn = "src/runtime/blocking/pool.rs:2:cfg_io_blocking!.spawn_mandatory_blocking";
+    assert_eq!(
+        target(&p, "src/fs/file.rs", 3, "spawn_mandatory_blocking"),
+        spawn
+    );
+    // A call inside a function written in a macro invocation.
+    assert_eq!(
+        target(&p, "src/fs/file.rs", 7, "spawn_mandatory_blocking"),
+        spawn
+    );
+    let (_, _, role, _) = at(&p, "src/fs/file.rs", 7, "spawn_mandatory_blocking");
+    assert_eq!(role, Role::Call);
+    // Each `use` of the chain, inside its macro.
+    assert_eq!(
+        target(&p, "src/blocking.rs", 3, "spawn_mandatory_blocking"),
+        spawn
+    );
+    assert_eq!(
+        target(&p, "src/runtime/mod.rs", 4, "spawn_mandatory_blocking"),
+        spawn
+    );
+    assert_eq!(
+        target(
+            &p,
+            "src/runtime/blocking/mod.rs",
+            3,
+            "spawn_mandatory_blocking"
+        ),
+        spawn
+    );
+}
+
+#[test]
+fn crate_names_generic_parameters_inline_module_imports_and_outside_names() {
+    let p = project_with(
+        &[
+            (
+                "src/lib.rs",
+                "pub mod runtime;\nmod loom;\nuse crate::loom::sync::Arc;\npub struct Slab<T, const N: usize> {\n    slots: [Option<T>; N],\n    shared: Arc<u8>,\n}\npub fn go(x: Slab<u8, 4>) {\n    x.slots.len();\n    libc::close(1);\n}\n",
+            ),
+            (
+                "src/runtime.rs",
+                "pub struct Builder;\nimpl Builder {\n    pub fn new() -> Self { Builder }\n}\n",
+            ),
+            (
+                "src/loom.rs",
+                "pub(crate) mod sync {\n    pub(crate) use std::sync::Arc;\n    pub(crate) use crate::runtime::Builder;\n}\n",
+            ),
+            (
+                "tests/rt.rs",
+                "fn main() {\n    tokio::runtime::Builder::new();\n    let b = tokio::loom::sync::Builder::new();\n}\n",
+            ),
+        ],
+        &[("tokio", "")],
+    );
+    // The crate by name, from an integration test, and a path through the
+    // `pub mod runtime;` declaration of lib.rs into runtime.rs.
+    assert_eq!(at(&p, "tests/rt.rs", 2, "tokio").0, Status::Module);
+    assert_eq!(at(&p, "tests/rt.rs", 2, "tokio").1, "src/lib.rs");
+    assert_eq!(
+        target(&p, "tests/rt.rs", 2, "Builder"),
+        "src/runtime.rs:1:Builder"
+    );
+    assert_eq!(
+        target(&p, "tests/rt.rs", 2, "new"),
+        "src/runtime.rs:3:impl Builder.new"
+    );
+    // An import inside an inline module is its member.
+    assert_eq!(
+        target(&p, "tests/rt.rs", 3, "Builder"),
+        "src/runtime.rs:1:Builder"
+    );
+    assert_eq!(at(&p, "src/lib.rs", 3, "Arc").0, Status::External);
+    assert_eq!(at(&p, "src/lib.rs", 6, "Arc").0, Status::External);
+    // Generic parameters of a struct are no references.
+    assert!(!reported(&p, "src/lib.rs", 5, "T"));
+    assert!(!reported(&p, "src/lib.rs", 5, "N"));
+    // Names no project definition has: the standard library's or a
+    // dependency's.
+    assert_eq!(at(&p, "src/lib.rs", 9, "len").0, Status::External);
+    assert_eq!(at(&p, "src/lib.rs", 10, "libc").0, Status::External);
+    assert_eq!(at(&p, "src/lib.rs", 10, "close").0, Status::External);
+}
+
+#[test]
+fn trait_methods_through_bounds_impl_dyn_and_associated_items() {
+    let p = project(&[
+        ("src/lib.rs", "pub mod io;\npub mod pool;\nmod user;\n"),
+        (
+            "src/io.rs",
+            "pub trait AsyncRead {\n    fn poll_read(&mut self);\n    fn read_all(&mut self) { self.poll_read(); }\n}\n",
+        ),
+        (
+            "src/pool.rs",
+            "pub struct Pool;\nimpl Pool {\n    pub const MAX: usize = 4;\n    pub fn new() -> Self { Self::with(Self::MAX) }\n    fn with(n: usize) -> Self { Pool }\n}\nimpl crate::io::AsyncRead for Pool {\n    fn poll_read(&mut self) {}\n}\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::io::AsyncRead;\nuse crate::pool::Pool;\nfn generic<T: AsyncRead>(x: &mut T) {\n    x.read_all();\n}\nfn bounded<R>(r: R) where R: AsyncRead + Send {\n    r.poll_read();\n}\nfn opaque(a: impl AsyncRead, b: &mut dyn AsyncRead) {\n    a.read_all();\n    b.poll_read();\n}\nfn concrete(mut p: Pool) {\n    p.poll_read();\n    p.read_all();\n    let n = Pool::MAX;\n}\n",
+        ),
+    ]);
+    let trait_read = "src/io.rs:2:AsyncRead.poll_read";
+    let trait_all = "src/io.rs:3:AsyncRead.read_all";
+    // A receiver of a bounded generic type, `impl Trait` or `dyn Trait`:
+    // the trait's method, as rust-analyzer answers.
+    assert_eq!(target(&p, "src/user.rs", 4, "read_all"), trait_all);
+    assert_eq!(target(&p, "src/user.rs", 7, "poll_read"), trait_read);
+    assert_eq!(target(&p, "src/user.rs", 10, "read_all"), trait_all);
+    assert_eq!(target(&p, "src/user.rs", 11, "poll_read"), trait_read);
+    // A concrete type: the impl's method, else the trait's default.
+    assert_eq!(
+        target(&p, "src/user.rs", 14, "poll_read"),
+        "src/pool.rs:8:impl crate::io::AsyncRead for Pool.poll_read"
+    );
+    assert_eq!(target(&p, "src/user.rs", 15, "read_all"), trait_all);
+    // Associated consts and functions through `Self::` and `Type::`.
+    assert_eq!(
+        target(&p, "src/user.rs", 16, "MAX"),
+        "src/pool.rs:3:impl Pool.MAX"
+    );
+    assert_eq!(
+        target(&p, "src/pool.rs", 4, "with"),
+        "src/pool.rs:5:impl Pool.with"
+    );
+    assert_eq!(
+        target(&p, "src/pool.rs", 4, "MAX"),
+        "src/pool.rs:3:impl Pool.MAX"
+    );
+    // `self.m()` in a trait's default method: the trait's own.
+    assert_eq!(target(&p, "src/io.rs", 3, "poll_read"), trait_read);
 }

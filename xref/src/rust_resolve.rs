@@ -1,0 +1,66 @@
+//! Rust-only steps of the resolver, called from the general lookups in
+//! `resolve.rs` (a child module, so it reads the resolver's tables).
+
+use outline_core::SymbolKind;
+use outline_core::xref::{Receiver, Reference};
+
+use super::{Entity, MAX_HOPS, Project};
+use crate::source::Source;
+
+impl<S: Source + ?Sized> Project<'_, S> {
+    /// What a Rust reference the scope rules did not find may still be: a
+    /// bare name that is a crate of the project (`tokio` in `tokio::spawn`
+    /// written in one of its integration tests, Rust Reference, "Extern
+    /// prelude") is that crate's root module. [`Entity::Unknown`] otherwise.
+    pub(super) fn rust_unresolved(&self, reference: &Reference) -> Entity {
+        if reference.receiver == Receiver::Bare
+            && let Entity::Module(m) = self.rust_path(std::slice::from_ref(&reference.name), 0)
+        {
+            return Entity::Module(m);
+        }
+        Entity::Unknown
+    }
+
+    /// Whether a Rust reference that no rule resolved and that no
+    /// definition of the project is named like is outside the project: a
+    /// method or item of the standard library or of a dependency
+    /// (`x.unwrap()`, `libc::close`), as nothing in the project could be
+    /// its target. Items a project's own `macro_rules!` expands to are not
+    /// definitions here, so a call of one is labelled external too.
+    pub(super) fn rust_outside(&self, f: usize, matches: usize) -> bool {
+        self.rust(f) && matches == 0
+    }
+
+    /// The module file a Rust `mod name;` declaration of module file `m`
+    /// (its definition `d`) loads, when the module tree knows it: a path
+    /// through the declaration (`tokio::runtime::Builder`, the `mod
+    /// runtime;` of `lib.rs`) goes on in that file, not in the declaration
+    /// symbol, which has no members. `None` for any other definition.
+    pub(super) fn rust_declared_module(&self, m: usize, d: usize, name: &str) -> Option<Entity> {
+        if !self.rust(m) || self.kind(m, d) != Some(SymbolKind::Module) {
+            return None;
+        }
+        let module = self.src.module(m)?;
+        self.submodule(module, name).map(Entity::Module)
+    }
+
+    /// `name` in the inline module `d` (`mod sync { pub(crate) use
+    /// std::sync::Arc; }`) of the Rust file `f` when it is no item of it:
+    /// the file's `use` of that name. A `use` inside an inline module is
+    /// recorded with the file's (`ImportBinding` has no inline scope), so
+    /// an import of the same name at the file's level is taken too.
+    pub(super) fn rust_inline_import(&self, f: usize, d: usize, name: &str, hops: u32) -> Entity {
+        if hops > MAX_HOPS || !self.rust(f) || self.kind(f, d) != Some(SymbolKind::Module) {
+            return Entity::Unknown;
+        }
+        match self
+            .tables(f)
+            .imports
+            .get(&("", name))
+            .and_then(|b| b.last().copied())
+        {
+            Some(binding) => self.follow_import(f, binding, hops + 1),
+            None => Entity::Unknown,
+        }
+    }
+}
