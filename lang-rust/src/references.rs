@@ -31,8 +31,8 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference, ReturnType, Role,
-    ScopeKey, TypeOf,
+    Attribute, Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference,
+    ReturnType, Role, ScopeKey, TypeOf,
 };
 use outline_core::{Symbol, SymbolKind};
 use proc_macro2::Span;
@@ -291,6 +291,14 @@ fn init_type(expr: &Expr) -> Option<Vec<String>> {
             match names.as_slice() {
                 [.., last] if upper(last) && names.len() == 1 => Some(names),
                 [.., ty, _] if upper(ty) && ty != "Self" => Some(names[..names.len() - 1].to_vec()),
+                // A function (`rt()`, `support::mock()`): its declared
+                // return type, found by the resolver.
+                [.., last]
+                    if !upper(last)
+                        && !matches!(names.first().map(String::as_str), Some("Self" | "self")) =>
+                {
+                    Some(names)
+                }
                 _ => None,
             }
         }
@@ -304,6 +312,12 @@ fn init_type(expr: &Expr) -> Option<Vec<String>> {
         }
         Expr::Paren(p) => init_type(&p.expr),
         Expr::Try(t) => init_type(&t.expr),
+        Expr::Await(a) => init_type(&a.base),
+        Expr::Reference(r) => init_type(&r.expr),
+        // `Runtime::new().unwrap()`: what the `?` of the call would give.
+        Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
+            init_type(&m.receiver)
+        }
         _ => None,
     }
 }
@@ -312,6 +326,20 @@ fn init_type(expr: &Expr) -> Option<Vec<String>> {
 fn type_path(ty: &Type) -> Option<Vec<String>> {
     match ty {
         Type::Path(p) if p.qself.is_none() => {
+            // `Arc<T>`, `Rc<T>`, `Box<T>`, `Pin<P>`: the methods of the
+            // value they point to, as method calls auto-dereference (Rust
+            // Reference, "Method-call expressions").
+            if let Some(last) = p.path.segments.last()
+                && matches!(
+                    last.ident.to_string().as_str(),
+                    "Arc" | "Rc" | "Box" | "Pin"
+                )
+                && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+                && let [syn::GenericArgument::Type(inner)] =
+                    args.args.iter().collect::<Vec<_>>().as_slice()
+            {
+                return type_path(inner);
+            }
             let names: Vec<String> = path_chain(&p.path).into_iter().map(|(n, _)| n).collect();
             (!names.iter().any(|n| PRIMITIVES.contains(&n.as_str()))).then_some(names)
         }
@@ -758,6 +786,33 @@ impl Walker<'_, '_, '_> {
         self.frames.pop();
     }
 
+    /// The named fields of struct `ident` whose type names a type (`inner:
+    /// Arc<Inner>`): an [`Attribute`] each, so `self.inner.m()` finds `m`
+    /// on `Inner`.
+    fn field_types(&mut self, ident: &syn::Ident, fields: &syn::Fields) {
+        let Some(key) = self.symbol_at(ident.span()) else {
+            return;
+        };
+        let syn::Fields::Named(named) = fields else {
+            return;
+        };
+        for field in &named.named {
+            let (Some(name), Some(path)) = (&field.ident, type_path(&field.ty)) else {
+                continue;
+            };
+            let (line, _, _) = self.position(name.span());
+            self.facts.attributes.push(Attribute {
+                class: key.clone(),
+                name: name.to_string(),
+                line,
+                scope: Some(key.clone()),
+                type_of: Some(path),
+                elements: false,
+                instance: false,
+            });
+        }
+    }
+
     /// The items of a brace-delimited invocation's body, walked in place.
     fn macro_items(&mut self, mac: &Macro) {
         for item in crate::macros::body_items(mac) {
@@ -850,6 +905,7 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
     fn visit_item_struct(&mut self, node: &'ast syn::ItemStruct) {
         self.generic_item(&node.ident, &node.generics, |w| {
             w.visit_fields(&node.fields);
+            w.field_types(&node.ident, &node.fields);
         });
     }
 
@@ -933,10 +989,13 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
                 (Pat::Ident(i), Some(path)) => Some((i.ident.to_string(), path)),
                 _ => None,
             },
+            // `let rt = rt();` is left out: a path equal to the name is
+            // read as the name's own earlier binding.
             Pat::Ident(i) => node
                 .init
                 .as_ref()
                 .and_then(|init| init_type(&init.expr))
+                .filter(|path| !matches!(path.as_slice(), [only] if i.ident == only))
                 .map(|path| (i.ident.to_string(), path)),
             _ => None,
         };

@@ -774,3 +774,41 @@ fn trait_methods_through_bounds_impl_dyn_and_associated_items() {
     // `self.m()` in a trait's default method: the trait's own.
     assert_eq!(target(&p, "src/io.rs", 3, "poll_read"), trait_read);
 }
+
+#[test]
+fn fields_typed_through_smart_pointers_give_their_methods() {
+    let p = project(&[
+        ("src/lib.rs", "mod chan;\nmod rx;\n"),
+        (
+            "src/chan.rs",
+            "pub(crate) struct Chan;\nimpl Chan {\n    pub(crate) fn recv(&self) {}\n}\n",
+        ),
+        (
+            "src/rx.rs",
+            "use std::sync::Arc;\nuse crate::chan::Chan;\npub struct Rx {\n    inner: Arc<Chan>,\n    boxed: Box<Chan>,\n}\nimpl Rx {\n    fn recv(&self) {\n        self.inner.recv();\n        self.boxed.recv();\n    }\n}\nfn take(c: Arc<Chan>) {\n    c.recv();\n}\n",
+        ),
+    ]);
+    let recv = "src/chan.rs:3:impl Chan.recv";
+    assert_eq!(target(&p, "src/rx.rs", 9, "recv"), recv);
+    assert_eq!(target(&p, "src/rx.rs", 10, "recv"), recv);
+    assert_eq!(target(&p, "src/rx.rs", 14, "recv"), recv);
+}
+
+#[test]
+fn lets_typed_by_unwrapped_constructors_and_function_results() {
+    let p = project(&[
+        ("src/lib.rs", "pub mod runtime;\nmod user;\n"),
+        (
+            "src/runtime.rs",
+            "pub struct Runtime;\nimpl Runtime {\n    pub fn new() -> std::io::Result<Runtime> { Ok(Runtime) }\n    pub fn block_on(&self) {}\n}\npub fn make() -> Runtime { Runtime }\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::runtime::{self, Runtime};\nasync fn go() {\n    let a = Runtime::new().unwrap();\n    a.block_on();\n    let b = runtime::make();\n    b.block_on();\n    let make = runtime::make();\n    make.block_on();\n}\n",
+        ),
+    ]);
+    let block_on = "src/runtime.rs:4:impl Runtime.block_on";
+    assert_eq!(target(&p, "src/user.rs", 4, "block_on"), block_on);
+    assert_eq!(target(&p, "src/user.rs", 6, "block_on"), block_on);
+    assert_eq!(target(&p, "src/user.rs", 8, "block_on"), block_on);
+}
