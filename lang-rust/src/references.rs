@@ -813,14 +813,49 @@ impl Walker<'_, '_, '_> {
         }
     }
 
+    /// The named fields of a struct literal or pattern (`Pool { inner, size:
+    /// 4 }`): each a reference to the field, a member of the struct's path.
+    fn struct_fields<'m>(&mut self, path: &Path, members: impl Iterator<Item = &'m Member>) {
+        let names: Vec<String> = path_chain(path).into_iter().map(|(n, _)| n).collect();
+        if names.is_empty() || names.len() > outline_core::xref::MAX_RECEIVER_PARTS {
+            return;
+        }
+        let binding = match names.first().map(String::as_str) {
+            Some("crate" | "super" | "self") | None => None,
+            Some(head) => self.head_binding(head),
+        };
+        for member in members {
+            if let Member::Named(ident) = member {
+                self.push(
+                    ident.to_string(),
+                    Receiver::Path(names.clone()),
+                    Role::Attribute,
+                    ident.span(),
+                    binding.clone(),
+                    None,
+                );
+            }
+        }
+    }
+
     /// The items of a brace-delimited invocation's body, walked in place.
     fn macro_items(&mut self, mac: &Macro) {
+        self.macro_path(mac);
         for item in crate::macros::body_items(mac) {
             self.visit_item(&item);
         }
     }
 
+    /// The invoked macro's path (`deref_async_read!`, `tokio::select!`): a
+    /// call of the macro (`macro_rules!` itself is none).
+    fn macro_path(&mut self, mac: &Macro) {
+        if !mac.path.is_ident("macro_rules") {
+            self.chain(path_chain(&mac.path), Role::Call, None);
+        }
+    }
+
     fn macro_args(&mut self, mac: &Macro) {
+        self.macro_path(mac);
         if let Ok(args) = mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
         {
             for arg in &args {
@@ -1092,6 +1127,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
             }
             Pat::Struct(p) => {
                 self.chain(path_chain(&p.path), Role::Read, None);
+                if p.qself.is_none() {
+                    self.struct_fields(&p.path, p.fields.iter().map(|f| &f.member));
+                }
                 for field in &p.fields {
                     self.visit_pat(&field.pat);
                 }
@@ -1278,6 +1316,7 @@ impl<'ast> Walker<'_, '_, '_> {
             Expr::Struct(s) => {
                 if s.qself.is_none() {
                     self.chain(path_chain(&s.path), Role::Instantiate, None);
+                    self.struct_fields(&s.path, s.fields.iter().map(|f| &f.member));
                 }
                 for field in &s.fields {
                     self.visit_expr(&field.expr);

@@ -669,6 +669,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         if entity == Entity::Unknown && self.rust(f) {
             entity = self.rust_unresolved(reference);
         }
+        entity = self.rust_member_kind(f, reference, entity);
         let mut role = reference.role;
         let resolved = |target: (usize, usize), via: Via, confidence: f32| {
             let id = self.definition(target.0, target.1).map(|d| d.id.clone());

@@ -2,7 +2,7 @@
 //! `resolve.rs` (a child module, so it reads the resolver's tables).
 
 use outline_core::SymbolKind;
-use outline_core::xref::{Receiver, Reference};
+use outline_core::xref::{Receiver, Reference, Role};
 
 use super::{Entity, MAX_HOPS, Project};
 use crate::source::Source;
@@ -61,6 +61,86 @@ impl<S: Source + ?Sized> Project<'_, S> {
         {
             Some(binding) => self.follow_import(f, binding, hops + 1),
             None => Entity::Unknown,
+        }
+    }
+
+    /// A Rust member found by name that is of the wrong namespace for how
+    /// it is used: a call `x.m()` is a method, never a field, and a field
+    /// access `x.m` (no call) a field, never a method (Rust Reference,
+    /// "Method-call expressions", "Field access expressions"); a type with
+    /// a field and a method of one name (`recursive` of a builder) has both.
+    /// The other one of the same type when there is one, else `entity`.
+    pub(super) fn rust_member_kind(
+        &self,
+        f: usize,
+        reference: &Reference,
+        entity: Entity,
+    ) -> Entity {
+        let Entity::Def(df, dd) = entity else {
+            return entity;
+        };
+        if !self.rust(f) || reference.receiver == Receiver::Bare {
+            return entity;
+        }
+        let Some(definition) = self.definition(df, dd) else {
+            return entity;
+        };
+        let Some((parent, _)) = definition.qualname.rsplit_once('.') else {
+            return entity;
+        };
+        let Some(&owner) = self.tables(df).qualnames.get(parent) else {
+            return entity;
+        };
+        match (definition.kind, reference.role) {
+            // A field where a method is called: the type's impl blocks.
+            (SymbolKind::Field, Role::Call) => {
+                for &(bf, bd) in self
+                    .impls
+                    .get(&(df, owner))
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
+                    let Some(block) = self.definition(bf, bd) else {
+                        continue;
+                    };
+                    if let Some(m) = self.child(bf, &block.qualname, &definition.name)
+                        && matches!(
+                            self.kind(bf, m),
+                            Some(SymbolKind::Method | SymbolKind::Function)
+                        )
+                    {
+                        return Entity::Def(bf, m);
+                    }
+                }
+                entity
+            }
+            // A method where a field is read or written: the type's field.
+            // (`Self::m`, `Type::m` name the method: a `::` path starts
+            // with a type, a `.` chain with a value.)
+            (SymbolKind::Method | SymbolKind::Function, Role::Attribute)
+                if match &reference.receiver {
+                    Receiver::Path(path) => path
+                        .first()
+                        .is_some_and(|head| head.starts_with(|c: char| c.is_lowercase())),
+                    _ => true,
+                } =>
+            {
+                let (tf, td) = self
+                    .impl_of
+                    .get(&(df, owner))
+                    .copied()
+                    .unwrap_or((df, owner));
+                let Some(ty) = self.definition(tf, td) else {
+                    return entity;
+                };
+                match self.child(tf, &ty.qualname, &definition.name) {
+                    Some(field) if self.kind(tf, field) == Some(SymbolKind::Field) => {
+                        Entity::Def(tf, field)
+                    }
+                    _ => entity,
+                }
+            }
+            _ => entity,
         }
     }
 }

@@ -224,8 +224,9 @@ impl Named for User {
             ("src/lib.rs:8:User", "src/lib.rs:1:Named", "implements"),
         ]
     );
-    // `id` is a parameter: local.
-    assert!(!reported(&p, "src/lib.rs", 16, "id"));
+    // `User { id }`: the shorthand names the field (its value, the
+    // parameter `id`, is a local and not reported).
+    assert_eq!(target(&p, "src/lib.rs", 16, "id"), "src/lib.rs:9:User.id");
 }
 
 #[test]
@@ -811,4 +812,51 @@ fn lets_typed_by_unwrapped_constructors_and_function_results() {
     assert_eq!(target(&p, "src/user.rs", 4, "block_on"), block_on);
     assert_eq!(target(&p, "src/user.rs", 6, "block_on"), block_on);
     assert_eq!(target(&p, "src/user.rs", 8, "block_on"), block_on);
+}
+
+#[test]
+fn a_field_and_a_method_of_one_name_are_told_apart_by_the_call() {
+    // tokio's DirBuilder has a field `recursive` and a method `recursive`.
+    let p = project(&[
+        ("src/lib.rs", "mod dir;\n"),
+        (
+            "src/dir.rs",
+            "pub struct DirBuilder {\n    recursive: bool,\n}\nimpl DirBuilder {\n    pub fn recursive(&mut self, recursive: bool) -> &mut Self {\n        self.recursive = recursive;\n        self\n    }\n    fn go(&mut self, other: DirBuilder) {\n        self.recursive(true);\n        let flag = other.recursive;\n        let f = Self::recursive;\n    }\n}\n",
+        ),
+    ]);
+    let field = "src/dir.rs:2:DirBuilder.recursive";
+    let method = "src/dir.rs:5:impl DirBuilder.recursive";
+    assert_eq!(target(&p, "src/dir.rs", 6, "recursive"), field);
+    assert_eq!(target(&p, "src/dir.rs", 10, "recursive"), method);
+    assert_eq!(target(&p, "src/dir.rs", 11, "recursive"), field);
+    assert_eq!(target(&p, "src/dir.rs", 12, "recursive"), method);
+}
+
+#[test]
+fn struct_literal_and_pattern_fields_and_macro_calls() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "#[macro_use]\nmod macros;\nmod handle;\nmacro_rules! local { () => {} }\nlocal!();\n",
+        ),
+        (
+            "src/macros.rs",
+            "macro_rules! cfg_rt { ($($i:item)*) => { $($i)* } }\nmacro_rules! ready { ($e:expr) => { $e } }\n",
+        ),
+        (
+            "src/handle.rs",
+            "pub struct JoinHandle {\n    rx: u8,\n    id: u8,\n}\nimpl JoinHandle {\n    fn new(rx: u8) -> Self {\n        Self { rx, id: 0 }\n    }\n}\nfn read(h: JoinHandle) -> u8 {\n    let JoinHandle { rx, .. } = h;\n    ready!(rx);\n    println!(\"{}\", rx);\n    JoinHandle { rx, id: 1 }.id\n}\ncfg_rt! {\n    fn spawned() {}\n}\n",
+        ),
+    ]);
+    let rx = "src/handle.rs:2:JoinHandle.rx";
+    assert_eq!(target(&p, "src/handle.rs", 7, "rx"), rx);
+    assert_eq!(target(&p, "src/handle.rs", 7, "id"), "src/handle.rs:3:JoinHandle.id");
+    assert_eq!(target(&p, "src/handle.rs", 11, "rx"), rx);
+    assert_eq!(target(&p, "src/handle.rs", 14, "rx"), rx);
+    // Macros: a `macro_rules!` of the file, one of another file (the only
+    // definition of that name), the standard library's.
+    assert_eq!(target(&p, "src/lib.rs", 5, "local"), "src/lib.rs:4:local");
+    assert_eq!(target(&p, "src/handle.rs", 12, "ready"), "src/macros.rs:2:ready");
+    assert_eq!(target(&p, "src/handle.rs", 16, "cfg_rt"), "src/macros.rs:1:cfg_rt");
+    assert_eq!(at(&p, "src/handle.rs", 13, "println").0, Status::External);
 }
