@@ -1479,6 +1479,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             if let Some(file) = self.rust_declared_module(m, d, name) {
                 return file;
             }
+            if let Some(imported) = self.rust_cfg_alternative(m, name, hops) {
+                return imported;
+            }
             return Entity::Def(m, d);
         }
         if let Some(binding) = self

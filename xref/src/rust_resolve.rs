@@ -143,4 +143,23 @@ impl<S: Source + ?Sized> Project<'_, S> {
             _ => entity,
         }
     }
+
+    /// A Rust module that both defines `name` and imports it (`use` at its
+    /// level) holds `#[cfg]` alternatives, as rustc refuses the two at once
+    /// (E0255): the import is taken when it leads to a definition. Stubs and
+    /// platform shims are the ones written in place (`cfg_not_rt! { fn
+    /// spawn_blocking() { panic!(…) } }`, an emscripten shim beside `pub(crate)
+    /// use crate::runtime::spawn_mandatory_blocking`), the implementation is
+    /// usually what the module re-exports. `None` when `m` has no such
+    /// import or it leads nowhere in the project.
+    pub(super) fn rust_cfg_alternative(&self, m: usize, name: &str, hops: u32) -> Option<Entity> {
+        if !self.rust(m) || hops > MAX_HOPS {
+            return None;
+        }
+        let binding = self.tables(m).imports.get(&("", name))?.last().copied()?;
+        match self.follow_import(m, binding, hops + 1) {
+            found @ (Entity::Def(..) | Entity::Module(_)) => Some(found),
+            _ => None,
+        }
+    }
 }
