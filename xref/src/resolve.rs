@@ -1476,11 +1476,11 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
         }
         if let Some(&d) = self.tables(m).qualnames.get(name) {
-            if let Some(file) = self.rust_declared_module(m, d, name) {
-                return file;
-            }
             if let Some(imported) = self.rust_cfg_alternative(m, name, hops) {
                 return imported;
+            }
+            if let Some(file) = self.rust_declared_module(m, d, name) {
+                return file;
             }
             return Entity::Def(m, d);
         }
@@ -1696,6 +1696,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         let found = self.rust_path(&segments, hops);
         if found != Entity::External || binding.level != 0 {
+            if with_name {
+                return self.rust_item_over_module(&segments, found, hops);
+            }
             return found;
         }
         if let Some(own) = self.src.module(f) {
@@ -1706,6 +1709,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             // to a same-named project item).
             let local = self.rust_path(&relative, hops);
             if matches!(local, Entity::Def(..) | Entity::Module(_)) {
+                if with_name {
+                    return self.rust_item_over_module(&relative, local, hops);
+                }
                 return local;
             }
         }
@@ -1782,7 +1788,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         segments.extend(rest.iter().cloned());
         Some(match self.rust_path(&segments, 0) {
             Entity::External => Entity::Unknown,
-            other => other,
+            other => self.rust_item_over_module(&segments, other, 0),
         })
     }
 

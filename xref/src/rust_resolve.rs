@@ -150,8 +150,12 @@ impl<S: Source + ?Sized> Project<'_, S> {
     /// platform shims are the ones written in place (`cfg_not_rt! { fn
     /// spawn_blocking() { panic!(…) } }`, an emscripten shim beside `pub(crate)
     /// use crate::runtime::spawn_mandatory_blocking`), the implementation is
-    /// usually what the module re-exports. `None` when `m` has no such
-    /// import or it leads nowhere in the project.
+    /// usually what the module re-exports. The same holds for `mod spawn;
+    /// pub use spawn::spawn;`, where the module and the function it
+    /// re-exports share the name in two namespaces: the function is taken
+    /// (`tokio::spawn(…)`; a path going on through the module, rarer, is
+    /// then not found). `None` when `m` has no such import or it leads
+    /// nowhere in the project.
     pub(super) fn rust_cfg_alternative(&self, m: usize, name: &str, hops: u32) -> Option<Entity> {
         if !self.rust(m) || hops > MAX_HOPS {
             return None;
@@ -160,6 +164,37 @@ impl<S: Source + ?Sized> Project<'_, S> {
         match self.follow_import(m, binding, hops + 1) {
             found @ (Entity::Def(..) | Entity::Module(_)) => Some(found),
             _ => None,
+        }
+    }
+
+    /// `found`, what the full path `segments` names, unless it is a module
+    /// file whose parent module also gives the last segment as an item (a
+    /// definition or an import of one): an import or a path ending in a
+    /// name takes the item there (`pub use task::spawn;` beside `mod spawn;
+    /// pub use spawn::spawn;` in `task` names the function; Rust Reference,
+    /// "Use declarations": a `use` imports every namespace of the name, and
+    /// a call or a type reads the value or type one).
+    pub(super) fn rust_item_over_module(
+        &self,
+        segments: &[String],
+        found: Entity,
+        hops: u32,
+    ) -> Entity {
+        let Entity::Module(_) = found else {
+            return found;
+        };
+        let Some((last, parent)) = segments.split_last() else {
+            return found;
+        };
+        if parent.is_empty() || hops > MAX_HOPS {
+            return found;
+        }
+        match self.rust_path(parent, hops + 1) {
+            Entity::Module(p) => match self.own_member(p, last, hops + 1) {
+                item @ Entity::Def(..) => item,
+                _ => found,
+            },
+            _ => found,
         }
     }
 }

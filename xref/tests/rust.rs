@@ -871,3 +871,31 @@ fn struct_literal_and_pattern_fields_and_macro_calls() {
     );
     assert_eq!(at(&p, "src/handle.rs", 13, "println").0, Status::External);
 }
+
+#[test]
+fn a_module_and_the_function_it_re_exports_share_a_name() {
+    // tokio: `cfg_rt! { mod spawn; pub use spawn::spawn; }` in task/mod.rs,
+    // `pub use task::spawn;` in lib.rs; an integration test calls
+    // `tokio::spawn(…)` (found as the module spawn.rs before).
+    let p = project_with(
+        &[
+            (
+                "src/lib.rs",
+                "pub mod task;\ncfg_rt! {\n    pub use task::spawn;\n}\n",
+            ),
+            (
+                "src/task/mod.rs",
+                "cfg_rt! {\n    mod spawn;\n    pub use spawn::spawn;\n}\n",
+            ),
+            ("src/task/spawn.rs", "cfg_rt! {\n    pub fn spawn() {}\n}\n"),
+            (
+                "tests/rt.rs",
+                "fn main() {\n    tokio::spawn();\n    tokio::task::spawn();\n}\n",
+            ),
+        ],
+        &[("tokio", "")],
+    );
+    let spawn = "src/task/spawn.rs:2:cfg_rt!.spawn";
+    assert_eq!(target(&p, "tests/rt.rs", 2, "spawn"), spawn);
+    assert_eq!(target(&p, "tests/rt.rs", 3, "spawn"), spawn);
+}
