@@ -93,9 +93,12 @@ pub(crate) fn body_items(mac: &Macro) -> Vec<Item> {
     }
 }
 
-/// `tokens` as a list of items, when they are one (and not empty).
+/// `tokens` as a list of items, when they are one (and not empty); inner
+/// attributes before them are skipped (`feature! { #![unix] impl X { … } }`
+/// in tokio).
 pub(crate) fn parse_items(tokens: TokenStream) -> Option<Vec<Item>> {
     let parser = |input: ParseStream<'_>| {
+        Attribute::parse_inner(input)?;
         let mut items = Vec::new();
         while !input.is_empty() {
             items.push(input.parse::<Item>()?);

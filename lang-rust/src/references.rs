@@ -903,6 +903,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
                 self.visit_path_arguments(&segment.arguments);
             }
         }
+        // Bounds and `where` clauses (`impl<P> AsyncRead for Pin<P> where
+        // P::Target: AsyncRead`).
+        self.visit_generics(&node.generics);
         self.scopes.push(key.clone());
         self.self_type.push(key);
         for item in &node.items {

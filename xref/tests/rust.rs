@@ -899,3 +899,31 @@ fn a_module_and_the_function_it_re_exports_share_a_name() {
     assert_eq!(target(&p, "tests/rt.rs", 2, "spawn"), spawn);
     assert_eq!(target(&p, "tests/rt.rs", 3, "spawn"), spawn);
 }
+
+#[test]
+fn impls_inside_macros_with_inner_attributes_and_impl_where_clauses() {
+    // tokio's fs/dir_builder.rs: `feature! { #![unix] impl DirBuilder { … } }`.
+    let p = project(&[
+        ("src/lib.rs", "mod dir;\nmod io;\n"),
+        (
+            "src/dir.rs",
+            "pub struct DirBuilder;\nfeature! {\n    #![unix]\n    impl DirBuilder {\n        pub fn mode(&mut self) {}\n    }\n}\nfn go(mut d: DirBuilder) {\n    d.mode();\n}\n",
+        ),
+        (
+            "src/io.rs",
+            "pub trait AsyncRead {}\nimpl<P> AsyncRead for std::pin::Pin<P>\nwhere\n    P: AsyncRead,\n{\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "src/dir.rs", 4, "DirBuilder"),
+        "src/dir.rs:1:DirBuilder"
+    );
+    assert_eq!(
+        target(&p, "src/dir.rs", 9, "mode"),
+        "src/dir.rs:5:feature!.impl DirBuilder.mode"
+    );
+    assert_eq!(
+        target(&p, "src/io.rs", 4, "AsyncRead"),
+        "src/io.rs:1:AsyncRead"
+    );
+}
