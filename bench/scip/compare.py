@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Precision and recall of ast-outline's cross-file references against a SCIP
-indexer's (scip-python, scip-typescript), project by project.
+indexer's (scip-python, scip-typescript, rust-analyzer's `scip` command), project
+by project.
 
     compare.py [--work DIR] [--json] [--examples N] PROJECT...
 
@@ -42,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 
 DEFINITION = 1
 CONSTRUCTOR = "`<constructor>`()."
-SOURCE_LANGUAGES = {"python", "typescript", "javascript"}
+SOURCE_LANGUAGES = {"python", "typescript", "javascript", "rust"}
 
 
 def fail(message: str) -> None:
@@ -297,6 +298,10 @@ def compare_project(name: str, work: Path) -> dict:
     redefinitions = 0
     for sym in export["symbols"]:
         if sym["path"] not in files or sym["kind"] == "module":
+            continue
+        if sym["kind"] == "macro" and sym["name"].endswith("!"):
+            # A Rust macro invocation (`cfg_rt! { … }`) is a symbol of the
+            # outline, not a definition: its name is a reference.
             continue
         key = (sym["path"], sym["name_line"], sym["name"])
         def_names.add((sym["path"], sym["name_line"], sym["name_column"] - 1))
@@ -638,10 +643,72 @@ def receiver_origin_ts(lines: list[str], line: int, col: int, name: str) -> str:
     return "receiver is another name"
 
 
+def rust_use_context(lines: list[str], line: int) -> str | None:
+    """Whether `line` is in a Rust `use` declaration (one or several lines)."""
+    if re.match(r"\s*(pub(\([\w\s:]*\))?\s+)?use\b", lines[line - 1]):
+        return "use declaration"
+    for back in range(line - 2, max(-1, line - 60), -1):
+        prev = lines[back]
+        if ";" in prev:
+            return None
+        if re.match(r"\s*(pub(\([\w\s:]*\))?\s+)?use\b", prev):
+            return "use declaration (multi-line)"
+    return None
+
+
+def classify_rust(lines: list[str], line: int, col: int) -> str:
+    text = lines[line - 1]
+    before = text[:col]
+    name = re.match(r"\w*", text[col:]).group(0)
+    after = text[col + len(name) :]
+    if in_string(text, col, False):
+        return "inside a string literal"
+    stripped = text.lstrip()
+    if stripped.startswith("//"):
+        return "in a comment (doc link)"
+    if stripped.startswith("#["):
+        return "attribute"
+    context = rust_use_context(lines, line)
+    if context:
+        return context
+    if re.match(r"\s*!", after):
+        return "macro call"
+    if re.search(r"\.\s*$", before):
+        head = before.rstrip()[:-1].rstrip()
+        if head.endswith(")") or head.endswith("?"):
+            return "method of a call result"
+        if head.endswith("]"):
+            return "method of a subscript"
+        chain = re.search(r"(\w+(?:\s*\.\s*\w+)*)$", head)
+        if not chain:
+            return "method of another expression"
+        parts = [p.strip() for p in chain.group(1).split(".")]
+        if parts[0] == "self":
+            return "member of self" if len(parts) == 1 else "member of a field of self"
+        return "member of a local/parameter" if len(parts) == 1 else "member of a field chain"
+    path = re.search(r"((?:\w+|<[^<>]*>)\s*::\s*)+$", before)
+    if path:
+        head = re.match(r"\w+|<", path.group(0)).group(0)
+        if head == "Self":
+            return "Self::item"
+        if head in ("crate", "self", "super"):
+            return "crate::/self::/super:: path"
+        if head == "<":
+            return "<T as Trait>:: path"
+        if head[:1].isupper():
+            return "Type::item"
+        return "module path a::b"
+    if re.search(r"\b(impl|for|dyn)\s+([\w:<>, ]*\+\s*)?$", before) or re.search(r"[:<,+]\s*$", before):
+        return "type position"
+    return "bare name (call)" if re.match(r"\s*(::<[^>]*>)?\(", after) else "bare name"
+
+
 def classify(language: str, sources: Sources, path: str, line: int, col: int) -> str:
     lines = sources.lines(path)
     if not 0 < line <= len(lines):
         return "other"
+    if language == "rust":
+        return classify_rust(lines, line, col)
     text = lines[line - 1]
     before = text[:col]
     name = re.match(r"[\w$]*", text[col:]).group(0)

@@ -62,27 +62,43 @@ pub(crate) fn macro_call(
         SymbolKind::Macro,
     );
     symbol.signature = Some(truncate(&format!("{path}! {{ … }}"), MAX_SIGNATURE_CHARS));
-    symbol.children = match parse_items(mac.tokens.clone()) {
-        Some(items) => mapper.items(&items, true),
-        None => {
-            let mut children = Vec::new();
-            for tree in mac.tokens.clone() {
-                if let TokenTree::Group(group) = tree
-                    && group.delimiter() == Delimiter::Brace
-                    && let Some(items) = parse_items(group.stream())
-                {
-                    children.extend(mapper.items(&items, true));
-                }
-            }
-            children
-        }
-    };
+    symbol.children = mapper.items(&body_items(mac), true);
     Some(symbol)
 }
 
-/// `tokens` as a list of items, when they are one (and not empty).
+/// The items written in the body of the brace-delimited invocation `mac`:
+/// the body's items when it parses as a list of items, else those of each
+/// brace group at its top level that does (`if #[cfg(unix)] { … } else {
+/// … }` of `cfg_if!`); none for other delimiters or `macro_rules!`. The
+/// outline's children of a macro symbol and the reference facts read the
+/// same items.
+pub(crate) fn body_items(mac: &Macro) -> Vec<Item> {
+    if !matches!(mac.delimiter, MacroDelimiter::Brace(_)) || mac.path.is_ident("macro_rules") {
+        return Vec::new();
+    }
+    match parse_items(mac.tokens.clone()) {
+        Some(items) => items,
+        None => {
+            let mut items = Vec::new();
+            for tree in mac.tokens.clone() {
+                if let TokenTree::Group(group) = tree
+                    && group.delimiter() == Delimiter::Brace
+                    && let Some(found) = parse_items(group.stream())
+                {
+                    items.extend(found);
+                }
+            }
+            items
+        }
+    }
+}
+
+/// `tokens` as a list of items, when they are one (and not empty); inner
+/// attributes before them are skipped (`feature! { #![unix] impl X { … } }`
+/// in tokio).
 pub(crate) fn parse_items(tokens: TokenStream) -> Option<Vec<Item>> {
     let parser = |input: ParseStream<'_>| {
+        Attribute::parse_inner(input)?;
         let mut items = Vec::new();
         while !input.is_empty() {
             items.push(input.parse::<Item>()?);

@@ -31,8 +31,8 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference, ReturnType, Role,
-    ScopeKey, TypeOf,
+    Attribute, Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference,
+    ReturnType, Role, ScopeKey, TypeOf,
 };
 use outline_core::{Symbol, SymbolKind};
 use proc_macro2::Span;
@@ -222,6 +222,20 @@ fn is_binding_name(name: &str) -> bool {
     !name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
+/// The type and const parameters of `generics` (`T`, `N` of `<T, const N:
+/// usize>`): names bound in the item, never a project definition.
+fn generic_names(generics: &syn::Generics) -> Vec<String> {
+    generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
+}
+
 /// Names a pattern binds.
 fn pat_names(pat: &Pat, out: &mut Vec<String>) {
     match pat {
@@ -277,6 +291,14 @@ fn init_type(expr: &Expr) -> Option<Vec<String>> {
             match names.as_slice() {
                 [.., last] if upper(last) && names.len() == 1 => Some(names),
                 [.., ty, _] if upper(ty) && ty != "Self" => Some(names[..names.len() - 1].to_vec()),
+                // A function (`rt()`, `support::mock()`): its declared
+                // return type, found by the resolver.
+                [.., last]
+                    if !upper(last)
+                        && !matches!(names.first().map(String::as_str), Some("Self" | "self")) =>
+                {
+                    Some(names)
+                }
                 _ => None,
             }
         }
@@ -290,6 +312,12 @@ fn init_type(expr: &Expr) -> Option<Vec<String>> {
         }
         Expr::Paren(p) => init_type(&p.expr),
         Expr::Try(t) => init_type(&t.expr),
+        Expr::Await(a) => init_type(&a.base),
+        Expr::Reference(r) => init_type(&r.expr),
+        // `Runtime::new().unwrap()`: what the `?` of the call would give.
+        Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
+            init_type(&m.receiver)
+        }
         _ => None,
     }
 }
@@ -298,13 +326,70 @@ fn init_type(expr: &Expr) -> Option<Vec<String>> {
 fn type_path(ty: &Type) -> Option<Vec<String>> {
     match ty {
         Type::Path(p) if p.qself.is_none() => {
+            // `Arc<T>`, `Rc<T>`, `Box<T>`, `Pin<P>`: the methods of the
+            // value they point to, as method calls auto-dereference (Rust
+            // Reference, "Method-call expressions").
+            if let Some(last) = p.path.segments.last()
+                && matches!(
+                    last.ident.to_string().as_str(),
+                    "Arc" | "Rc" | "Box" | "Pin"
+                )
+                && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+                && let [syn::GenericArgument::Type(inner)] =
+                    args.args.iter().collect::<Vec<_>>().as_slice()
+            {
+                return type_path(inner);
+            }
             let names: Vec<String> = path_chain(&p.path).into_iter().map(|(n, _)| n).collect();
             (!names.iter().any(|n| PRIMITIVES.contains(&n.as_str()))).then_some(names)
         }
         Type::Reference(r) => type_path(&r.elem),
         Type::Paren(p) => type_path(&p.elem),
+        // `impl Trait`, `dyn Trait`: a value whose methods are the trait's
+        // (the first trait bound; `?Sized` and lifetimes are none).
+        Type::ImplTrait(t) => first_trait(&t.bounds),
+        Type::TraitObject(t) => first_trait(&t.bounds),
         _ => None,
     }
+}
+
+/// The path of the first trait among `bounds` (`Read` of `?Sized + Read +
+/// 'a`), when it is not a `?` bound.
+fn first_trait<'b>(bounds: impl IntoIterator<Item = &'b TypeParamBound>) -> Option<Vec<String>> {
+    bounds.into_iter().find_map(|bound| match bound {
+        TypeParamBound::Trait(t) if t.maybe.is_none() => {
+            Some(path_chain(&t.path).into_iter().map(|(n, _)| n).collect())
+        }
+        _ => None,
+    })
+}
+
+/// Each type parameter of `generics` with a trait bound (`<T: Read>`, or
+/// `where T: Read`) → that trait's path: a value of type `T` has the
+/// trait's methods (Rust Reference, "Trait bounds"), so `x.read()` with `x:
+/// T` names `Read::read`.
+fn bounded_parameters(generics: &syn::Generics) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    for param in &generics.params {
+        if let syn::GenericParam::Type(t) = param
+            && let Some(path) = first_trait(&t.bounds)
+        {
+            out.insert(t.ident.to_string(), path);
+        }
+    }
+    if let Some(clause) = &generics.where_clause {
+        for predicate in &clause.predicates {
+            if let syn::WherePredicate::Type(p) = predicate
+                && let Type::Path(ty) = &p.bounded_ty
+                && ty.qself.is_none()
+                && let Some(ident) = ty.path.get_ident()
+                && let Some(path) = first_trait(&p.bounds)
+            {
+                out.entry(ident.to_string()).or_insert(path);
+            }
+        }
+    }
+    out
 }
 
 impl Walker<'_, '_, '_> {
@@ -494,18 +579,19 @@ impl Walker<'_, '_, '_> {
         if own {
             self.scopes.push(key.clone());
         }
-        let mut names = Vec::new();
-        for param in &sig.generics.params {
-            if let syn::GenericParam::Type(t) = param {
-                names.push(t.ident.to_string());
-            }
-        }
+        let mut names = generic_names(&sig.generics);
         let mut typed = Vec::new();
+        let bounded = bounded_parameters(&sig.generics);
         for input in &sig.inputs {
             if let FnArg::Typed(p) = input {
                 let mut bound = Vec::new();
                 pat_names(&p.pat, &mut bound);
                 if let (Pat::Ident(ident), Some(path)) = (&*p.pat, type_path(&p.ty)) {
+                    // `x: T` with `T: Trait`: the trait's methods.
+                    let path = match path.as_slice() {
+                        [only] => bounded.get(only).cloned().unwrap_or(path),
+                        _ => path,
+                    };
                     typed.push((ident.ident.to_string(), path));
                 }
                 names.extend(bound);
@@ -679,7 +765,99 @@ impl Walker<'_, '_, '_> {
         }
     }
 
+    /// A struct, enum, union or type alias: its generic parameters are
+    /// bound while its generics and `body` (fields, variants, aliased type)
+    /// are walked, so `T` of `struct S<T> { x: Option<T> }` is a local.
+    fn generic_item(
+        &mut self,
+        ident: &syn::Ident,
+        generics: &syn::Generics,
+        body: impl FnOnce(&mut Self),
+    ) {
+        let key = self
+            .symbol_at(ident.span())
+            .unwrap_or_else(|| self.synthetic("item", ident.span()));
+        self.frames.push(Frame {
+            key: Some(key),
+            names: generic_names(generics).into_iter().collect(),
+        });
+        self.visit_generics(generics);
+        body(self);
+        self.frames.pop();
+    }
+
+    /// The named fields of struct `ident` whose type names a type (`inner:
+    /// Arc<Inner>`): an [`Attribute`] each, so `self.inner.m()` finds `m`
+    /// on `Inner`.
+    fn field_types(&mut self, ident: &syn::Ident, fields: &syn::Fields) {
+        let Some(key) = self.symbol_at(ident.span()) else {
+            return;
+        };
+        let syn::Fields::Named(named) = fields else {
+            return;
+        };
+        for field in &named.named {
+            let (Some(name), Some(path)) = (&field.ident, type_path(&field.ty)) else {
+                continue;
+            };
+            let (line, _, _) = self.position(name.span());
+            self.facts.attributes.push(Attribute {
+                class: key.clone(),
+                name: name.to_string(),
+                line,
+                scope: Some(key.clone()),
+                type_of: Some(path),
+                elements: false,
+                ty: None,
+                value: None,
+                instance: false,
+            });
+        }
+    }
+
+    /// The named fields of a struct literal or pattern (`Pool { inner, size:
+    /// 4 }`): each a reference to the field, a member of the struct's path.
+    fn struct_fields<'m>(&mut self, path: &Path, members: impl Iterator<Item = &'m Member>) {
+        let names: Vec<String> = path_chain(path).into_iter().map(|(n, _)| n).collect();
+        if names.is_empty() || names.len() > outline_core::xref::MAX_RECEIVER_PARTS {
+            return;
+        }
+        let binding = match names.first().map(String::as_str) {
+            Some("crate" | "super" | "self") | None => None,
+            Some(head) => self.head_binding(head),
+        };
+        for member in members {
+            if let Member::Named(ident) = member {
+                self.push(
+                    ident.to_string(),
+                    Receiver::Path(names.clone()),
+                    Role::Attribute,
+                    ident.span(),
+                    binding.clone(),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// The items of a brace-delimited invocation's body, walked in place.
+    fn macro_items(&mut self, mac: &Macro) {
+        self.macro_path(mac);
+        for item in crate::macros::body_items(mac) {
+            self.visit_item(&item);
+        }
+    }
+
+    /// The invoked macro's path (`deref_async_read!`, `tokio::select!`): a
+    /// call of the macro (`macro_rules!` itself is none).
+    fn macro_path(&mut self, mac: &Macro) {
+        if !mac.path.is_ident("macro_rules") {
+            self.chain(path_chain(&mac.path), Role::Call, None);
+        }
+    }
+
     fn macro_args(&mut self, mac: &Macro) {
+        self.macro_path(mac);
         if let Ok(args) = mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
         {
             for arg in &args {
@@ -706,15 +884,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
         let key = self
             .symbol_at(node.impl_token.span)
             .unwrap_or_else(|| self.synthetic("impl", node.impl_token.span));
-        let mut names = Vec::new();
-        for param in &node.generics.params {
-            if let syn::GenericParam::Type(t) = param {
-                names.push(t.ident.to_string());
-            }
-        }
         self.frames.push(Frame {
             key: Some(key.clone()),
-            names: names.into_iter().collect(),
+            names: generic_names(&node.generics).into_iter().collect(),
         });
         match &*node.self_ty {
             Type::Path(TypePath {
@@ -733,6 +905,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
                 self.visit_path_arguments(&segment.arguments);
             }
         }
+        // Bounds and `where` clauses (`impl<P> AsyncRead for Pin<P> where
+        // P::Target: AsyncRead`).
+        self.visit_generics(&node.generics);
         self.scopes.push(key.clone());
         self.self_type.push(key);
         for item in &node.items {
@@ -747,11 +922,16 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
         let key = self
             .symbol_at(node.ident.span())
             .unwrap_or_else(|| self.synthetic("trait", node.ident.span()));
+        self.frames.push(Frame {
+            key: Some(key.clone()),
+            names: generic_names(&node.generics).into_iter().collect(),
+        });
         for bound in &node.supertraits {
             if let TypeParamBound::Trait(t) = bound {
                 self.chain(path_chain(&t.path), Role::Inherit, Some(key.clone()));
             }
         }
+        self.visit_generics(&node.generics);
         self.scopes.push(key.clone());
         self.self_type.push(key);
         for item in &node.items {
@@ -759,6 +939,32 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
         }
         self.self_type.pop();
         self.scopes.pop();
+        self.frames.pop();
+    }
+
+    fn visit_item_struct(&mut self, node: &'ast syn::ItemStruct) {
+        self.generic_item(&node.ident, &node.generics, |w| {
+            w.visit_fields(&node.fields);
+            w.field_types(&node.ident, &node.fields);
+        });
+    }
+
+    fn visit_item_enum(&mut self, node: &'ast syn::ItemEnum) {
+        self.generic_item(&node.ident, &node.generics, |w| {
+            for variant in &node.variants {
+                w.visit_variant(variant);
+            }
+        });
+    }
+
+    fn visit_item_union(&mut self, node: &'ast syn::ItemUnion) {
+        self.generic_item(&node.ident, &node.generics, |w| {
+            w.visit_fields_named(&node.fields);
+        });
+    }
+
+    fn visit_item_type(&mut self, node: &'ast syn::ItemType) {
+        self.generic_item(&node.ident, &node.generics, |w| w.visit_type(&node.ty));
     }
 
     fn visit_item_mod(&mut self, node: &'ast ItemMod) {
@@ -823,10 +1029,13 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
                 (Pat::Ident(i), Some(path)) => Some((i.ident.to_string(), path)),
                 _ => None,
             },
+            // `let rt = rt();` is left out: a path equal to the name is
+            // read as the name's own earlier binding.
             Pat::Ident(i) => node
                 .init
                 .as_ref()
                 .and_then(|init| init_type(&init.expr))
+                .filter(|path| !matches!(path.as_slice(), [only] if i.ident == only))
                 .map(|path| (i.ident.to_string(), path)),
             _ => None,
         };
@@ -923,6 +1132,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
             }
             Pat::Struct(p) => {
                 self.chain(path_chain(&p.path), Role::Read, None);
+                if p.qself.is_none() {
+                    self.struct_fields(&p.path, p.fields.iter().map(|f| &f.member));
+                }
                 for field in &p.fields {
                     self.visit_pat(&field.pat);
                 }
@@ -973,6 +1185,26 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
     }
 
     fn visit_macro(&mut self, _node: &'ast Macro) {}
+
+    /// Items written in a brace-delimited invocation (`cfg_rt! { pub(crate)
+    /// use …; mod x; fn f() { … } }`) are walked as the items they become
+    /// once expanded: their `use` bindings, `mod` declarations and bodies
+    /// count as the module's (the outline gives them as the macro symbol's
+    /// children, see `macros.rs`).
+    fn visit_item_macro(&mut self, node: &'ast syn::ItemMacro) {
+        self.macro_items(&node.mac);
+    }
+
+    /// [`Visit::visit_item_macro`] inside an impl block: its functions are
+    /// the impl's methods (`self` is the impl's type).
+    fn visit_impl_item_macro(&mut self, node: &'ast syn::ImplItemMacro) {
+        self.macro_items(&node.mac);
+    }
+
+    /// [`Visit::visit_item_macro`] inside a trait.
+    fn visit_trait_item_macro(&mut self, node: &'ast syn::TraitItemMacro) {
+        self.macro_items(&node.mac);
+    }
 
     fn visit_attribute(&mut self, _node: &'ast syn::Attribute) {}
 }
@@ -1089,6 +1321,7 @@ impl<'ast> Walker<'_, '_, '_> {
             Expr::Struct(s) => {
                 if s.qself.is_none() {
                     self.chain(path_chain(&s.path), Role::Instantiate, None);
+                    self.struct_fields(&s.path, s.fields.iter().map(|f| &f.member));
                 }
                 for field in &s.fields {
                     self.visit_expr(&field.expr);

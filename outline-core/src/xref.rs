@@ -32,7 +32,10 @@ use crate::id::symbol_id;
 /// [`Receiver::Value`], [`TypeOf::Type`], [`TypeOf::Value`],
 /// [`Attribute::ty`], [`Attribute::value`], [`Facts::signatures`],
 /// [`Facts::generics`], [`Facts::bases`], [`Facts::aliases`],
-/// [`Facts::decorated`].
+/// [`Facts::decorated`], [`Role::Write`]; Rust items written inside
+/// brace-delimited macro invocations (`cfg_rt! { … }`) give their facts
+/// (`use`, `mod`, bodies); the generic parameters of Rust structs, enums,
+/// unions, type aliases and traits, and const parameters, are bound names.
 pub const FACTS_VERSION: u32 = 7;
 
 /// A definition that makes a scope (function, method, class): its qualname

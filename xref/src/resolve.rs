@@ -21,6 +21,9 @@ use crate::{
     FileInput, MAX_CANDIDATES, ProjectConfig, Relation, Resolution, Resolved, Status, Via,
 };
 
+#[path = "rust_resolve.rs"]
+mod rust_resolve;
+
 /// How many imports, re-exports and bases are followed before giving up (a
 /// cycle or a very long chain).
 const MAX_HOPS: u32 = 32;
@@ -742,7 +745,11 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     /// The resolution of reference `r` of file `f`; `None` for a local
     /// variable.
     fn resolution(&self, f: usize, r: usize, reference: &Reference) -> Option<Resolution> {
-        let entity = self.lookup(f, reference);
+        let mut entity = self.lookup(f, reference);
+        if entity == Entity::Unknown && self.rust(f) {
+            entity = self.rust_unresolved(reference);
+        }
+        entity = self.rust_member_kind(f, reference, entity);
         let mut role = reference.role;
         let resolved = |target: (usize, usize), via: Via, confidence: f32| {
             let id = self.definition(target.0, target.1).map(|d| d.id.clone());
@@ -779,6 +786,18 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             Entity::Unknown => {
                 let bare = reference.receiver == Receiver::Bare;
                 let matches = self.same_name(reference, bare);
+                if self.rust_outside(f, matches.len()) {
+                    return Some(Resolution {
+                        file: f,
+                        reference: r,
+                        role,
+                        status: Status::External,
+                        target: None,
+                        candidates: Vec::new(),
+                        confidence: 1.0,
+                        via: Via::None,
+                    });
+                }
                 if bare
                     && matches.len() == 1
                     && reference.role != Role::Import
@@ -1578,6 +1597,12 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
         }
         if let Some(&d) = self.tables(m).qualnames.get(name) {
+            if let Some(imported) = self.rust_cfg_alternative(m, name, hops) {
+                return imported;
+            }
+            if let Some(file) = self.rust_declared_module(m, d, name) {
+                return file;
+            }
             return Entity::Def(m, d);
         }
         if let Some(binding) = self
@@ -1799,6 +1824,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         let found = self.rust_path(&segments, hops);
         if found != Entity::External || binding.level != 0 {
+            if with_name {
+                return self.rust_item_over_module(&segments, found, hops);
+            }
             return found;
         }
         if let Some(own) = self.src.module(f) {
@@ -1809,6 +1837,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             // to a same-named project item).
             let local = self.rust_path(&relative, hops);
             if matches!(local, Entity::Def(..) | Entity::Module(_)) {
+                if with_name {
+                    return self.rust_item_over_module(&relative, local, hops);
+                }
                 return local;
             }
         }
@@ -1885,7 +1916,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         segments.extend(rest.iter().cloned());
         Some(match self.rust_path(&segments, 0) {
             Entity::External => Entity::Unknown,
-            other => other,
+            other => self.rust_item_over_module(&segments, other, 0),
         })
     }
 
@@ -1986,7 +2017,13 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         {
             return self.attribute_value(f, attribute, hops + 1);
         }
-        // Rust: an impl block's type, and a type's impl blocks.
+        // Rust: an inline module's imports, an impl block's type, and a
+        // type's impl blocks.
+        if let found @ (Entity::Def(..) | Entity::Module(_) | Entity::External) =
+            self.rust_inline_import(f, d, name, hops)
+        {
+            return found;
+        }
         if let Some(&(tf, td)) = self.impl_of.get(&(f, d)) {
             return self.class_member(tf, td, name, seen, instance, hops);
         }

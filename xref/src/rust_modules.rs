@@ -103,7 +103,9 @@ pub fn rust_module(path: &str, crates: &[RustCrate], all_paths: &HashSet<&str>) 
 ///   instead (rustc ignores the `a/` then).
 ///
 /// A file no root reaches has its declarations walked from its layout
-/// module (a `mod` inside a macro, such as `cfg_if!`, is not seen). A file
+/// module (a `mod` inside a brace-delimited macro invocation, such as
+/// `cfg_rt! { mod x; }` or a branch of `cfg_if!`, is a declaration like
+/// any other since facts version 7). A file
 /// reached twice keeps its first module (two `#[cfg]`-gated
 /// declarations of one module give both files its module); a declaration
 /// whose file is not among `files`, or whose `#[path]` is absolute or leaves

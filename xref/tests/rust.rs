@@ -224,8 +224,9 @@ impl Named for User {
             ("src/lib.rs:8:User", "src/lib.rs:1:Named", "implements"),
         ]
     );
-    // `id` is a parameter: local.
-    assert!(!reported(&p, "src/lib.rs", 16, "id"));
+    // `User { id }`: the shorthand names the field (its value, the
+    // parameter `id`, is a local and not reported).
+    assert_eq!(target(&p, "src/lib.rs", 16, "id"), "src/lib.rs:9:User.id");
 }
 
 #[test]
@@ -291,7 +292,9 @@ fn globs_of_extern_crates_and_cycles_of_globs_end() {
             "use crate::a::*;\npub use std::collections::*;\npub fn from_b() {}\nfn user() { from_a(); missing(); }\n",
         ),
     ]);
-    assert_eq!(at(&p, "src/lib.rs", 4, "g").0, Status::Candidate);
+    // No definition of the project is named `g`: it is the glob's
+    // (`std::io::*`), outside the project.
+    assert_eq!(at(&p, "src/lib.rs", 4, "g").0, Status::External);
     assert_eq!(target(&p, "src/a.rs", 4, "from_b"), "src/b.rs:3:from_b");
     assert_eq!(target(&p, "src/b.rs", 4, "from_a"), "src/a.rs:3:from_a");
     assert_ne!(at(&p, "src/a.rs", 4, "missing").0, Status::Resolved);
@@ -606,5 +609,321 @@ fn calls_through_crate_visible_re_exports_macro_items_and_associated_items() {
     assert_eq!(
         target(&p, "src/lib.rs", 7, "spawn"),
         "src/lib.rs:5:cfg_rt!.spawn"
+    );
+}
+
+#[test]
+fn re_exports_written_inside_cfg_macros_reach_the_definition() {
+    // tokio 1.54's real shape: every `use` of the chain, the `mod` of the
+    // modules and the definition are inside `cfg_*! { … }` invocations;
+    // `spawn_mandatory_blocking` had no caller before they were read.
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "macro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }\nmod blocking;\ncfg_rt! {\n    pub mod runtime;\n}\ncfg_fs! {\n    pub mod fs;\n}\n",
+        ),
+        (
+            "src/blocking.rs",
+            "cfg_rt! {\n    cfg_io_blocking! {\n        pub(crate) use crate::runtime::spawn_mandatory_blocking;\n    }\n    #[cfg(target_os = \"emscripten\")]\n    pub(crate) fn spawn_mandatory_blocking() {}\n}\n",
+        ),
+        (
+            "src/runtime/mod.rs",
+            "cfg_rt! {\n    mod blocking;\n    cfg_io_blocking! {\n        pub(crate) use blocking::spawn_mandatory_blocking;\n    }\n}\n",
+        ),
+        (
+            "src/runtime/blocking/mod.rs",
+            "mod pool;\ncfg_io_blocking! {\n    pub(crate) use pool::spawn_mandatory_blocking;\n}\n",
+        ),
+        (
+            "src/runtime/blocking/pool.rs",
+            "cfg_io_blocking! {\n    pub(crate) fn spawn_mandatory_blocking() {}\n}\n",
+        ),
+        ("src/fs/mod.rs", "mod file;\n"),
+        (
+            "src/fs/file.rs",
+            "use crate::blocking::spawn_mandatory_blocking;\nfn read() {\n    spawn_mandatory_blocking();\n}\ncfg_fs! {\n    fn write() {\n        spawn_mandatory_blocking();\n    }\n}\n",
+        ),
+    ]);
+    let spawn = "src/runtime/blocking/pool.rs:2:cfg_io_blocking!.spawn_mandatory_blocking";
+    assert_eq!(
+        target(&p, "src/fs/file.rs", 3, "spawn_mandatory_blocking"),
+        spawn
+    );
+    // A call inside a function written in a macro invocation.
+    assert_eq!(
+        target(&p, "src/fs/file.rs", 7, "spawn_mandatory_blocking"),
+        spawn
+    );
+    let (_, _, role, _) = at(&p, "src/fs/file.rs", 7, "spawn_mandatory_blocking");
+    assert_eq!(role, Role::Call);
+    // The emscripten shim beside the re-export (a `#[cfg]` alternative) is
+    // not taken for the module's name: the re-export is.
+    // Each `use` of the chain, inside its macro.
+    assert_eq!(
+        target(&p, "src/blocking.rs", 3, "spawn_mandatory_blocking"),
+        spawn
+    );
+    assert_eq!(
+        target(&p, "src/runtime/mod.rs", 4, "spawn_mandatory_blocking"),
+        spawn
+    );
+    assert_eq!(
+        target(
+            &p,
+            "src/runtime/blocking/mod.rs",
+            3,
+            "spawn_mandatory_blocking"
+        ),
+        spawn
+    );
+}
+
+#[test]
+fn crate_names_generic_parameters_inline_module_imports_and_outside_names() {
+    let p = project_with(
+        &[
+            (
+                "src/lib.rs",
+                "pub mod runtime;\nmod loom;\nuse crate::loom::sync::Arc;\npub struct Slab<T, const N: usize> {\n    slots: [Option<T>; N],\n    shared: Arc<u8>,\n}\npub fn go(x: Slab<u8, 4>) {\n    x.slots.len();\n    libc::close(1);\n}\n",
+            ),
+            (
+                "src/runtime.rs",
+                "pub struct Builder;\nimpl Builder {\n    pub fn new() -> Self { Builder }\n}\n",
+            ),
+            (
+                "src/loom.rs",
+                "pub(crate) mod sync {\n    pub(crate) use std::sync::Arc;\n    pub(crate) use crate::runtime::Builder;\n}\n",
+            ),
+            (
+                "tests/rt.rs",
+                "fn main() {\n    tokio::runtime::Builder::new();\n    let b = tokio::loom::sync::Builder::new();\n}\n",
+            ),
+        ],
+        &[("tokio", "")],
+    );
+    // The crate by name, from an integration test, and a path through the
+    // `pub mod runtime;` declaration of lib.rs into runtime.rs.
+    assert_eq!(at(&p, "tests/rt.rs", 2, "tokio").0, Status::Module);
+    assert_eq!(at(&p, "tests/rt.rs", 2, "tokio").1, "src/lib.rs");
+    assert_eq!(
+        target(&p, "tests/rt.rs", 2, "Builder"),
+        "src/runtime.rs:1:Builder"
+    );
+    assert_eq!(
+        target(&p, "tests/rt.rs", 2, "new"),
+        "src/runtime.rs:3:impl Builder.new"
+    );
+    // An import inside an inline module is its member.
+    assert_eq!(
+        target(&p, "tests/rt.rs", 3, "Builder"),
+        "src/runtime.rs:1:Builder"
+    );
+    assert_eq!(at(&p, "src/lib.rs", 3, "Arc").0, Status::External);
+    assert_eq!(at(&p, "src/lib.rs", 6, "Arc").0, Status::External);
+    // Generic parameters of a struct are no references.
+    assert!(!reported(&p, "src/lib.rs", 5, "T"));
+    assert!(!reported(&p, "src/lib.rs", 5, "N"));
+    // Names no project definition has: the standard library's or a
+    // dependency's.
+    assert_eq!(at(&p, "src/lib.rs", 9, "len").0, Status::External);
+    assert_eq!(at(&p, "src/lib.rs", 10, "libc").0, Status::External);
+    assert_eq!(at(&p, "src/lib.rs", 10, "close").0, Status::External);
+}
+
+#[test]
+fn trait_methods_through_bounds_impl_dyn_and_associated_items() {
+    let p = project(&[
+        ("src/lib.rs", "pub mod io;\npub mod pool;\nmod user;\n"),
+        (
+            "src/io.rs",
+            "pub trait AsyncRead {\n    fn poll_read(&mut self);\n    fn read_all(&mut self) { self.poll_read(); }\n}\n",
+        ),
+        (
+            "src/pool.rs",
+            "pub struct Pool;\nimpl Pool {\n    pub const MAX: usize = 4;\n    pub fn new() -> Self { Self::with(Self::MAX) }\n    fn with(n: usize) -> Self { Pool }\n}\nimpl crate::io::AsyncRead for Pool {\n    fn poll_read(&mut self) {}\n}\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::io::AsyncRead;\nuse crate::pool::Pool;\nfn generic<T: AsyncRead>(x: &mut T) {\n    x.read_all();\n}\nfn bounded<R>(r: R) where R: AsyncRead + Send {\n    r.poll_read();\n}\nfn opaque(a: impl AsyncRead, b: &mut dyn AsyncRead) {\n    a.read_all();\n    b.poll_read();\n}\nfn concrete(mut p: Pool) {\n    p.poll_read();\n    p.read_all();\n    let n = Pool::MAX;\n}\n",
+        ),
+    ]);
+    let trait_read = "src/io.rs:2:AsyncRead.poll_read";
+    let trait_all = "src/io.rs:3:AsyncRead.read_all";
+    // A receiver of a bounded generic type, `impl Trait` or `dyn Trait`:
+    // the trait's method, as rust-analyzer answers.
+    assert_eq!(target(&p, "src/user.rs", 4, "read_all"), trait_all);
+    assert_eq!(target(&p, "src/user.rs", 7, "poll_read"), trait_read);
+    assert_eq!(target(&p, "src/user.rs", 10, "read_all"), trait_all);
+    assert_eq!(target(&p, "src/user.rs", 11, "poll_read"), trait_read);
+    // A concrete type: the impl's method, else the trait's default.
+    assert_eq!(
+        target(&p, "src/user.rs", 14, "poll_read"),
+        "src/pool.rs:8:impl crate::io::AsyncRead for Pool.poll_read"
+    );
+    assert_eq!(target(&p, "src/user.rs", 15, "read_all"), trait_all);
+    // Associated consts and functions through `Self::` and `Type::`.
+    assert_eq!(
+        target(&p, "src/user.rs", 16, "MAX"),
+        "src/pool.rs:3:impl Pool.MAX"
+    );
+    assert_eq!(
+        target(&p, "src/pool.rs", 4, "with"),
+        "src/pool.rs:5:impl Pool.with"
+    );
+    assert_eq!(
+        target(&p, "src/pool.rs", 4, "MAX"),
+        "src/pool.rs:3:impl Pool.MAX"
+    );
+    // `self.m()` in a trait's default method: the trait's own.
+    assert_eq!(target(&p, "src/io.rs", 3, "poll_read"), trait_read);
+}
+
+#[test]
+fn fields_typed_through_smart_pointers_give_their_methods() {
+    let p = project(&[
+        ("src/lib.rs", "mod chan;\nmod rx;\n"),
+        (
+            "src/chan.rs",
+            "pub(crate) struct Chan;\nimpl Chan {\n    pub(crate) fn recv(&self) {}\n}\n",
+        ),
+        (
+            "src/rx.rs",
+            "use std::sync::Arc;\nuse crate::chan::Chan;\npub struct Rx {\n    inner: Arc<Chan>,\n    boxed: Box<Chan>,\n}\nimpl Rx {\n    fn recv(&self) {\n        self.inner.recv();\n        self.boxed.recv();\n    }\n}\nfn take(c: Arc<Chan>) {\n    c.recv();\n}\n",
+        ),
+    ]);
+    let recv = "src/chan.rs:3:impl Chan.recv";
+    assert_eq!(target(&p, "src/rx.rs", 9, "recv"), recv);
+    assert_eq!(target(&p, "src/rx.rs", 10, "recv"), recv);
+    assert_eq!(target(&p, "src/rx.rs", 14, "recv"), recv);
+}
+
+#[test]
+fn lets_typed_by_unwrapped_constructors_and_function_results() {
+    let p = project(&[
+        ("src/lib.rs", "pub mod runtime;\nmod user;\n"),
+        (
+            "src/runtime.rs",
+            "pub struct Runtime;\nimpl Runtime {\n    pub fn new() -> std::io::Result<Runtime> { Ok(Runtime) }\n    pub fn block_on(&self) {}\n}\npub fn make() -> Runtime { Runtime }\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::runtime::{self, Runtime};\nasync fn go() {\n    let a = Runtime::new().unwrap();\n    a.block_on();\n    let b = runtime::make();\n    b.block_on();\n    let make = runtime::make();\n    make.block_on();\n}\n",
+        ),
+    ]);
+    let block_on = "src/runtime.rs:4:impl Runtime.block_on";
+    assert_eq!(target(&p, "src/user.rs", 4, "block_on"), block_on);
+    assert_eq!(target(&p, "src/user.rs", 6, "block_on"), block_on);
+    assert_eq!(target(&p, "src/user.rs", 8, "block_on"), block_on);
+}
+
+#[test]
+fn a_field_and_a_method_of_one_name_are_told_apart_by_the_call() {
+    // tokio's DirBuilder has a field `recursive` and a method `recursive`.
+    let p = project(&[
+        ("src/lib.rs", "mod dir;\n"),
+        (
+            "src/dir.rs",
+            "pub struct DirBuilder {\n    recursive: bool,\n}\nimpl DirBuilder {\n    pub fn recursive(&mut self, recursive: bool) -> &mut Self {\n        self.recursive = recursive;\n        self\n    }\n    fn go(&mut self, other: DirBuilder) {\n        self.recursive(true);\n        let flag = other.recursive;\n        let f = Self::recursive;\n    }\n}\n",
+        ),
+    ]);
+    let field = "src/dir.rs:2:DirBuilder.recursive";
+    let method = "src/dir.rs:5:impl DirBuilder.recursive";
+    assert_eq!(target(&p, "src/dir.rs", 6, "recursive"), field);
+    assert_eq!(target(&p, "src/dir.rs", 10, "recursive"), method);
+    assert_eq!(target(&p, "src/dir.rs", 11, "recursive"), field);
+    assert_eq!(target(&p, "src/dir.rs", 12, "recursive"), method);
+}
+
+#[test]
+fn struct_literal_and_pattern_fields_and_macro_calls() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "#[macro_use]\nmod macros;\nmod handle;\nmacro_rules! local { () => {} }\nlocal!();\n",
+        ),
+        (
+            "src/macros.rs",
+            "macro_rules! cfg_rt { ($($i:item)*) => { $($i)* } }\nmacro_rules! ready { ($e:expr) => { $e } }\n",
+        ),
+        (
+            "src/handle.rs",
+            "pub struct JoinHandle {\n    rx: u8,\n    id: u8,\n}\nimpl JoinHandle {\n    fn new(rx: u8) -> Self {\n        Self { rx, id: 0 }\n    }\n}\nfn read(h: JoinHandle) -> u8 {\n    let JoinHandle { rx, .. } = h;\n    ready!(rx);\n    println!(\"{}\", rx);\n    JoinHandle { rx, id: 1 }.id\n}\ncfg_rt! {\n    fn spawned() {}\n}\n",
+        ),
+    ]);
+    let rx = "src/handle.rs:2:JoinHandle.rx";
+    assert_eq!(target(&p, "src/handle.rs", 7, "rx"), rx);
+    assert_eq!(
+        target(&p, "src/handle.rs", 7, "id"),
+        "src/handle.rs:3:JoinHandle.id"
+    );
+    assert_eq!(target(&p, "src/handle.rs", 11, "rx"), rx);
+    assert_eq!(target(&p, "src/handle.rs", 14, "rx"), rx);
+    // Macros: a `macro_rules!` of the file, one of another file (the only
+    // definition of that name), the standard library's.
+    assert_eq!(target(&p, "src/lib.rs", 5, "local"), "src/lib.rs:4:local");
+    assert_eq!(
+        target(&p, "src/handle.rs", 12, "ready"),
+        "src/macros.rs:2:ready"
+    );
+    assert_eq!(
+        target(&p, "src/handle.rs", 16, "cfg_rt"),
+        "src/macros.rs:1:cfg_rt"
+    );
+    assert_eq!(at(&p, "src/handle.rs", 13, "println").0, Status::External);
+}
+
+#[test]
+fn a_module_and_the_function_it_re_exports_share_a_name() {
+    // tokio: `cfg_rt! { mod spawn; pub use spawn::spawn; }` in task/mod.rs,
+    // `pub use task::spawn;` in lib.rs; an integration test calls
+    // `tokio::spawn(…)` (found as the module spawn.rs before).
+    let p = project_with(
+        &[
+            (
+                "src/lib.rs",
+                "pub mod task;\ncfg_rt! {\n    pub use task::spawn;\n}\n",
+            ),
+            (
+                "src/task/mod.rs",
+                "cfg_rt! {\n    mod spawn;\n    pub use spawn::spawn;\n}\n",
+            ),
+            ("src/task/spawn.rs", "cfg_rt! {\n    pub fn spawn() {}\n}\n"),
+            (
+                "tests/rt.rs",
+                "fn main() {\n    tokio::spawn();\n    tokio::task::spawn();\n}\n",
+            ),
+        ],
+        &[("tokio", "")],
+    );
+    let spawn = "src/task/spawn.rs:2:cfg_rt!.spawn";
+    assert_eq!(target(&p, "tests/rt.rs", 2, "spawn"), spawn);
+    assert_eq!(target(&p, "tests/rt.rs", 3, "spawn"), spawn);
+}
+
+#[test]
+fn impls_inside_macros_with_inner_attributes_and_impl_where_clauses() {
+    // tokio's fs/dir_builder.rs: `feature! { #![unix] impl DirBuilder { … } }`.
+    let p = project(&[
+        ("src/lib.rs", "mod dir;\nmod io;\n"),
+        (
+            "src/dir.rs",
+            "pub struct DirBuilder;\nfeature! {\n    #![unix]\n    impl DirBuilder {\n        pub fn mode(&mut self) {}\n    }\n}\nfn go(mut d: DirBuilder) {\n    d.mode();\n}\n",
+        ),
+        (
+            "src/io.rs",
+            "pub trait AsyncRead {}\nimpl<P> AsyncRead for std::pin::Pin<P>\nwhere\n    P: AsyncRead,\n{\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "src/dir.rs", 4, "DirBuilder"),
+        "src/dir.rs:1:DirBuilder"
+    );
+    assert_eq!(
+        target(&p, "src/dir.rs", 9, "mode"),
+        "src/dir.rs:5:feature!.impl DirBuilder.mode"
+    );
+    assert_eq!(
+        target(&p, "src/io.rs", 4, "AsyncRead"),
+        "src/io.rs:1:AsyncRead"
     );
 }

@@ -1,0 +1,200 @@
+//! Rust-only steps of the resolver, called from the general lookups in
+//! `resolve.rs` (a child module, so it reads the resolver's tables).
+
+use outline_core::SymbolKind;
+use outline_core::xref::{Receiver, Reference, Role};
+
+use super::{Entity, MAX_HOPS, Project};
+use crate::source::Source;
+
+impl<S: Source + ?Sized> Project<'_, S> {
+    /// What a Rust reference the scope rules did not find may still be: a
+    /// bare name that is a crate of the project (`tokio` in `tokio::spawn`
+    /// written in one of its integration tests, Rust Reference, "Extern
+    /// prelude") is that crate's root module. [`Entity::Unknown`] otherwise.
+    pub(super) fn rust_unresolved(&self, reference: &Reference) -> Entity {
+        if reference.receiver == Receiver::Bare
+            && let Entity::Module(m) = self.rust_path(std::slice::from_ref(&reference.name), 0)
+        {
+            return Entity::Module(m);
+        }
+        Entity::Unknown
+    }
+
+    /// Whether a Rust reference that no rule resolved and that no
+    /// definition of the project is named like is outside the project: a
+    /// method or item of the standard library or of a dependency
+    /// (`x.unwrap()`, `libc::close`), as nothing in the project could be
+    /// its target. Items a project's own `macro_rules!` expands to are not
+    /// definitions here, so a call of one is labelled external too.
+    pub(super) fn rust_outside(&self, f: usize, matches: usize) -> bool {
+        self.rust(f) && matches == 0
+    }
+
+    /// The module file a Rust `mod name;` declaration of module file `m`
+    /// (its definition `d`) loads, when the module tree knows it: a path
+    /// through the declaration (`tokio::runtime::Builder`, the `mod
+    /// runtime;` of `lib.rs`) goes on in that file, not in the declaration
+    /// symbol, which has no members. `None` for any other definition.
+    pub(super) fn rust_declared_module(&self, m: usize, d: usize, name: &str) -> Option<Entity> {
+        if !self.rust(m) || self.kind(m, d) != Some(SymbolKind::Module) {
+            return None;
+        }
+        let module = self.src.module(m)?;
+        self.submodule(module, name).map(Entity::Module)
+    }
+
+    /// `name` in the inline module `d` (`mod sync { pub(crate) use
+    /// std::sync::Arc; }`) of the Rust file `f` when it is no item of it:
+    /// the file's `use` of that name. A `use` inside an inline module is
+    /// recorded with the file's (`ImportBinding` has no inline scope), so
+    /// an import of the same name at the file's level is taken too.
+    pub(super) fn rust_inline_import(&self, f: usize, d: usize, name: &str, hops: u32) -> Entity {
+        if hops > MAX_HOPS || !self.rust(f) || self.kind(f, d) != Some(SymbolKind::Module) {
+            return Entity::Unknown;
+        }
+        match self
+            .tables(f)
+            .imports
+            .get(&("", name))
+            .and_then(|b| b.last().copied())
+        {
+            Some(binding) => self.follow_import(f, binding, hops + 1),
+            None => Entity::Unknown,
+        }
+    }
+
+    /// A Rust member found by name that is of the wrong namespace for how
+    /// it is used: a call `x.m()` is a method, never a field, and a field
+    /// access `x.m` (no call) a field, never a method (Rust Reference,
+    /// "Method-call expressions", "Field access expressions"); a type with
+    /// a field and a method of one name (`recursive` of a builder) has both.
+    /// The other one of the same type when there is one, else `entity`.
+    pub(super) fn rust_member_kind(
+        &self,
+        f: usize,
+        reference: &Reference,
+        entity: Entity,
+    ) -> Entity {
+        let Entity::Def(df, dd) = entity else {
+            return entity;
+        };
+        if !self.rust(f) || reference.receiver == Receiver::Bare {
+            return entity;
+        }
+        let Some(definition) = self.definition(df, dd) else {
+            return entity;
+        };
+        let Some((parent, _)) = definition.qualname.rsplit_once('.') else {
+            return entity;
+        };
+        let Some(&owner) = self.tables(df).qualnames.get(parent) else {
+            return entity;
+        };
+        match (definition.kind, reference.role) {
+            // A field where a method is called: the type's impl blocks.
+            (SymbolKind::Field, Role::Call) => {
+                for &(bf, bd) in self
+                    .impls
+                    .get(&(df, owner))
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
+                    let Some(block) = self.definition(bf, bd) else {
+                        continue;
+                    };
+                    if let Some(m) = self.child(bf, &block.qualname, &definition.name)
+                        && matches!(
+                            self.kind(bf, m),
+                            Some(SymbolKind::Method | SymbolKind::Function)
+                        )
+                    {
+                        return Entity::Def(bf, m);
+                    }
+                }
+                entity
+            }
+            // A method where a field is read or written: the type's field.
+            // (`Self::m`, `Type::m` name the method: a `::` path starts
+            // with a type, a `.` chain with a value.)
+            (SymbolKind::Method | SymbolKind::Function, Role::Attribute)
+                if match &reference.receiver {
+                    Receiver::Path(path) => path
+                        .first()
+                        .is_some_and(|head| head.starts_with(|c: char| c.is_lowercase())),
+                    _ => true,
+                } =>
+            {
+                let (tf, td) = self
+                    .impl_of
+                    .get(&(df, owner))
+                    .copied()
+                    .unwrap_or((df, owner));
+                let Some(ty) = self.definition(tf, td) else {
+                    return entity;
+                };
+                match self.child(tf, &ty.qualname, &definition.name) {
+                    Some(field) if self.kind(tf, field) == Some(SymbolKind::Field) => {
+                        Entity::Def(tf, field)
+                    }
+                    _ => entity,
+                }
+            }
+            _ => entity,
+        }
+    }
+
+    /// A Rust module that both defines `name` and imports it (`use` at its
+    /// level) holds `#[cfg]` alternatives, as rustc refuses the two at once
+    /// (E0255): the import is taken when it leads to a definition. Stubs and
+    /// platform shims are the ones written in place (`cfg_not_rt! { fn
+    /// spawn_blocking() { panic!(…) } }`, an emscripten shim beside `pub(crate)
+    /// use crate::runtime::spawn_mandatory_blocking`), the implementation is
+    /// usually what the module re-exports. The same holds for `mod spawn;
+    /// pub use spawn::spawn;`, where the module and the function it
+    /// re-exports share the name in two namespaces: the function is taken
+    /// (`tokio::spawn(…)`; a path going on through the module, rarer, is
+    /// then not found). `None` when `m` has no such import or it leads
+    /// nowhere in the project.
+    pub(super) fn rust_cfg_alternative(&self, m: usize, name: &str, hops: u32) -> Option<Entity> {
+        if !self.rust(m) || hops > MAX_HOPS {
+            return None;
+        }
+        let binding = self.tables(m).imports.get(&("", name))?.last().copied()?;
+        match self.follow_import(m, binding, hops + 1) {
+            found @ (Entity::Def(..) | Entity::Module(_)) => Some(found),
+            _ => None,
+        }
+    }
+
+    /// `found`, what the full path `segments` names, unless it is a module
+    /// file whose parent module also gives the last segment as an item (a
+    /// definition or an import of one): an import or a path ending in a
+    /// name takes the item there (`pub use task::spawn;` beside `mod spawn;
+    /// pub use spawn::spawn;` in `task` names the function; Rust Reference,
+    /// "Use declarations": a `use` imports every namespace of the name, and
+    /// a call or a type reads the value or type one).
+    pub(super) fn rust_item_over_module(
+        &self,
+        segments: &[String],
+        found: Entity,
+        hops: u32,
+    ) -> Entity {
+        let Entity::Module(_) = found else {
+            return found;
+        };
+        let Some((last, parent)) = segments.split_last() else {
+            return found;
+        };
+        if parent.is_empty() || hops > MAX_HOPS {
+            return found;
+        }
+        match self.rust_path(parent, hops + 1) {
+            Entity::Module(p) => match self.own_member(p, last, hops + 1) {
+                item @ Entity::Def(..) => item,
+                _ => found,
+            },
+            _ => found,
+        }
+    }
+}
