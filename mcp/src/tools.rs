@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use outline_core::{
     Filter, LineIndex, OutlineOptions, Selector, Symbol, SymbolKind, TargetError, TextOptions,
@@ -218,6 +219,9 @@ pub struct Workspace {
     jail: Jail,
     cache: OutlineCache,
     index: super::index_tools::LiveIndex,
+    /// `find_symbol(pattern)` answers from the index, and by walking.
+    found_in_index: AtomicUsize,
+    found_walking: AtomicUsize,
 }
 
 impl Workspace {
@@ -229,7 +233,18 @@ impl Workspace {
             jail,
             cache,
             index: super::index_tools::LiveIndex::new(live),
+            found_in_index: AtomicUsize::new(0),
+            found_walking: AtomicUsize::new(0),
         }
+    }
+
+    /// How many `find_symbol(pattern)` answers came from the index, and
+    /// how many from a walk of the files.
+    pub fn find_symbol_answers(&self) -> (usize, usize) {
+        (
+            self.found_in_index.load(Ordering::Relaxed),
+            self.found_walking.load(Ordering::Relaxed),
+        )
     }
 
     /// The root directory every path is relative to.
@@ -640,6 +655,8 @@ impl Workspace {
 
     /// `find_symbol`: the symbols whose name or qualified name matches
     /// `pattern` (see [`FindSymbolArgs::pattern`]), with their ids.
+    /// Answered from the index when one is open or on disk (`find_in_index`),
+    /// else by walking the files (`find_walking`): the same text either way.
     ///
     /// # Errors
     /// A message when the path is refused or missing, or the glob is malformed.
@@ -664,6 +681,11 @@ impl Workspace {
         };
         let pattern = Pattern::new(text)?;
         let target = self.resolve(args.path.as_deref().unwrap_or("."))?;
+        if let Some(answer) = self.find_in_index(&pattern, &target)? {
+            self.found_in_index.fetch_add(1, Ordering::Relaxed);
+            return Ok(answer);
+        }
+        self.found_walking.fetch_add(1, Ordering::Relaxed);
         self.find_walking(&pattern, &target)
     }
 
