@@ -59,6 +59,10 @@ struct FileNames {
     /// by `\n`.
     lower: String,
     entries: Vec<Entry>,
+    /// Whether every entry's haystack is in `lower` (none has an
+    /// [`Original`]): a file whose `lower` lacks the substring or glob
+    /// literal then holds no match.
+    all_lower: bool,
 }
 
 #[derive(Debug)]
@@ -117,6 +121,7 @@ impl FileNames {
             hash,
             lower: String::new(),
             entries: Vec::with_capacity(rows.len()),
+            all_lower: true,
         };
         for row in rows {
             let what = if row.callback {
@@ -142,17 +147,20 @@ impl FileNames {
                         original: None,
                     });
                 }
-                _ => file.entries.push(Entry {
-                    at: 0,
-                    len: 0,
-                    name_len: 0,
-                    what,
-                    original: Some(Box::new(Original {
-                        name: row.name,
-                        qualname: row.qualname,
-                        block: row.callback,
-                    })),
-                }),
+                _ => {
+                    file.all_lower = false;
+                    file.entries.push(Entry {
+                        at: 0,
+                        len: 0,
+                        name_len: 0,
+                        what,
+                        original: Some(Box::new(Original {
+                            name: row.name,
+                            qualname: row.qualname,
+                            block: row.callback,
+                        })),
+                    });
+                }
             }
         }
         file
@@ -194,6 +202,17 @@ impl<'p> Matcher<'p> {
             finder,
             substring,
         }
+    }
+
+    /// Whether no entry of `file` can match: its names hold no byte of
+    /// the substring or glob literal searched (one search of the file's
+    /// buffer instead of one per name).
+    fn rules_out(&self, file: &FileNames) -> bool {
+        file.all_lower
+            && self
+                .finder
+                .as_ref()
+                .is_some_and(|finder| finder.find(file.lower.as_bytes()).is_none())
     }
 
     /// Whether the entry matches, and whether its name is the pattern.
@@ -347,6 +366,9 @@ impl Names {
         let mut found: Found<(i64, What)> = Found::default();
         found.searched = files.len();
         for file in files {
+            if matcher.rules_out(file) {
+                continue;
+            }
             let before = found.total;
             for entry in &file.entries {
                 if let Some(exact) = matcher.test(file, entry) {
@@ -495,6 +517,36 @@ mod tests {
             })
             .collect();
         assert_eq!(order, ["s10", "c0", "s11", "c1", "c2"]);
+    }
+
+    /// A file whose buffer lacks the substring or glob literal is ruled
+    /// out at once; one with names kept whole never is.
+    #[test]
+    fn files_without_the_searched_bytes_are_ruled_out() {
+        let ascii = FileNames::new(
+            1,
+            "a.py".to_owned(),
+            "0".to_owned(),
+            vec![row(0, false, 1, "total", "Cart.total")],
+        );
+        let whole = FileNames::new(
+            2,
+            "b.py".to_owned(),
+            "0".to_owned(),
+            vec![row(0, false, 1, "größe", "größe")],
+        );
+        let rules_out = |text: &str, file: &FileNames| {
+            let pattern = Pattern::new(text).expect("pattern");
+            Matcher::new(&pattern).rules_out(file)
+        };
+        assert!(ascii.all_lower && !whole.all_lower);
+        assert!(rules_out("zzz", &ascii));
+        assert!(rules_out("zz*", &ascii));
+        assert!(!rules_out("TOTAL", &ascii));
+        assert!(!rules_out("cart.*", &ascii));
+        // No literal: every name is tried.
+        assert!(!rules_out("*", &ascii));
+        assert!(!rules_out("zzz", &whole));
     }
 
     #[test]
