@@ -170,7 +170,17 @@ fn names_see_another_connections_commit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
     fill(root);
+    write(&root.join("pkg/blob.py"), "x = 1\n\0");
+    drop(refresh(root, &[]));
+    // A refresh with nothing changed writes nothing (so names are not
+    // read again), a file left out of the index included.
     let index = refresh(root, &[]);
+    assert_eq!(index.connection().total_changes(), 0);
+    assert_eq!(index.left_out(".").expect("left out").len(), 1);
+    drop(index);
+    std::fs::remove_file(root.join("pkg/blob.py")).expect("remove");
+    let index = refresh(root, &[]);
+    assert!(index.left_out(".").expect("left out").is_empty());
     let mut names = Names::new();
     assert_same(root, &index, &mut names);
     write(&root.join("pkg/m003.py"), &module(3, 9));
