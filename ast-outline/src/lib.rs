@@ -16,7 +16,9 @@
 //!   [`tree::outline_tree`] (its pieces: [`walk`], [`disk_cache`],
 //!   [`tree::Outliner`]);
 //! - one symbol by id, qualname, line or line range: [`read::read`] (and
-//!   [`read::locate`] on a text already in memory).
+//!   [`read::locate`] on a text already in memory);
+//! - symbols by a name pattern across files: [`find`] (the pattern and the
+//!   answer's text, shared by a walk and the index).
 //!
 //! ```
 //! use ast_outline::{outline_source, OutlineOptions, SymbolKind};
@@ -49,6 +51,7 @@
 pub mod around;
 pub mod disk_cache;
 mod error;
+pub mod find;
 pub mod read;
 pub mod search;
 mod source_file;

@@ -502,17 +502,31 @@ pub fn passage_lines(
 }
 
 /// `L13-17 @celsius.setter def celsius(self, value: float) -> None`: enough to
-/// tell same-named candidates apart.
+/// tell same-named candidates apart (the lines, then [`summary_detail`]).
 pub fn summary(symbol: &Symbol) -> String {
-    let mut line = format!("L{}-{}", symbol.start_line, symbol.end_line);
+    format!(
+        "L{}-{} {}",
+        symbol.start_line,
+        symbol.end_line,
+        summary_detail(symbol)
+    )
+}
+
+/// What [`summary`] says after the lines: the decorators (each cut to 60
+/// characters, `@` added unless it starts with `@` or `#`), then the
+/// signature, or the kind and qualified name when there is none
+/// (`@celsius.setter def celsius(self, value: float) -> None`,
+/// ``block `it('adds')` in module level``). One line; the index stores it
+/// for each definition, so its answers print what the outline would.
+pub fn summary_detail(symbol: &Symbol) -> String {
+    let mut line = String::new();
     for decorator in &symbol.decorators {
-        line.push(' ');
         if !decorator.starts_with(['@', '#']) {
             line.push('@');
         }
         line.push_str(&outline_core::text::truncate(decorator, 60));
+        line.push(' ');
     }
-    line.push(' ');
     match &symbol.signature {
         Some(signature) => line.push_str(signature),
         None => line.push_str(&describe(symbol)),

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use index::Index;
 use index::answers::{
-    Answer, callees_answer, callers_answer, defs_answer, hierarchy_answer, refs_answer,
+    Answer, callees_answer, callers_answer, defs_answer, defs_answer_walking, hierarchy_answer,
+    refs_answer,
 };
 use index::open::{Query, open_and_refresh_waiting, retry_while_busy};
 use index::query::SymbolRow;
@@ -177,8 +178,35 @@ pub(super) fn run_hierarchy(args: &QueryArgs) -> ExitCode {
     })
 }
 
-/// `ast-outline defs NAME`.
+/// `ast-outline defs NAME`: from the index when the root has one (at the
+/// default place, found as [`index::open::discover`] finds it) or `--db`
+/// names one; else from the outlines of the walk, which gives the same
+/// answer without building an index.
 pub(super) fn run_defs(args: &DefsArgs) -> ExitCode {
+    let location = args.location.location();
+    let (found, _) = index::open::discover(&location, None);
+    if !location.no_refresh
+        && location.db.is_none()
+        && found.root.is_dir()
+        && !found.root.join(index::DEFAULT_DB).exists()
+    {
+        return match defs_answer_walking(&found.root, &args.name) {
+            Ok(((text, value), notes)) => {
+                for note in notes {
+                    report(note);
+                }
+                match args.location.format {
+                    Format::Text => print_or_exit(&text),
+                    Format::Json => print_or_exit(&format!("{value}\n")),
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                report(error.to_string());
+                ExitCode::FAILURE
+            }
+        };
+    }
     query(&args.location, None, |index, _| {
         defs_answer(index, &args.name)
     })

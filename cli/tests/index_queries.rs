@@ -200,3 +200,69 @@ fn defs_of_no_name_is_an_error_and_of_an_unknown_name_says_so() {
         "definitions of area: 1\n  pkg/shapes.py:13:area (function area, L13-14, module pkg.shapes)\n"
     );
 }
+
+/// `defs` without an index walks the tree and gives the answer the index
+/// gives (text and JSON, modules included: Python packages, Rust modules
+/// from `mod` declarations and `Cargo.toml`), without building an index;
+/// with one, it answers from it.
+#[test]
+fn defs_without_an_index_walks_and_answers_as_the_index() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let write = |path: &str, text: &str| {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(path, text).expect("write");
+    };
+    write("app/__init__.py", "");
+    write(
+        "app/models.py",
+        "class User:\n    def save(self):\n        pass\n\n\ndef save():\n    pass\n",
+    );
+    write("scripts/tool.py", "class User:\n    pass\n");
+    write("web/user.ts", "export class User {\n  save(): void {}\n}\n");
+    write("crate/Cargo.toml", "[package]\nname = \"shop_core\"\n");
+    write(
+        "crate/src/lib.rs",
+        "pub mod users;\n#[path = \"odd.rs\"]\nmod other;\n",
+    );
+    write(
+        "crate/src/users.rs",
+        "pub struct User;\n\nimpl User {\n    pub fn save(&self) {}\n}\n",
+    );
+    write("crate/src/odd.rs", "pub fn save() {}\n");
+    let calls: &[&[&str]] = &[
+        &["defs", "User"],
+        &["defs", "save"],
+        &["defs", "User.save"],
+        &["defs", "impl User.save"],
+        &["defs", "nothing"],
+        &["defs", "User", "--format", "json"],
+        &["defs", "save", "--format", "json"],
+    ];
+    let walked: Vec<String> = calls.iter().map(|args| out(&run(root, args))).collect();
+    assert!(!root.join(".ast-outline/index.sqlite").exists());
+    assert!(
+        walked[1].contains("crate/src/odd.rs:1:save (function save, L1-1, module shop_core.other)"),
+        "{}",
+        walked[1]
+    );
+    assert!(
+        walked[1].contains("app/models.py:2:User.save (method User.save, L2-3, module app.models)"),
+        "{}",
+        walked[1]
+    );
+    assert!(
+        walked[0].starts_with("definitions of User: 4\n"),
+        "{}",
+        walked[0]
+    );
+    let built = run(root, &["index", "."]);
+    assert!(built.status.success(), "{built:?}");
+    for (args, walked) in calls.iter().zip(&walked) {
+        assert_eq!(&out(&run(root, args)), walked, "{args:?}");
+    }
+    // An empty name is refused either way.
+    std::fs::remove_dir_all(root.join(".ast-outline")).expect("remove");
+    assert!(err(&run(root, &["defs", " "])).contains("give a name"));
+}

@@ -244,6 +244,154 @@ fn is_type_kind(kind: &str) -> bool {
 /// [`crate::Error::Sqlite`] from the query;
 /// [`crate::Error::Target`] for an empty name.
 pub fn defs_answer(index: &Index, name: &str) -> Result<Answer, crate::Error> {
+    check_defs_name(name)?;
+    Ok(defs_text(name, query::defs(index.connection(), name)?))
+}
+
+/// [`defs_answer`] without an index: the same answer (text and JSON) from
+/// the outlines of every file of the walk of `root` (the library's walk
+/// and its persistent outline cache), with each file's module as the index
+/// would set it (Python: from the package layout; Rust: from the `mod`
+/// declarations of its crate, read from the files that hold a module, and
+/// the `Cargo.toml` files). Returns the answer and the walk's notes
+/// (unreadable directories, files that could not be read).
+///
+/// # Errors
+/// [`crate::Error::Target`] for an empty name.
+pub fn defs_answer_walking(
+    root: &std::path::Path,
+    name: &str,
+) -> Result<(Answer, Vec<String>), crate::Error> {
+    use rayon::prelude::*;
+    check_defs_name(name)?;
+    let (entries, mut notes) = crate::open::entries(root);
+    let options = outline_core::OutlineOptions::default();
+    let cache = ast_outline::disk_cache::DiskCache::for_tree(root, &options)
+        .map(|cache| cache.batch(&[root.to_owned()]));
+    let outliner = ast_outline::tree::Outliner::new(
+        options,
+        outline_core::Filter::default(),
+        ast_outline::tree::Format::Json,
+        ast_outline::DEFAULT_MAX_FILE_SIZE,
+        cache,
+    );
+    // Each file: its definitions of `name` and whether it holds a module
+    // (a Rust file's `mod` declarations set other files' modules); or why
+    // it could not be outlined.
+    type Outlined = Result<(Vec<(u32, SymbolRow)>, bool), String>;
+    let outlined: Vec<Outlined> = entries
+        .par_iter()
+        .map(|entry| {
+            let file = ast_outline::walk::FileEntry {
+                path: entry.path.clone(),
+                display: entry.display.clone(),
+                language: Some(entry.language),
+                explicit: false,
+            };
+            let outline = outliner.outline(&file).map_err(|e| e.to_string())?;
+            let mut rows = Vec::new();
+            let mut holds_module = false;
+            outline.walk(|s| {
+                holds_module |= s.kind == outline_core::SymbolKind::Module;
+                if s.kind != outline_core::SymbolKind::Block
+                    && (s.name == name || s.qualname == name)
+                {
+                    rows.push((
+                        s.name_column,
+                        SymbolRow {
+                            id: s.id.clone(),
+                            path: entry.display.clone(),
+                            module: None,
+                            name: s.name.clone(),
+                            qualname: s.qualname.clone(),
+                            kind: s.kind.as_str().to_owned(),
+                            start_line: s.start_line,
+                            end_line: s.end_line,
+                        },
+                    ));
+                }
+            });
+            Ok((rows, holds_module))
+        })
+        .collect();
+    if let Some(error) = outliner.end() {
+        notes.push(format!(
+            "note: the outline cache could not be written: {error}"
+        ));
+    }
+    // The files the index would hold: those outlined.
+    let mut held: Vec<(&crate::SourceEntry, bool)> = Vec::new();
+    let mut rows: Vec<(u32, SymbolRow)> = Vec::new();
+    for (entry, outlined) in entries.iter().zip(outlined) {
+        match outlined {
+            Ok((found, holds_module)) => {
+                held.push((entry, holds_module));
+                rows.extend(found);
+            }
+            Err(error) => notes.push(error),
+        }
+    }
+    set_modules(&held, &mut rows);
+    rows.sort_by(|(a_column, a), (b_column, b)| {
+        (&a.path, a.start_line, a_column).cmp(&(&b.path, b.start_line, b_column))
+    });
+    let rows = rows.into_iter().map(|(_, row)| row).collect();
+    Ok((defs_text(name, rows), notes))
+}
+
+/// Sets the module of each row as the index would (see
+/// [`defs_answer_walking`]): `held` are the files outlined, each with
+/// whether it holds a module symbol.
+fn set_modules(held: &[(&crate::SourceEntry, bool)], rows: &mut [(u32, SymbolRow)]) {
+    use outline_core::Language;
+    let of = |language: Language| held.iter().filter(move |(e, _)| e.language == language);
+    let python: std::collections::HashSet<&str> = of(Language::Python)
+        .map(|(e, _)| e.display.as_str())
+        .collect();
+    let rust_modules = rows.iter().any(|(_, r)| r.path.ends_with(".rs")).then(|| {
+        let rust: Vec<(&crate::SourceEntry, bool)> = of(Language::Rust).copied().collect();
+        // The `mod` declarations of the files holding a module.
+        let decls: Vec<Vec<outline_core::xref::ModuleDecl>> = rust
+            .iter()
+            .map(|(entry, holds_module)| {
+                holds_module
+                    .then(|| std::fs::read(&entry.path).ok())
+                    .flatten()
+                    .and_then(|bytes| {
+                        crate::open::parse(&entry.display, entry.language, bytes).ok()
+                    })
+                    .map(|(_, facts)| facts.modules)
+                    .unwrap_or_default()
+            })
+            .collect();
+        let files: Vec<(&str, &[outline_core::xref::ModuleDecl])> = rust
+            .iter()
+            .zip(&decls)
+            .map(|((entry, _), decls)| (entry.display.as_str(), decls.as_slice()))
+            .collect();
+        let entries: Vec<crate::SourceEntry> =
+            held.iter().map(|(entry, _)| (*entry).clone()).collect();
+        let crates = crate::project_config::project_config(&entries).rust_crates;
+        let modules = xref::rust_modules(&files, &crates);
+        files
+            .iter()
+            .map(|(path, _)| (*path).to_owned())
+            .zip(modules)
+            .collect::<std::collections::HashMap<String, Option<String>>>()
+    });
+    for (_, row) in rows.iter_mut() {
+        row.module = if python.contains(row.path.as_str()) {
+            xref::python_module(&row.path, &python).map(|(module, _)| module)
+        } else {
+            rust_modules
+                .as_ref()
+                .and_then(|modules| modules.get(&row.path).cloned().flatten())
+        };
+    }
+}
+
+/// The error of an empty `defs` name.
+fn check_defs_name(name: &str) -> Result<(), crate::Error> {
     if name.trim().is_empty() {
         return Err(crate::Error::Target(
             "give a name: `defs NAME` lists the definitions named NAME (or with the \
@@ -251,7 +399,12 @@ pub fn defs_answer(index: &Index, name: &str) -> Result<Answer, crate::Error> {
                 .to_owned(),
         ));
     }
-    let rows = query::defs(index.connection(), name)?;
+    Ok(())
+}
+
+/// The text and JSON of `defs NAME` over `rows` (sorted by path, line and
+/// column).
+fn defs_text(name: &str, rows: Vec<SymbolRow>) -> Answer {
     let mut text = format!("definitions of {name}: {}\n", rows.len());
     for row in &rows {
         let _ = writeln!(text, "  {}", header(row));
@@ -262,5 +415,5 @@ pub fn defs_answer(index: &Index, name: &str) -> Result<Answer, crate::Error> {
              patterns: give a whole name such as total or Cart.total)\n",
         );
     }
-    Ok((text, json!({ "name": name, "defs": rows })))
+    (text, json!({ "name": name, "defs": rows }))
 }

@@ -14,7 +14,8 @@
 //! opening the index of a project root ([`open`]: where it is, the lock,
 //! a damaged index rebuilt) gives them from the library (`ast-outline`): its
 //! gitignore-aware walk and its adapters. [`answers`] and [`context`] render
-//! the queries' answers as text and JSON for the CLI and the MCP server.
+//! the queries' answers as text and JSON for the CLI and the MCP server;
+//! [`names`] answers name patterns (`find_symbol`) from the index.
 //!
 //! ```
 //! use index::{Index, SourceEntry};
@@ -42,6 +43,7 @@ pub mod answers;
 mod codes;
 pub mod context;
 pub mod export;
+pub mod names;
 mod on_demand;
 pub mod open;
 mod project_config;
@@ -150,6 +152,16 @@ pub struct Index {
     path: PathBuf,
     /// Whether opening created the schema (new file, or another version).
     pub created: bool,
+    /// This opening's number ([`Index::opening`]).
+    opening: u64,
+}
+
+/// The number of the last [`Index`] opened in this process.
+static OPENINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A number no other [`Index`] opened in this process has.
+fn next_opening() -> u64 {
+    OPENINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
 }
 
 impl Index {
@@ -164,6 +176,7 @@ impl Index {
             conn,
             path: db.to_owned(),
             created,
+            opening: next_opening(),
         })
     }
 
@@ -254,6 +267,7 @@ impl Index {
             conn,
             path: db.to_owned(),
             created: false,
+            opening: next_opening(),
         };
         if !index.is_built()? {
             return Err(Error::Target(format!(
@@ -295,6 +309,14 @@ impl Index {
     /// Where the database is.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A number that tells this opened index from every other opened in
+    /// this process (a count from 1): what SQLite says of one connection's
+    /// changes ([`Index::data_version`], `total_changes`) is meaningful
+    /// only with the same connection.
+    pub fn opening(&self) -> u64 {
+        self.opening
     }
 
     /// The connection, for the [`query`] functions.
@@ -390,6 +412,84 @@ impl Index {
         Ok(())
     }
 
+    /// The build that wrote the index (meta `build`, see
+    /// [`Index::open_for_build`]); `None` when none is recorded.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn build(&self) -> Result<Option<String>, Error> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'build'", [], |row| {
+                row.get(0)
+            })
+            .optional()?)
+    }
+
+    /// Records the notes of a walk of the whole tree (unreadable
+    /// directories, broken symbolic links: what the walk met and could not
+    /// read), as the walk gave them (meta `walk_notes`); writes only when
+    /// they differ from the ones recorded. A lookup answered from the index
+    /// needs them to say what a walk would say.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`]; [`Error::Json`] when they cannot be written.
+    pub fn set_walk_notes(&self, notes: &[String]) -> Result<(), Error> {
+        if self.walk_notes()? == notes {
+            return Ok(());
+        }
+        if notes.is_empty() {
+            self.conn
+                .execute("DELETE FROM meta WHERE key = 'walk_notes'", [])?;
+        } else {
+            let json = serde_json::to_string(notes).map_err(|e| Error::Json(e.to_string()))?;
+            self.conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('walk_notes', ?1) \
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [json],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The notes [`Index::set_walk_notes`] recorded (none before).
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`]; [`Error::Json`] when the stored value is not a
+    /// JSON array of strings.
+    pub fn walk_notes(&self) -> Result<Vec<String>, Error> {
+        let stored: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'walk_notes'",
+                [],
+                |row| row.get(0),
+            )
+            .optional()?;
+        match stored {
+            None => Ok(Vec::new()),
+            Some(json) => serde_json::from_str(&json).map_err(|e| Error::Json(e.to_string())),
+        }
+    }
+
+    /// The files the walk gave that the index left out (binary, too large,
+    /// unreadable: table `left_out`), as (display path, why), at `path` or
+    /// under it (`.` for every one), sorted by path.
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn left_out(&self, path: &str) -> Result<Vec<(String, String)>, Error> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT path, problem FROM left_out \
+             WHERE ?1 = '.' OR path = ?1 OR (path > ?2 AND path < ?3) ORDER BY path",
+        )?;
+        let rows = statement
+            .query_map([path, &format!("{path}/"), &format!("{path}0")], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// The size in bytes and the mtime (nanoseconds since the Unix epoch,
     /// [`BUFFER_MTIME`] when indexed from a buffer) stored for the file at
     /// `display`, to tell whether the file on disk changed since it was
@@ -457,6 +557,19 @@ impl Index {
             row.get::<_, String>(0)
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether the index holds a file under the directory `dir` (a display
+    /// path).
+    ///
+    /// # Errors
+    /// [`Error::Sqlite`].
+    pub fn holds_files_under(&self, dir: &str) -> Result<bool, Error> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM files WHERE path > ?1 AND path < ?2)",
+            [format!("{dir}/"), format!("{dir}0")],
+            |row| row.get(0),
+        )?)
     }
 
     /// SQLite's `data_version`: it changes when another connection (another

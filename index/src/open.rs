@@ -285,6 +285,21 @@ pub fn build_id() -> String {
     )
 }
 
+/// Whether `root` has an index at the default place
+/// (`ROOT/.ast-outline/index.sqlite`) that this build answers from as it
+/// is, without building it again: of this schema, facts version and build,
+/// and completed. A lookup that can walk instead ([`crate::names`]) uses
+/// the index only then; nothing is created or changed.
+pub fn has_index(root: &Path) -> bool {
+    let db = root.join(crate::DEFAULT_DB);
+    if !db.is_file() {
+        return false;
+    }
+    Index::open_existing(&db, "ast-outline index")
+        .and_then(|index| index.build())
+        .is_ok_and(|build| build.as_deref() == Some(build_id().as_str()))
+}
+
 /// Opens the database at `path` for a refresh; when it is damaged and at
 /// the default place (`cache`), deletes it and opens a new one, with a note.
 fn open_index(path: &Path, cache: bool, notes: Notes<'_>) -> Result<Index, Refused> {
@@ -359,6 +374,7 @@ fn walk_and_refresh(
     let notes = notes
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    index.set_walk_notes(&notes)?;
     Ok((stats, notes))
 }
 

@@ -349,6 +349,8 @@ pub(crate) fn refresh(
             .collect()
     };
     let check_chunk = &check_chunk;
+    // The files checked and not indexed, with why (`left_out`).
+    let mut left: Vec<(String, String)> = Vec::new();
     let mut write_chunk = |chunk: &[&SourceEntry], checked: Vec<Checked>| -> Result<(), Error> {
         for (entry, checked) in chunk.iter().zip(checked) {
             let row = stored.get(entry.display.as_str());
@@ -395,6 +397,7 @@ pub(crate) fn refresh(
                         changed = true;
                     }
                     stats.problems.push(format!("{}: {message}", entry.display));
+                    left.push((entry.display.clone(), message));
                 }
             }
         }
@@ -420,6 +423,17 @@ pub(crate) fn refresh(
     if first_build {
         crate::store::create_indexes(&tx, crate::store::FILE_INDEXES)?;
     }
+    let looked_at: Option<Vec<&str>> = match scope {
+        Scope::All(_) => None,
+        Scope::Files { gone, .. } => Some(
+            named
+                .iter()
+                .map(|e| e.display.as_str())
+                .chain(gone.iter().map(String::as_str))
+                .collect(),
+        ),
+    };
+    update_left_out(&tx, looked_at.as_deref(), &left)?;
     phase(&mut stats, "check");
     let files_after = tx.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
     // Settings are read from the project's files only when every file is
@@ -470,6 +484,62 @@ pub(crate) fn refresh(
 
 /// Files checked (and parsed) in parallel before their rows are written.
 const CHUNK: usize = 256;
+
+/// Brings `left_out` to the files this refresh checked and did not index
+/// (`left`: display path and why): for a refresh of every file, `left` is
+/// the whole table; for one of named files (`looked_at`: the named paths
+/// and those gone), only their rows change. Writes nothing when nothing
+/// differs (a refresh with nothing changed writes nothing).
+///
+/// # Errors
+/// [`Error::Sqlite`].
+fn update_left_out(
+    tx: &Transaction<'_>,
+    looked_at: Option<&[&str]>,
+    left: &[(String, String)],
+) -> Result<(), Error> {
+    let stored: HashMap<String, String> = match looked_at {
+        None => {
+            let mut statement = tx.prepare_cached("SELECT path, problem FROM left_out")?;
+            let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            rows.collect::<Result<_, _>>()?
+        }
+        Some(paths) => {
+            let mut statement =
+                tx.prepare_cached("SELECT problem FROM left_out WHERE path = ?1")?;
+            let mut stored = HashMap::new();
+            for path in paths {
+                if let Some(problem) = statement
+                    .query_row([path], |row| row.get::<_, String>(0))
+                    .optional()?
+                {
+                    stored.insert((*path).to_owned(), problem);
+                }
+            }
+            stored
+        }
+    };
+    let now: HashMap<&str, &str> = left
+        .iter()
+        .map(|(path, problem)| (path.as_str(), problem.as_str()))
+        .collect();
+    let mut delete = tx.prepare_cached("DELETE FROM left_out WHERE path = ?1")?;
+    for path in stored.keys() {
+        if !now.contains_key(path.as_str()) {
+            delete.execute([path])?;
+        }
+    }
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO left_out(path, problem) VALUES (?1, ?2) \
+         ON CONFLICT(path) DO UPDATE SET problem = excluded.problem",
+    )?;
+    for (path, problem) in now {
+        if stored.get(path).map(String::as_str) != Some(problem) {
+            upsert.execute([path, problem])?;
+        }
+    }
+    Ok(())
+}
 
 /// What the files changed in this refresh were before it: the names and
 /// modules of the rule in the module documentation, the classes whose
@@ -1088,12 +1158,22 @@ fn write_file(
     let mut kept: Vec<i64> = Vec::new();
     let mut insert = tx.prepare_cached(
         "INSERT INTO symbols(file_id, name, qualname, kind, start_line, end_line, \
-         name_line, name_column, parent, ord) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+         name_line, name_column, parent, ord, detail) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     let mut update = tx.prepare_cached(
         "UPDATE symbols SET name = ?1, start_line = ?2, end_line = ?3, name_line = ?4, \
-         name_column = ?5, parent = ?6, ord = ?7 WHERE key = ?8",
+         name_column = ?5, parent = ?6, ord = ?7, detail = ?8 WHERE key = ?9",
     )?;
+    if existing.is_some() {
+        tx.prepare_cached("DELETE FROM callbacks WHERE file_id = ?1")?
+            .execute([file_id])?;
+    }
+    let mut callback = tx.prepare_cached(
+        "INSERT INTO callbacks(file_id, seq, ord, name, qualname, start_line, end_line, detail) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    let mut callbacks: i64 = 0;
     let mut stack: Vec<(&Symbol, Option<i64>)> = parsed
         .outline
         .symbols
@@ -1104,6 +1184,19 @@ fn write_file(
     let mut ord: i64 = 0;
     while let Some((symbol, parent)) = stack.pop() {
         let own = if symbol.kind == SymbolKind::Block {
+            if ast_outline::find::findable(symbol) {
+                callback.execute(params![
+                    file_id,
+                    callbacks,
+                    ord,
+                    symbol.name,
+                    symbol.qualname,
+                    symbol.start_line,
+                    symbol.end_line,
+                    ast_outline::read::summary_detail(symbol)
+                ])?;
+                callbacks += 1;
+            }
             parent
         } else {
             let kind = symbol.kind.as_str();
@@ -1121,6 +1214,7 @@ fn write_file(
                         symbol.name_column,
                         parent,
                         ord,
+                        ast_outline::read::summary_detail(symbol),
                         key
                     ])?;
                     kept.push(key);
@@ -1137,7 +1231,8 @@ fn write_file(
                         symbol.name_line,
                         symbol.name_column,
                         parent,
-                        ord
+                        ord,
+                        ast_outline::read::summary_detail(symbol)
                     ])?;
                     diff.added.push(symbol.name.clone());
                     tx.last_insert_rowid()

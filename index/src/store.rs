@@ -9,7 +9,11 @@
 //!   `facts_version` ([`outline_core::xref::FACTS_VERSION`]); a database with
 //!   any other value is dropped and rebuilt, never read. Also the counts
 //!   `references`, `resolved` and `relations`, kept up to date by each
-//!   refresh (so a refresh with nothing changed never scans `refs`).
+//!   refresh (so a refresh with nothing changed never scans `refs`),
+//!   `created` (when the tables were created, and by which process: file
+//!   ids and symbol keys start again in a new index), and
+//!   `walk_notes`, the notes of the last walk of the whole tree (unreadable
+//!   directories, broken links) as a JSON array, when there were any.
 //! - `files(id, path, language, size, mtime_ns, hash, module, is_package,
 //!   partial, diagnostics, facts, refs_facts)`: one row per indexed file; a
 //!   file keeps its `id` across refreshes while it exists; `hash` is the
@@ -23,15 +27,26 @@
 //!   refresh's change check, the file list of a refresh on demand) never
 //!   touches the pages the blobs fill.
 //! - `symbols(key, file_id, name, qualname, kind, start_line, end_line,
-//!   name_line, name_column, parent, ord)`: every symbol of the outline but
+//!   name_line, name_column, parent, ord, detail)`: every symbol of the outline but
 //!   blocks; `parent` is the enclosing symbol's key; `ord` the symbol's
 //!   position in its file's outline (source order, parents before their
-//!   children, from 0). A symbol keeps its key when its file is parsed again
+//!   children, from 0); `detail` its decorators and signature as
+//!   `find_symbol` prints them ([`ast_outline::read::summary_detail`]). A
+//!   symbol keeps its key when its file is parsed again
 //!   and still holds a symbol of the same qualname and kind (the n-th of
 //!   that qualname and kind keeps the key of the n-th before): references
 //!   and relations to it stay valid while its lines move. The index
 //!   `symbols_name` covers (name, qualname, file_id, ord): the definitions
 //!   of a name, top-level or members, are found without reading the table.
+//! - `callbacks(file_id, seq, ord, name, qualname, start_line, end_line,
+//!   detail)`: the blocks of the outline that are callbacks (`test('adds')`,
+//!   `app.get('/users')`: found by name, not definitions), `seq`-th in the
+//!   file; `ord` is the number of symbols before it in the outline's order
+//!   (it comes after the symbol of `ord - 1` and before that of `ord`);
+//!   `qualname` is its owner's, as for every block.
+//! - `left_out(path, problem)`: the files the walk gave that are not
+//!   indexed (binary, too large, unreadable) and why, as the refresh says;
+//!   kept by every refresh, so a lookup knows its answer would miss them.
 //! - `imports(file_id, line, local, module, level, name, scope)`; the
 //!   indexes `imports_module` (the absolute imports of a module) and
 //!   `imports_relative` (files with relative imports) find the importers of
@@ -76,7 +91,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -105,8 +120,21 @@ CREATE TABLE symbols(
     name_line INTEGER NOT NULL,
     name_column INTEGER NOT NULL,
     parent INTEGER,
-    ord INTEGER NOT NULL
+    ord INTEGER NOT NULL,
+    detail TEXT NOT NULL
 );
+CREATE TABLE callbacks(
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    qualname TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY(file_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE left_out(path TEXT PRIMARY KEY, problem TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE imports(
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     line INTEGER NOT NULL,
@@ -451,11 +479,19 @@ fn drop_and_create(conn: &mut Connection) -> Result<(), Error> {
     tx.execute_batch(SCHEMA)?;
     tx.execute_batch(FILE_INDEXES)?;
     tx.execute_batch(REFS_INDEXES)?;
+    // When it was created, and by which process: a reader that keeps what
+    // it read by file id and symbol key (`names`) tells a new index (whose
+    // ids start again) from the one it read.
+    let created = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
     tx.execute(
-        "INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('facts_version', ?2)",
+        "INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('facts_version', ?2), \
+         ('created', ?3)",
         params![
             SCHEMA_VERSION.to_string(),
-            outline_core::xref::FACTS_VERSION.to_string()
+            outline_core::xref::FACTS_VERSION.to_string(),
+            format!("{created}-{}", std::process::id())
         ],
     )?;
     tx.commit()?;

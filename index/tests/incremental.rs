@@ -119,6 +119,29 @@ fn refresh_named_and_compare(
     stats
 }
 
+/// The rows `find_symbol` answers from, as text, in path and outline order:
+/// each symbol's position, qualname, kind, lines and detail, then each
+/// callback's.
+fn lookups(index: &Index) -> Vec<String> {
+    let conn = index.connection();
+    let mut rows = Vec::new();
+    for sql in [
+        "SELECT f.path || ' ' || s.ord || ' ' || s.qualname || ' ' || s.kind || ' ' || \
+         s.start_line || '-' || s.end_line || ' ' || s.detail \
+         FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.ord",
+        "SELECT f.path || ' ' || c.seq || ' ' || c.ord || ' ' || c.name || ' ' || c.qualname \
+         || ' ' || c.start_line || '-' || c.end_line || ' ' || c.detail \
+         FROM callbacks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.seq",
+    ] {
+        let mut statement = conn.prepare(sql).expect("statement");
+        let found = statement
+            .query_map([], |row| row.get::<_, String>(0))
+            .expect("query");
+        rows.extend(found.map(|row| row.expect("row")));
+    }
+    rows
+}
+
 /// Checks `index`, after a refresh that gave `stats`, against a fresh
 /// index of the files under `root`.
 fn compare(index: &Index, stats: &RefreshStats, root: &Path, fresh_db: &Path, step: &str) {
@@ -137,6 +160,13 @@ fn compare(index: &Index, stats: &RefreshStats, root: &Path, fresh_db: &Path, st
         "{step}: references"
     );
     assert_eq!(got.relations, want.relations, "{step}: relations");
+    // What `find_symbol` reads and the export leaves out: each symbol's
+    // place and detail, and the callbacks.
+    assert_eq!(
+        lookups(index),
+        lookups(&fresh),
+        "{step}: symbols' details, callbacks"
+    );
     // Hierarchies list subtypes in the same order as a fresh index does
     // (not in the order a refresh wrote them).
     let mut supertypes: Vec<&str> = want

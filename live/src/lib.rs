@@ -621,6 +621,10 @@ impl Live {
             .refresh_walking(&walk, &queries::parse)
             .map_err(|e| e.to_string())?;
         let notes = notes.into_inner().unwrap_or_else(PoisonError::into_inner);
+        state
+            .index
+            .set_walk_notes(&notes)
+            .map_err(|e| e.to_string())?;
         Ok((stats, notes))
     }
 }

@@ -12,6 +12,7 @@
 use std::sync::{Arc, Mutex};
 
 use index::Index;
+use index::names::Names;
 use index::query::{self, SymbolRow};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -137,6 +138,8 @@ pub struct GetContextArgs {
 pub struct LiveIndex {
     options: LiveOptions,
     held: Mutex<Option<Held>>,
+    /// The names `find_symbol` matches, kept in step with the index.
+    names: Mutex<Names>,
 }
 
 /// An opened index.
@@ -163,7 +166,16 @@ impl LiveIndex {
         LiveIndex {
             options,
             held: Mutex::new(None),
+            names: Mutex::new(Names::new()),
         }
+    }
+}
+
+impl LiveIndex {
+    /// Whether the index is open (a cross-file tool or `find_symbol` opened
+    /// it).
+    fn is_open(&self) -> bool {
+        self.held.lock().is_ok_and(|held| held.is_some())
     }
 }
 
@@ -218,12 +230,27 @@ impl Workspace {
         &self,
         work: impl Fn(&Index) -> Result<(String, Vec<String>), String>,
     ) -> Result<String, String> {
+        let answer = self.with_index_if(true, |index| work(index).map(Some))?;
+        answer.ok_or_else(|| "the index could not be opened".to_owned())
+    }
+
+    /// [`Workspace::with_index`] for an answer the index may decline
+    /// (`work` gives `None`: the caller answers otherwise); with `open`
+    /// false and no index open yet, `None` without opening one.
+    fn with_index_if(
+        &self,
+        open: bool,
+        work: impl Fn(&Index) -> Result<Option<(String, Vec<String>)>, String>,
+    ) -> Result<Option<String>, String> {
         let live_index = self.live_index();
         let mut held = live_index
             .held
             .lock()
             .map_err(|_| "the index is unavailable after an earlier failure".to_owned())?;
         let root = self.root();
+        if held.is_none() && !open {
+            return Ok(None);
+        }
         if held.is_none() {
             *held = Some(if live_index.options.watch {
                 Held::Live(Live::start(
@@ -246,24 +273,99 @@ impl Workspace {
             Some(Held::Live(live)) => {
                 let answer = || {
                     live.query(|index| {
-                        let (text, files) = work(index)?;
-                        Ok::<_, String>((text, live.stale(index, &files)))
+                        Ok::<_, String>(
+                            work(index)?.map(|(text, files)| (text, live.stale(index, &files))),
+                        )
                     })
                 };
-                let (mut text, mut stale) = answer()?;
+                let Some((mut text, mut stale)) = answer()? else {
+                    return Ok(None);
+                };
                 if !stale.is_empty() {
                     live.changed(stale.iter().map(std::path::PathBuf::from));
-                    (text, stale) = answer()?;
+                    let Some(again) = answer()? else {
+                        return Ok(None);
+                    };
+                    (text, stale) = again;
                 }
-                Ok(with_stale_note(text, &stale))
+                Ok(Some(with_stale_note(text, &stale)))
             }
             Some(Held::Plain(index)) => {
-                let (text, files) = work(index)?;
+                let Some((text, files)) = work(index)? else {
+                    return Ok(None);
+                };
                 let stale = index.stale(root, &files).map_err(|e| e.to_string())?;
-                Ok(with_stale_note(text, &stale))
+                Ok(Some(with_stale_note(text, &stale)))
             }
             None => Err("the index could not be opened".to_owned()),
         }
+    }
+
+    /// `find_symbol(pattern)` from the index, when one is open or a
+    /// complete one of this build is on disk ([`index::open::has_index`]:
+    /// it is opened then, and followed from then on): the walk's answer
+    /// ([`Workspace::find_walking`]), from the names the index stores
+    /// ([`index::names`]). `None` — the caller walks — when there is no
+    /// index, it cannot be opened, or it would not give the walk's answer:
+    /// `target` is a directory it holds no file under (ignored or hidden,
+    /// which a walk from the directory itself would enter) or a file it
+    /// does not hold, a file under `target` was left out of it (binary,
+    /// too large, unreadable), or its last walk met something it could not
+    /// read (both said by the walk's answer).
+    ///
+    /// # Errors
+    /// None of its own: every failure of the index is a `None`.
+    pub(super) fn find_in_index(
+        &self,
+        pattern: &ast_outline::find::Pattern,
+        target: &super::jail::Jailed,
+    ) -> Result<Option<String>, String> {
+        let open = self.live_index().is_open() || index::open::has_index(self.root());
+        let names = &self.live_index().names;
+        let answer = self.with_index_if(open, |index| {
+            let declines =
+                |index: &Index| -> Result<bool, index::Error> {
+                    let display = target.display.as_str();
+                    let held = if display == "." {
+                        true
+                    } else if target.real.is_dir() {
+                        index.holds_files_under(display)?
+                    } else {
+                        index.holds_file(display)?
+                    };
+                    Ok(!held
+                        || !index.left_out(display)?.is_empty()
+                        || !index.walk_notes()?.is_empty())
+                };
+            if declines(index).map_err(|e| e.to_string())? {
+                return Ok(None);
+            }
+            let mut names = names
+                .lock()
+                .map_err(|_| "the names are unavailable after an earlier failure".to_owned())?;
+            let found = names
+                .sync(index)
+                .and_then(|()| names.find(index, pattern, &target.display));
+            let found = match found {
+                Ok(found) => found,
+                Err(error) => {
+                    // Read again from the start at the next call.
+                    *names = Names::new();
+                    return Err(error.to_string());
+                }
+            };
+            let mut files: Vec<String> = found.shown().map(|s| s.path.clone()).collect();
+            files.sort();
+            files.dedup();
+            let found = found
+                .try_map(|shown| Ok::<_, std::convert::Infallible>(shown.line))
+                .unwrap_or_else(|never| match never {});
+            Ok(Some((
+                ast_outline::find::render(&found, pattern, &target.display, &[]),
+                files,
+            )))
+        });
+        Ok(answer.unwrap_or(None))
     }
 
     /// The definition `target` names, with advice when none or several do.

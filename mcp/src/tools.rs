@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use outline_core::{
     Filter, LineIndex, OutlineOptions, Selector, Symbol, SymbolKind, TargetError, TextOptions,
@@ -19,7 +20,8 @@ use serde::{Deserialize, Deserializer};
 
 use super::cache::{OutlineCache, Parsed};
 use super::jail::{Jail, JailError, Jailed};
-use ast_outline::read::{header, locate, passage_lines, summary};
+use ast_outline::find::{Found, Pattern, answer_line, findable, render};
+use ast_outline::read::{header, locate, passage_lines, summary_detail};
 use ast_outline::walk::{WalkOptions, collect_files};
 use ast_outline_budget as tokens;
 use outline_core::text::plural;
@@ -37,8 +39,8 @@ pub const DEFAULT_SEARCH_TOKENS: u32 = 2_000;
 pub const DEFAULT_MAX_LINES: u32 = 300;
 /// Most lines `read_lines` returns, whatever `max_lines` asks.
 pub const MOST_LINES: u32 = 2_000;
-/// Most matches `find_symbol` lists.
-pub const MAX_MATCHES: usize = 50;
+/// Most matches `find_symbol` lists (and parts `read_symbol` names).
+pub const MAX_MATCHES: usize = ast_outline::find::MAX_MATCHES;
 
 /// Arguments of `get_file_outline`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -209,7 +211,7 @@ fn at_least_one(name: &str, value: Option<u32>) -> Result<Option<u32>, String> {
 }
 
 /// Longest `find_symbol` pattern, in characters.
-pub const MAX_PATTERN_CHARS: usize = 1_000;
+pub const MAX_PATTERN_CHARS: usize = ast_outline::find::MAX_PATTERN_CHARS;
 
 /// The files an agent may see (under the root) and what was parsed of them.
 #[derive(Debug)]
@@ -217,6 +219,9 @@ pub struct Workspace {
     jail: Jail,
     cache: OutlineCache,
     index: super::index_tools::LiveIndex,
+    /// `find_symbol(pattern)` answers from the index, and by walking.
+    found_in_index: AtomicUsize,
+    found_walking: AtomicUsize,
 }
 
 impl Workspace {
@@ -228,7 +233,18 @@ impl Workspace {
             jail,
             cache,
             index: super::index_tools::LiveIndex::new(live),
+            found_in_index: AtomicUsize::new(0),
+            found_walking: AtomicUsize::new(0),
         }
+    }
+
+    /// How many `find_symbol(pattern)` answers came from the index, and
+    /// how many from a walk of the files.
+    pub fn find_symbol_answers(&self) -> (usize, usize) {
+        (
+            self.found_in_index.load(Ordering::Relaxed),
+            self.found_walking.load(Ordering::Relaxed),
+        )
     }
 
     /// The root directory every path is relative to.
@@ -639,6 +655,8 @@ impl Workspace {
 
     /// `find_symbol`: the symbols whose name or qualified name matches
     /// `pattern` (see [`FindSymbolArgs::pattern`]), with their ids.
+    /// Answered from the index when one is open or on disk (`find_in_index`),
+    /// else by walking the files (`find_walking`): the same text either way.
     ///
     /// # Errors
     /// A message when the path is refused or missing, or the glob is malformed.
@@ -661,21 +679,30 @@ impl Workspace {
             }
             (Some(text), None) => text,
         };
-        let length = text.chars().count();
-        if length > MAX_PATTERN_CHARS {
-            return Err(format!(
-                "pattern is {length} characters long; at most {MAX_PATTERN_CHARS}: give a name, \
-                 a qualified name or a glob"
-            ));
-        }
         let pattern = Pattern::new(text)?;
         let target = self.resolve(args.path.as_deref().unwrap_or("."))?;
+        if let Some(answer) = self.find_in_index(&pattern, &target)? {
+            self.found_in_index.fetch_add(1, Ordering::Relaxed);
+            return Ok(answer);
+        }
+        self.found_walking.fetch_add(1, Ordering::Relaxed);
+        self.find_walking(&pattern, &target)
+    }
+
+    /// `find_symbol(pattern)` without an index: every file under `target`
+    /// outlined (through the caches) and its symbols matched.
+    ///
+    /// # Errors
+    /// A message when the client went away meanwhile.
+    pub(super) fn find_walking(
+        &self,
+        pattern: &Pattern,
+        target: &Jailed,
+    ) -> Result<String, String> {
         let mut problems = Vec::new();
-        let files = self.files_under(&target, &mut problems)?;
+        let files = self.files_under(target, &mut problems)?;
         let options = OutlineOptions::default();
-        let mut matches: Vec<(bool, String)> = Vec::new();
-        let mut searched = 0usize;
-        let mut matched_files: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut found: Found<String> = Found::default();
         for (real, display) in &files {
             if super::stdio::client_gone() {
                 return Err("the client closed the connection".to_owned());
@@ -690,54 +717,28 @@ impl Workspace {
             let Some(outline) = &parsed.outline else {
                 continue;
             };
-            searched += 1;
+            found.searched += 1;
+            let before = found.total;
             outline.walk(|symbol| {
                 // Callbacks are found by their names (`test('adds')`,
                 // `app.get('/users')`); control-flow blocks are not.
-                let findable = symbol.kind != SymbolKind::Block
-                    || symbol.has(outline_core::Modifier::Callback);
-                if findable && pattern.matches(symbol) {
-                    let exact = symbol.name.eq_ignore_ascii_case(text);
-                    matches.push((!exact, format!("{}  {}", symbol.id, summary(symbol))));
-                    matched_files.insert(display);
+                let block = symbol.kind == SymbolKind::Block;
+                if findable(symbol) && pattern.matches(&symbol.name, &symbol.qualname, block) {
+                    found.add(pattern.is_exact(&symbol.name), || {
+                        answer_line(
+                            &symbol.id,
+                            symbol.start_line,
+                            symbol.end_line,
+                            &summary_detail(symbol),
+                        )
+                    });
                 }
             });
-        }
-        // Exact names first, then in path and source order.
-        matches.sort_by_key(|(inexact, _)| *inexact);
-        let searched_text = plural(searched, "file");
-        let mut out = String::new();
-        if matches.is_empty() {
-            let _ = writeln!(
-                out,
-                "no symbol matches `{}` in {searched_text} under {} (a substring of a qualified \
-                 name, or a glob with * and ?; case-insensitive)",
-                text, target.display
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "{} for `{}` in {} under {} (searched {searched_text}; read one with \
-                 read_symbol(symbol_id)):",
-                plural(matches.len(), "match"),
-                text,
-                plural(matched_files.len(), "file"),
-                target.display
-            );
-            for (_, line) in matches.iter().take(MAX_MATCHES) {
-                let _ = writeln!(out, "{line}");
-            }
-            if matches.len() > MAX_MATCHES {
-                let _ = writeln!(
-                    out,
-                    "(first {MAX_MATCHES} shown; narrow the pattern or the path)"
-                );
+            if found.total > before {
+                found.files += 1;
             }
         }
-        for problem in &problems {
-            let _ = writeln!(out, "! {problem}");
-        }
-        Ok(out)
+        Ok(render(&found, pattern, &target.display, &problems))
     }
 
     /// `find_symbol(path, line)`: the symbols and blocks holding `line` of
@@ -1215,40 +1216,6 @@ fn nesting_depth(symbols: &[Symbol]) -> usize {
         })
         .max()
         .unwrap_or(0)
-}
-
-/// A `find_symbol` pattern: a case-insensitive substring, or a glob.
-enum Pattern {
-    Substring(String),
-    Glob(globset::GlobMatcher),
-}
-
-impl Pattern {
-    fn new(pattern: &str) -> Result<Pattern, String> {
-        if pattern.is_empty() {
-            return Err("pattern is empty: give a name, a qualified name or a glob".to_owned());
-        }
-        if pattern.contains(['*', '?']) {
-            let glob = globset::GlobBuilder::new(pattern)
-                .case_insensitive(true)
-                .literal_separator(false)
-                .build()
-                .map_err(|e| format!("`{pattern}`: not a valid glob: {e}"))?;
-            Ok(Pattern::Glob(glob.compile_matcher()))
-        } else {
-            Ok(Pattern::Substring(pattern.to_lowercase()))
-        }
-    }
-
-    fn matches(&self, symbol: &Symbol) -> bool {
-        match self {
-            Pattern::Substring(text) if symbol.kind == SymbolKind::Block => {
-                symbol.name.to_lowercase().contains(text)
-            }
-            Pattern::Substring(text) => symbol.qualname.to_lowercase().contains(text),
-            Pattern::Glob(glob) => glob.is_match(&symbol.name) || glob.is_match(&symbol.qualname),
-        }
-    }
 }
 
 /// `max_lines` (or the default), at most [`MOST_LINES`].
