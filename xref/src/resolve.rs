@@ -4,6 +4,7 @@ mod types;
 
 use std::borrow::Cow;
 use std::collections::HashSet as StdHashSet;
+use std::collections::hash_map::Entry;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::{LazyLock, OnceLock};
@@ -172,6 +173,20 @@ fn has_members(kind: Option<SymbolKind>) -> bool {
                 | SymbolKind::Trait
                 | SymbolKind::Impl
         )
+    )
+}
+
+/// Kinds of a type's members (not a function's locals).
+fn is_member_kind(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Method
+            | SymbolKind::Constructor
+            | SymbolKind::Getter
+            | SymbolKind::Setter
+            | SymbolKind::Property
+            | SymbolKind::Field
+            | SymbolKind::EnumMember
     )
 }
 
@@ -512,7 +527,23 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         for (d, definition) in definitions.iter().enumerate() {
             qualnames.insert(definition.qualname.as_str(), d);
             if let Some(split) = definition.qualname.rsplit_once('.') {
-                children.insert(split, d);
+                // Two definitions with one qualname (TypeScript's merged
+                // `interface X { init(): void }` and `function X() { function
+                // init() {} }`): the member is the member of the type, as in
+                // tsc, where a function's locals are no members.
+                match children.entry(split) {
+                    Entry::Occupied(mut held) => {
+                        let held_member = definitions
+                            .get(*held.get())
+                            .is_some_and(|h: &crate::Definition| is_member_kind(h.kind));
+                        if !held_member || is_member_kind(definition.kind) {
+                            held.insert(d);
+                        }
+                    }
+                    Entry::Vacant(slot) => {
+                        slot.insert(d);
+                    }
+                }
             }
         }
         if self.rust(f) {

@@ -782,3 +782,62 @@ z.parse(1);
     );
     assert_eq!(target(&p, "src/app.ts", 9, "parse"), "src/parse.ts:1:parse");
 }
+
+/// Three rules zod's `$constructor` pattern needs (checked against
+/// scip-typescript 0.4.0 on zod): an interface merged with a function of
+/// the same name has the interface's members (`init` of the interface, not
+/// the function's local `init`); a generic function called where a type
+/// is expected gives the type parameters the expected type leaves open
+/// their defaults, read with the others bound (`D = T["_zod"]["def"]`);
+/// and a member reached through a union of inline object types
+/// (`{ ok: true; error?: never } | { ok: false; error: Err }`) has the
+/// value those types give it.
+#[test]
+fn merged_interface_members_defaults_of_inferred_parameters_and_inline_object_unions() {
+    let core = "\
+type Trait = { _zod: { def: any } };
+export interface $constructor<T extends Trait, D = T[\"_zod\"][\"def\"]> {
+  init(inst: T, def: D): void;
+}
+export function $constructor<T extends Trait, D = T[\"_zod\"][\"def\"]>(
+  name: string,
+  initializer: (inst: T, def: D) => void,
+): $constructor<T, D> {
+  function init(inst: T, def: D) { initializer(inst, def); }
+  return { init } as any;
+}
+";
+    let checks = "\
+import * as core from './core';
+export interface CheckDef { abort?: boolean }
+export interface Check { _zod: { def: CheckDef } }
+export const Check: core.$constructor<Check> = core.$constructor('Check', (inst, def) => {
+  def.abort;
+});
+export interface Err { issues: string[] }
+export type Result = { ok: true; error?: never } | { ok: false; error: Err };
+export declare function run(): Result;
+";
+    let app = "\
+import { Check, run } from './checks';
+Check.init(null as any, {});
+run().error!.issues;
+";
+    let p = project(&[
+        ("src/core.ts", core),
+        ("src/checks.ts", checks),
+        ("src/app.ts", app),
+    ]);
+    assert_eq!(
+        target(&p, "src/app.ts", 2, "init"),
+        "src/core.ts:3:$constructor.init"
+    );
+    assert_eq!(
+        target(&p, "src/checks.ts", 5, "abort"),
+        "src/checks.ts:2:CheckDef.abort"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 3, "issues"),
+        "src/checks.ts:7:Err.issues"
+    );
+}

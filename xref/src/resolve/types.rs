@@ -564,6 +564,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 bound.push((param.name.as_str(), value.clone()));
             }
         }
+        // The parameters the expected type leaves open take their defaults
+        // read with the others bound (`D = T["_zod"]["def"]`), as tsc does
+        // when nothing infers them.
+        for param in &generics.params {
+            if !bound.iter().any(|(n, _)| *n == param.name.as_str()) {
+                let ty = self.param_bound_in(f, qualname, param, Rc::new(bound.clone()), hops + 1);
+                if !ty.is_unknown() {
+                    bound.push((param.name.as_str(), ty));
+                }
+            }
+        }
         Ty::Bound(f, d, Rc::new(bound), this)
     }
 
@@ -1374,9 +1385,6 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 self.inst_member(*f, *d, args.to_vec(), name, &this, &mut seen, hops + 1)
                     .unwrap_or(none)
             }
-            // The member of the first member of the union that has it (tsc
-            // gives a union's property every declaration: one is enough to
-            // name it); its value is what any member's is.
             // The first member of the union whose member it is with a known
             // value, else the first that has it at all (tsc gives a union's
             // property every declaration: one is enough to name it); its
@@ -1388,6 +1396,11 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 for member in members.iter() {
                     let (found, value) = self.member_ty(member, name, hops + 1);
                     if !matches!(found, Entity::Def(..) | Entity::Local) {
+                        // An inline object type's member (`{ error: E }`)
+                        // has no definition, but its value counts.
+                        if found == Entity::Unknown && !value.is_unknown() {
+                            values.push(value);
+                        }
                         continue;
                     }
                     let better = match (entity, found) {
