@@ -841,3 +841,46 @@ run().error!.issues;
         "src/checks.ts:7:Err.issues"
     );
 }
+
+/// Names in a TypeScript class's or interface's written types are looked
+/// up around the type, never among its members (tsc: members are reached
+/// through `this`): `parse.Result` in a method of an interface with a
+/// member `parse` is the imported module `parse`. And a module's variable
+/// reached through a namespace import keeps its own members
+/// (`z.coerce.string` is the key `string` of `const coerce = { … }`).
+/// Both found in zod against scip-typescript 0.4.0.
+#[test]
+fn members_are_no_names_in_written_types_and_module_variables_keep_their_keys() {
+    let parse = "\
+export interface Err { issues: string[] }
+export type Result = { ok: false; error: Err } | { ok: true; error?: never };
+";
+    let schema = "\
+import * as parse from './parse';
+export interface Schema {
+  safeParse(data: unknown): parse.Result;
+  parse(data: unknown): string;
+}
+export const Schema: Schema = null as any;
+export const coerce = { string: () => Schema };
+";
+    let app = "\
+import * as z from './schema';
+declare const s: z.Schema;
+s.safeParse(1).error!.issues;
+z.coerce.string();
+";
+    let p = project(&[
+        ("src/parse.ts", parse),
+        ("src/schema.ts", schema),
+        ("src/app.ts", app),
+    ]);
+    assert_eq!(
+        target(&p, "src/app.ts", 3, "issues"),
+        "src/parse.ts:1:Err.issues"
+    );
+    assert_eq!(
+        target(&p, "src/app.ts", 4, "string"),
+        "src/schema.ts:7:coerce.string"
+    );
+}

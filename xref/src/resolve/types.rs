@@ -659,9 +659,26 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         {
             return (**this).clone();
         }
+        let script = self.script(at.f);
         let mut current = at.scope;
         while let Some(s) = current {
-            if self.child(at.f, s, head).is_some()
+            // A TypeScript class's or interface's members are no names in
+            // its body (`parse.Result` in a method of a type with a member
+            // `parse` is the module `parse`).
+            // (`interface X` merged with `const X`: the type's qualname.)
+            let tables = self.tables(at.f);
+            let members_hidden = script
+                && tables
+                    .type_defs
+                    .get(s)
+                    .or(tables.qualnames.get(s))
+                    .is_some_and(|&c| {
+                        matches!(
+                            self.kind(at.f, c),
+                            Some(SymbolKind::Class | SymbolKind::Interface)
+                        )
+                    });
+            if (!members_hidden && self.child(at.f, s, head).is_some())
                 || self.latest_import(at.f, s, head, at.line).is_some()
                 || self.tables(at.f).types.contains_key(&(s, head))
             {
@@ -1329,8 +1346,11 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         match object {
             Ty::E(Entity::Module(m)) => {
+                // A module's variable stays the definition, as a name looked
+                // up in the module itself does: its own members (an object
+                // literal's keys, `z.coerce.string`) come before its value's.
                 let entity = self.module_member(*m, name, hops + 1);
-                (entity, self.found_value(entity, hops + 1))
+                (entity, self.entity_ty(entity, hops + 1))
             }
             Ty::E(Entity::Def(f, d)) => {
                 let (f, d) = (*f, *d);
