@@ -77,6 +77,10 @@ struct Tables<'a> {
     /// struct, type alias…) with it: the type of a name that is also a
     /// value (`interface X` and `const X`).
     type_defs: HashMap<&'a str, usize>,
+    /// Qualname → the first value definition (variable, constant, function,
+    /// class, enum, namespace) with it: the value of a name that is also a
+    /// type only (`type X = …` or `interface X` and `const X`).
+    value_defs: HashMap<&'a str, usize>,
     /// (Qualname, start line) → the signature of that function or method.
     signatures: HashMap<(&'a str, u32), &'a Signature>,
     /// Qualname → the definitions of a function or method declared more
@@ -628,10 +632,22 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             .as_ref()
             .map(|all| all.iter().map(String::as_str).collect());
         let mut type_defs = HashMap::default();
+        let mut value_defs = HashMap::default();
         let mut overloads: HashMap<&str, Vec<usize>> = HashMap::default();
         for (d, definition) in definitions.iter().enumerate() {
             if is_type(Some(definition.kind)) || definition.kind == SymbolKind::TypeAlias {
                 type_defs.entry(definition.qualname.as_str()).or_insert(d);
+            }
+            if matches!(
+                definition.kind,
+                SymbolKind::Variable
+                    | SymbolKind::Constant
+                    | SymbolKind::Function
+                    | SymbolKind::Class
+                    | SymbolKind::Enum
+                    | SymbolKind::Module
+            ) {
+                value_defs.entry(definition.qualname.as_str()).or_insert(d);
             }
             if matches!(definition.kind, SymbolKind::Function | SymbolKind::Method) {
                 overloads
@@ -677,6 +693,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             scopes,
             exports,
             type_defs,
+            value_defs,
             signatures,
             overloads,
             generics,
@@ -994,7 +1011,15 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 {
                     return entity;
                 }
-                let entity = self.name(f, scope, &reference.name, reference.line, 0);
+                let mut entity = self.name(f, scope, &reference.name, reference.line, 0);
+                // A TypeScript value read of a name that is a type too
+                // (`const s = …; type s = …`): the value.
+                if reference.role != Role::TypeUse
+                    && let Entity::Def(df, dd) = entity
+                {
+                    let (vf, vd) = self.value_side(df, dd);
+                    entity = Entity::Def(vf, vd);
+                }
                 // A local variable names no definition itself, even when it
                 // stands for one (`cls = JSONEncoder`).
                 match scope {

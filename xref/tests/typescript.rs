@@ -884,3 +884,23 @@ z.coerce.string();
         "src/schema.ts:7:coerce.string"
     );
 }
+
+/// A name that is a value and a type (`const schema = …; type schema =
+/// …`, zod's tests' idiom): read as a value it is the variable, and its
+/// members are its value's; written as a type it is the type alias (tsc
+/// keeps the two meanings of one symbol apart by position).
+#[test]
+fn a_value_read_of_a_name_that_is_also_a_type_is_the_value() {
+    let source = "\
+export interface Schema { parse(x: unknown): string }
+export declare function make(): Schema;
+const schema = make();
+type schema = ReturnType<typeof make>;
+schema.parse(1);
+let s: schema;
+";
+    let p = project(&[("a.ts", source)]);
+    assert_eq!(target(&p, "a.ts", 5, "schema"), "a.ts:3:schema");
+    assert_eq!(target(&p, "a.ts", 5, "parse"), "a.ts:1:Schema.parse");
+    assert_eq!(target(&p, "a.ts", 6, "schema"), "a.ts:4:schema");
+}

@@ -1353,7 +1353,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 (entity, self.entity_ty(entity, hops + 1))
             }
             Ty::E(Entity::Def(f, d)) => {
-                let (f, d) = (*f, *d);
+                let (f, d) = self.value_side(*f, *d);
                 let kind = self.kind(f, d);
                 if has_members(kind) {
                     // A class's own members (static ones, nested classes,
@@ -1465,6 +1465,28 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             },
             Ty::Func(..) | Ty::Bound(..) | Ty::Builtin(..) => none,
             Ty::Param(_) => opaque(none),
+        }
+    }
+
+    /// A TypeScript name that is a type only (`type X`, `interface X`)
+    /// and a value too (`const X`), read as a value: the value's
+    /// definition (zod's `const schema = …; type schema = z.infer<…>`).
+    pub(super) fn value_side(&self, f: usize, d: usize) -> (usize, usize) {
+        if !self.script(f)
+            || !matches!(
+                self.kind(f, d),
+                Some(SymbolKind::TypeAlias | SymbolKind::Interface)
+            )
+        {
+            return (f, d);
+        }
+        let tables = self.tables(f);
+        match self
+            .definition(f, d)
+            .and_then(|definition| tables.value_defs.get(definition.qualname.as_str()))
+        {
+            Some(&v) => (f, v),
+            None => (f, d),
         }
     }
 
@@ -1719,7 +1741,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         }
         match callee {
             Ty::E(Entity::Def(f, d)) => {
-                let (f, d) = (*f, *d);
+                let (f, d) = self.value_side(*f, *d);
                 let kind = self.kind(f, d);
                 if is_instantiable(kind) || kind == Some(SymbolKind::Interface) {
                     return Ty::Inst(f, d, Rc::from(Vec::new()));
