@@ -904,3 +904,28 @@ let s: schema;
     assert_eq!(target(&p, "a.ts", 5, "parse"), "a.ts:1:Schema.parse");
     assert_eq!(target(&p, "a.ts", 6, "schema"), "a.ts:4:schema");
 }
+
+/// A callback's parameter typed by its context, where the context names a
+/// parameter of the same name around it (zod's `inst._zod.onattach.push((inst)
+/// => inst._zod.bag)`): the context is read around the callback, where the
+/// name is the outer parameter (tsc's contextual typing).
+#[test]
+fn a_shadowing_callback_parameter_is_typed_by_the_outer_one() {
+    let source = "\
+export interface Z { bag: string }
+export interface Internals { onattach: ((schema: Z) => void)[] }
+export interface Thing { _zod: Internals }
+export declare function mk(init: (inst: Thing) => void): void;
+mk((inst) => {
+  inst._zod.onattach.push((inst) => {
+    inst.bag;
+  });
+});
+";
+    let p = project(&[("a.ts", source)]);
+    assert_eq!(
+        target(&p, "a.ts", 6, "onattach"),
+        "a.ts:2:Internals.onattach"
+    );
+    assert_eq!(target(&p, "a.ts", 7, "bag"), "a.ts:1:Z.bag");
+}

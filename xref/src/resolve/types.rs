@@ -835,10 +835,15 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         hops: u32,
     ) -> Option<Ty<'a>> {
         let types = self.tables(f).types.get(&(scope.unwrap_or(""), name))?;
+        // The nearest binding at or before `line` (the facts are not in
+        // line order: a callback's parameters come after the body of the
+        // callback around it, `f((x) => g((x) => x.m()))`).
         let found = types
             .iter()
-            .rev()
-            .find(|t| t.line <= line)
+            .enumerate()
+            .filter(|(_, t)| t.line <= line)
+            .max_by_key(|&(i, t)| (t.line, i))
+            .map(|(_, t)| t)
             .or_else(|| types.first())?;
         let key = CacheKey::Local(std::ptr::from_ref(*found) as usize);
         Some(cached(&self.type_cache, key, || {
@@ -865,10 +870,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             TypeOf::Type(ty) => self.eval_type(&at, ty, hops + 1),
             TypeOf::Value(value) => {
                 // `x = x.copy()`: a name's own binding is read before it.
-                let at = Written {
+                let mut at = Written {
                     line: found.line.saturating_sub(1),
                     ..at
                 };
+                // A parameter typed by its function's context is typed by
+                // an expression written around the function
+                // (`f((x) => g.on((x) => …))`: the inner `x`'s context
+                // names the outer `x`).
+                if is_param_context(value) {
+                    at.scope = at.scope.and_then(|s| s.rsplit_once('.').map(|(p, _)| p));
+                }
                 self.eval_value(&at, value, None, hops + 1)
             }
             TypeOf::Elements(path) => Ty::Array(Rc::new(self.named_ty(&at, path, &[], hops + 1))),
@@ -2060,6 +2072,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
 }
 
 /// Whether a call with `args` positional arguments fits `signature`.
+/// Whether a local's value is a parameter's contextual type (a
+/// [`Value::Param`], or a member or element of one for a destructured
+/// parameter).
+fn is_param_context(value: &Value) -> bool {
+    match value {
+        Value::Param { .. } => true,
+        Value::Member(inner, _) | Value::Element(inner) => is_param_context(inner),
+        _ => false,
+    }
+}
+
 fn takes(signature: &Signature, args: u32) -> bool {
     let args = args as usize;
     let required = signature.params.iter().filter(|p| !p.optional).count();
