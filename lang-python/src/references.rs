@@ -292,6 +292,7 @@ impl Collector<'_, '_> {
                 name: first.parameter.name.id.to_string(),
                 type_of,
                 line: self.source.start_line(&first.parameter),
+                until: None,
             });
         }
         for parameter in parameters.iter() {
@@ -331,6 +332,7 @@ impl Collector<'_, '_> {
                 name: parameter.name().id.to_string(),
                 type_of,
                 line: self.source.start_line(parameter.name()),
+                until: None,
             });
         }
         self.frames.push(Frame {
@@ -537,6 +539,7 @@ impl Collector<'_, '_> {
             name: name.id.to_string(),
             type_of,
             line: self.source.start_line(target),
+            until: None,
         });
     }
 
@@ -793,6 +796,7 @@ impl Collector<'_, '_> {
                     name: name.to_owned(),
                     type_of: TypeOf::Value(Value::Element(Box::new(iterable))),
                     line: self.source.start_line(&generator.target),
+                    until: None,
                 });
                 typed.push(name.to_owned());
                 continue;
@@ -863,7 +867,28 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
                         name: target.id.to_string(),
                         type_of: TypeOf::Value(Value::Element(Box::new(iterable))),
                         line: self.source.start_line(&*f.target),
+                        until: None,
                     });
+                }
+                visitor::walk_stmt(self, stmt);
+            }
+            Stmt::If(i) => {
+                // `if isinstance(x, C):` narrows `x` to `C` in the body
+                // (PEP 647's isinstance narrowing, as pyright does).
+                let mut narrowed = Vec::new();
+                isinstance_narrowed(&i.test, &mut narrowed);
+                if let (Some(first), Some(last)) = (i.body.first(), i.body.last()) {
+                    let (start, end) = (self.source.start_line(first), self.source.end_line(last));
+                    for (name, ty) in narrowed {
+                        let scope = self.binding_of(&name);
+                        self.facts.types.push(LocalType {
+                            scope,
+                            name,
+                            type_of: TypeOf::Type(ty),
+                            line: start,
+                            until: Some(end),
+                        });
+                    }
                 }
                 visitor::walk_stmt(self, stmt);
             }
@@ -891,6 +916,7 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
                             name: target.id.to_string(),
                             type_of: TypeOf::Value(entered),
                             line: self.source.start_line(target),
+                            until: None,
                         });
                     }
                 }
@@ -909,6 +935,7 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
                 name: name.id.to_string(),
                 type_of: TypeOf::Path(path),
                 line: self.source.start_line(name),
+                until: None,
             });
         }
         visitor::walk_except_handler(self, handler);
@@ -1094,6 +1121,47 @@ fn qualname(parent: &str, name: &str) -> String {
 /// `a.b.c` as `["a", "b", "c"]`; `None` when any part is not a name, or
 /// when the chain has more than [`MAX_RECEIVER_PARTS`] parts (it is then
 /// an expression receiver: the walk stays linear on huge chains).
+/// The names a test narrows by `isinstance(name, C)` (or a tuple of
+/// classes), also in either operand of `and`, with the type each gets.
+fn isinstance_narrowed(test: &Expr, out: &mut Vec<(String, TypeExpr)>) {
+    match test {
+        Expr::BoolOp(b) if b.op == ast::BoolOp::And => {
+            for value in &b.values {
+                isinstance_narrowed(value, out);
+            }
+        }
+        Expr::Call(call) => {
+            let is_isinstance =
+                matches!(&*call.func, Expr::Name(n) if n.id.as_str() == "isinstance");
+            let [Expr::Name(name), classes] = &call.arguments.args[..] else {
+                return;
+            };
+            if !is_isinstance || !call.arguments.keywords.is_empty() {
+                return;
+            }
+            let ty = match classes {
+                Expr::Tuple(t) => {
+                    let members: Option<Vec<TypeExpr>> = t
+                        .elts
+                        .iter()
+                        .map(|e| dotted(e).map(TypeExpr::named))
+                        .collect();
+                    match members {
+                        Some(members) => TypeExpr::Union(members),
+                        None => return,
+                    }
+                }
+                other => match dotted(other) {
+                    Some(path) => TypeExpr::named(path),
+                    None => return,
+                },
+            };
+            out.push((name.id.to_string(), ty));
+        }
+        _ => {}
+    }
+}
+
 pub(crate) fn dotted(expr: &Expr) -> Option<Vec<String>> {
     let mut parts = Vec::new();
     let mut current = expr;

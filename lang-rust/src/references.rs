@@ -484,6 +484,7 @@ impl Walker<'_, '_, '_> {
                 name: head.to_owned(),
                 type_of,
                 line: key.start_line,
+                until: None,
             });
         }
         Some(key)
@@ -607,6 +608,7 @@ impl Walker<'_, '_, '_> {
                 name,
                 type_of: TypeOf::Path(path),
                 line: key.start_line,
+                until: None,
             });
         }
         for input in &sig.inputs {
@@ -1045,6 +1047,7 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
                 name,
                 type_of: TypeOf::Path(path),
                 line,
+                until: None,
             });
         }
         self.bind(names);

@@ -44,7 +44,7 @@ use swc_ecma_ast::{
     TsTypeAliasDecl, TsTypeAnn, TsTypeOperatorOp, TsTypeParamDecl, TsTypeQuery, TsTypeQueryExpr,
     TsTypeRef, TsUnionOrIntersectionType, VarDecl, VarDeclKind, VarDeclOrExpr, VarDeclarator,
 };
-use swc_ecma_ast::{CallExpr, Callee, Ident};
+use swc_ecma_ast::{BinaryOp, CallExpr, Callee, Ident, IfStmt};
 use swc_ecma_visit::{Visit, VisitWith};
 
 use crate::imports::specifier;
@@ -501,6 +501,7 @@ impl Facts_<'_, '_> {
                 name: "this".to_owned(),
                 type_of: TypeOf::Instance(class),
                 line: key.start_line,
+                until: None,
             });
         }
         key
@@ -884,6 +885,7 @@ impl Facts_<'_, '_> {
                     name: param.name.sym.to_string(),
                     type_of: TypeOf::Path(path),
                     line,
+                    until: None,
                 });
             }
         }
@@ -927,6 +929,7 @@ impl Facts_<'_, '_> {
                     name: b.id.sym.to_string(),
                     type_of,
                     line,
+                    until: None,
                 });
             }
             Pat::Assign(a) => self.pattern_types(&a.left, base, line),
@@ -953,6 +956,7 @@ impl Facts_<'_, '_> {
                                         a.key.id.sym.to_string(),
                                     )),
                                     line,
+                                    until: None,
                                 });
                             }
                         }
@@ -1022,6 +1026,7 @@ impl Facts_<'_, '_> {
                 name: "this".to_owned(),
                 type_of: TypeOf::Type(ty),
                 line,
+                until: None,
             });
         }
     }
@@ -1039,6 +1044,7 @@ impl Facts_<'_, '_> {
                     name: name.clone(),
                     type_of: TypeOf::Type(ty),
                     line,
+                    until: None,
                 });
             }
         }
@@ -1491,6 +1497,7 @@ impl Facts_<'_, '_> {
                 name: name.clone(),
                 type_of: TypeOf::Value(Value::Element(Box::new(iterable))),
                 line: self.line(lo),
+                until: None,
             });
         }
         self.push_frame(key, names);
@@ -1666,7 +1673,58 @@ fn new_path(expr: &Expr) -> Option<Vec<String>> {
     }
 }
 
+/// The names an `if` test narrows by `instanceof` in its consequent, with
+/// the class each is narrowed to: `x instanceof C`, also in either side of
+/// `&&` (TypeScript handbook, "Narrowing": `instanceof` narrowing).
+fn instanceof_narrowed(test: &Expr, out: &mut Vec<(String, Vec<String>)>) {
+    let Expr::Bin(bin) = unparen(test) else {
+        return;
+    };
+    match bin.op {
+        BinaryOp::LogicalAnd => {
+            instanceof_narrowed(&bin.left, out);
+            instanceof_narrowed(&bin.right, out);
+        }
+        BinaryOp::InstanceOf => {
+            if let Expr::Ident(name) = unparen(&bin.left)
+                && let Some(class) = chain(&bin.right)
+            {
+                out.push((
+                    name.sym.to_string(),
+                    class.into_iter().map(|(n, _, _)| n).collect(),
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
 impl Visit for Facts_<'_, '_> {
+    fn visit_if_stmt(&mut self, node: &IfStmt) {
+        node.test.visit_with(self);
+        let mut narrowed = Vec::new();
+        instanceof_narrowed(&node.test, &mut narrowed);
+        if !narrowed.is_empty() {
+            let span = node.cons.span();
+            let (start, end) = (self.line(span.lo), self.line(span.hi));
+            for (name, class) in narrowed {
+                // In the scope that binds the name, on the guarded lines.
+                let scope = self.binding(&name);
+                self.facts.types.push(LocalType {
+                    scope,
+                    name,
+                    type_of: TypeOf::Type(TypeExpr::named(class)),
+                    line: start,
+                    until: Some(end),
+                });
+            }
+        }
+        node.cons.visit_with(self);
+        if let Some(alt) = &node.alt {
+            alt.visit_with(self);
+        }
+    }
+
     fn visit_fn_decl(&mut self, node: &FnDecl) {
         self.pending = Some((node.ident.span.lo, false));
         node.function.visit_with(self);

@@ -36,7 +36,8 @@ use crate::id::symbol_id;
 /// brace-delimited macro invocations (`cfg_rt! { … }`) give their facts
 /// (`use`, `mod`, bodies); the generic parameters of Rust structs, enums,
 /// unions, type aliases and traits, and const parameters, are bound names.
-pub const FACTS_VERSION: u32 = 7;
+/// 8: [`LocalType::until`] (narrowing by `instanceof` / `isinstance`).
+pub const FACTS_VERSION: u32 = 8;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -486,6 +487,12 @@ pub struct LocalType {
     pub type_of: TypeOf,
     /// Line of the binding (1-based).
     pub line: u32,
+    /// The last line the type holds on (1-based, inclusive), when it holds
+    /// only on a range: a name narrowed by `x instanceof C` /
+    /// `isinstance(x, C)` in the branch that test guards. `None`: until the
+    /// next binding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<u32>,
 }
 
 /// An attribute of a class's instances that the class body does not declare

@@ -180,6 +180,21 @@ fn has_members(kind: Option<SymbolKind>) -> bool {
     )
 }
 
+/// The type fact of a name in force at `line`: the binding with the
+/// latest line at or before it (the facts are not in line order: a
+/// callback's parameters come after the body of the callback around it),
+/// a narrowed one (`until`) only on its lines; else the first unnarrowed
+/// binding (a name used above its binding: a loop's later assignment).
+fn nearest_local<'t>(types: &[&'t LocalType], line: u32) -> Option<&'t LocalType> {
+    types
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.line <= line && t.until.is_none_or(|u| line <= u))
+        .max_by_key(|&(i, t)| (t.line, i))
+        .map(|(_, t)| *t)
+        .or_else(|| types.iter().find(|t| t.until.is_none()).copied())
+}
+
 /// Kinds of a type's members (not a function's locals).
 fn is_member_kind(kind: SymbolKind) -> bool {
     matches!(
@@ -1313,13 +1328,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             .tables(f)
             .types
             .get(&(scope.unwrap_or(""), name))
-            .and_then(|types| {
-                types
-                    .iter()
-                    .rev()
-                    .find(|t| t.line <= line)
-                    .or_else(|| types.first())
-            });
+            .and_then(|types| nearest_local(types, line));
         let Some(found) = found else {
             return Entity::Local;
         };

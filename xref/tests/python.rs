@@ -812,3 +812,27 @@ q = Plain(x=1)
     assert_eq!(target(&p, "geo.py", 14, "x"), "geo.py:5:Point.x");
     assert!(!reported(&p, "geo.py", 15, "x"));
 }
+
+/// `isinstance(x, C)` narrows `x` to `C` in the body the test guards
+/// (pyright's isinstance narrowing, PEP 647), a tuple of classes to their
+/// union, either operand of `and` too; outside the body the name has its
+/// own type again.
+#[test]
+fn isinstance_narrows_in_the_guarded_body_only() {
+    let source = "\
+class A:
+    def a(self): pass
+class B:
+    def b(self): pass
+def g(z: A, y):
+    if isinstance(z, B):
+        z.b()
+    z.a()
+    if isinstance(y, (A, B)) and y:
+        y.a()
+";
+    let p = project(&[("n.py", source)]);
+    assert_eq!(target(&p, "n.py", 7, "b"), "n.py:4:B.b");
+    assert_eq!(target(&p, "n.py", 8, "a"), "n.py:2:A.a");
+    assert_eq!(target(&p, "n.py", 10, "a"), "n.py:2:A.a");
+}

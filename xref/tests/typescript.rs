@@ -929,3 +929,25 @@ mk((inst) => {
     );
     assert_eq!(target(&p, "a.ts", 7, "bag"), "a.ts:1:Z.bag");
 }
+
+/// `x instanceof C` narrows `x` to `C` in the branch the test guards
+/// (TypeScript handbook, "Narrowing"), in either operand of `&&` too;
+/// after the branch the name has its declared type again.
+#[test]
+fn instanceof_narrows_in_the_guarded_branch_only() {
+    let source = "\
+export class A { a() {} }
+export class B { b() {} }
+export function f(x: A, y: unknown) {
+  if (x instanceof B) {
+    x.b();
+  }
+  x.a();
+  if (y instanceof A && y) y.a();
+}
+";
+    let p = project(&[("a.ts", source)]);
+    assert_eq!(target(&p, "a.ts", 5, "b"), "a.ts:2:B.b");
+    assert_eq!(target(&p, "a.ts", 7, "a"), "a.ts:1:A.a");
+    assert_eq!(target(&p, "a.ts", 8, "a"), "a.ts:1:A.a");
+}

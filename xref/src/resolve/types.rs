@@ -835,17 +835,8 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         hops: u32,
     ) -> Option<Ty<'a>> {
         let types = self.tables(f).types.get(&(scope.unwrap_or(""), name))?;
-        // The nearest binding at or before `line` (the facts are not in
-        // line order: a callback's parameters come after the body of the
-        // callback around it, `f((x) => g((x) => x.m()))`).
-        let found = types
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.line <= line)
-            .max_by_key(|&(i, t)| (t.line, i))
-            .map(|(_, t)| t)
-            .or_else(|| types.first())?;
-        let key = CacheKey::Local(std::ptr::from_ref(*found) as usize);
+        let found = super::nearest_local(types, line)?;
+        let key = CacheKey::Local(std::ptr::from_ref(found) as usize);
         Some(cached(&self.type_cache, key, || {
             self.local_fact_ty(f, scope, name, line, found, hops)
         }))
