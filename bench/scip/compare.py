@@ -180,6 +180,10 @@ class Unit:
     oracle: dict[tuple[str, int], int] = field(default_factory=dict)  # (path, line) -> col
     resolved: dict[tuple[str, int], dict] = field(default_factory=dict)  # -> our reference
     candidate: dict[tuple[str, int], dict] = field(default_factory=dict)
+    # The candidates `refs` shows by default: the first candidate of a
+    # reference found `name_imported` (the one definition of the name in
+    # the file or in a file it imports).
+    sole: dict[tuple[str, int], dict] = field(default_factory=dict)
 
 
 def ratio(a: int, b: int) -> float | None:
@@ -204,17 +208,22 @@ class Tally:
         self.res_tp = 0
         self.all = 0
         self.all_tp = 0
+        self.shown = 0
+        self.shown_tp = 0
 
     def add(self, unit: Unit) -> None:
         oracle = set(unit.oracle)
         resolved = set(unit.resolved)
         everything = resolved | set(unit.candidate)
+        shown = resolved | set(unit.sole)
         self.defs += 1
         self.oracle += len(oracle)
         self.res += len(resolved)
         self.res_tp += len(resolved & oracle)
         self.all += len(everything)
         self.all_tp += len(everything & oracle)
+        self.shown += len(shown)
+        self.shown_tp += len(shown & oracle)
 
     def merge(self, other: "Tally") -> None:
         for name in vars(self):
@@ -225,6 +234,7 @@ class Tally:
             "definitions": self.defs,
             "resolved": figures(self.res_tp, self.res, self.oracle),
             "resolved_and_candidates": figures(self.all_tp, self.all, self.oracle),
+            "default": figures(self.shown_tp, self.shown, self.oracle),
         }
 
 
@@ -380,10 +390,13 @@ def compare_project(name: str, work: Path) -> dict:
             if unit is not None:
                 unit.resolved.setdefault(where, ref)
         elif ref["status"] == "candidate":
-            for candidate in ref.get("candidates") or []:
+            listed = ref.get("candidates") or []
+            for candidate in listed:
                 unit = unit_of_id.get(candidate)
                 if unit is not None:
                     unit.candidate.setdefault(where, ref)
+                    if ref.get("via") == "name_imported" and candidate == listed[0]:
+                        unit.sole.setdefault(where, ref)
 
     def ours_there(unit: Unit, path: str, line: int, col: int) -> str:
         """What our index has at the oracle's reference."""
@@ -783,12 +796,16 @@ def row(label: str, t: Tally, width: int) -> str:
     def cell(tp: int, ours: int) -> str:
         return f"{pct(ratio(tp, ours))} {pct(ratio(tp, t.oracle))} {tp:>6}/{ours:<6}"
 
-    return f"{label:<{width}} {t.defs:>6} {t.oracle:>7}  {cell(t.res_tp, t.res)}  {cell(t.all_tp, t.all)}"
+    return (
+        f"{label:<{width}} {t.defs:>6} {t.oracle:>7}  {cell(t.res_tp, t.res)}  "
+        f"{cell(t.shown_tp, t.shown)}  {cell(t.all_tp, t.all)}"
+    )
 
 
 def header(width: int) -> str:
     return (
         f"{'':<{width}} {'defs':>6} {'oracle':>7}  {'resolved: P      R      tp/ours':<29}  "
+        f"{'default: P       R      tp/ours':<29}  "
         f"{'resolved+candidates: P  R  tp/ours'}"
     )
 
@@ -944,8 +961,10 @@ def main() -> None:
 
     def adjusted_line(t: Tally, fs: list[Finding]) -> str:
         n, precision = adjusted(t, fs)
+        shown = ratio(t.shown_tp, t.shown - n)
         return (f"  resolved precision without the {n} ours-only lines where the oracle has an"
-                f" unlinked local symbol (renamed exports): {pct(precision).strip()}")
+                f" unlinked local symbol (renamed exports): {pct(precision).strip()}"
+                f" (default: {pct(shown).strip()})")
 
     print("Precision (P) and recall (R) of ast-outline's references against the SCIP oracle,")
     print("as (path, line) sets per matched definition; 'defs' = definitions both sides have,")

@@ -467,7 +467,9 @@ pub struct RefsArgs {
     #[arg(value_name = "TARGET")]
     pub target: String,
     /// Also list unresolved references that have this definition among
-    /// their name-only candidates (marked `candidate`).
+    /// their name-only candidates (marked `candidate`). Without it, only
+    /// those whose one same-named definition in the project is this one,
+    /// in a file the calling file imports, are listed (`via name_imported`).
     #[arg(long)]
     pub candidates: bool,
     /// Index location and output.

@@ -33,7 +33,7 @@ pub(crate) const STATUSES: [Status; 5] = [
 ];
 
 /// Every rule, in code order.
-pub(crate) const VIAS: [Via; 7] = [
+pub(crate) const VIAS: [Via; 8] = [
     Via::Scope,
     Via::Import,
     Via::Module,
@@ -41,6 +41,7 @@ pub(crate) const VIAS: [Via; 7] = [
     Via::Receiver,
     Via::NameOnly,
     Via::None,
+    Via::NameImported,
 ];
 
 /// The value of code `code` in `all`, spelled; `?` for a code this build
@@ -88,6 +89,7 @@ pub(crate) fn via_code(via: Via) -> i64 {
         Via::Receiver => 4,
         Via::NameOnly => 5,
         Via::None => 6,
+        Via::NameImported => 7,
     }
 }
 

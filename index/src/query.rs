@@ -62,11 +62,11 @@ pub struct RefRow {
     /// Candidate ids when not resolved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<String>,
-    /// Confidence (1.0 resolved by the rules, 0.6 project-unique name, 1/n
-    /// for n name-only candidates).
+    /// Confidence (1.0 resolved by the rules, 0.6 project-unique name, 0.2
+    /// for a `name_imported` candidate, 1/n for n name-only candidates).
     pub confidence: f64,
     /// The rule that gave the result (`scope`, `import`, `module`,
-    /// `project_unique`, `receiver`, `name_only`, `none`).
+    /// `project_unique`, `receiver`, `name_only`, `name_imported`, `none`).
     pub via: String,
     /// How sure the edge is: `exact` (found by the language's scoping and
     /// import rules), `inferred` (through a receiver's inferred type, or the
@@ -603,9 +603,9 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
     };
     let mut rows = references(conn, "r.target = ?1 AND r.status != 3 /* module */", [key])?;
     if !candidates {
-        // Name-only matches whose name the project defines once: shown,
-        // labelled `candidate`.
-        rows.extend(references(conn, SOLE_CANDIDATE, [sole_candidate(key)])?);
+        // Name-only matches whose likely definition (the one in the file or
+        // in a file it imports) is this one: shown, labelled `candidate`.
+        rows.extend(references(conn, SHOWN_CANDIDATE, [first_candidate(key)])?);
         rows.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
     } else {
         let name: String =
@@ -627,14 +627,15 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
     Ok(rows)
 }
 
-/// The rows of unresolved references whose only candidate is the key
-/// given as `?1` (a [`sole_candidate`] blob); the partial index
-/// `refs_sole_candidate` holds exactly these rows.
-const SOLE_CANDIDATE: &str =
-    "r.status = 1 /* candidate */ AND length(r.candidates) = 8 AND r.candidates = ?1";
+/// The rows of unresolved references found `name_imported` whose first
+/// (likely) candidate is the key given as `?1` (a [`first_candidate`]
+/// blob); the partial index `refs_shown_candidate` holds exactly these
+/// rows, by that expression.
+const SHOWN_CANDIDATE: &str = "r.status = 1 /* candidate */ AND r.via = 7 /* name_imported */ \
+     AND substr(r.candidates, 1, 8) = ?1";
 
-/// The `candidates` blob that lists only `key`.
-fn sole_candidate(key: i64) -> Vec<u8> {
+/// The first 8 bytes of a `candidates` blob whose first candidate is `key`.
+fn first_candidate(key: i64) -> Vec<u8> {
     key.to_le_bytes().to_vec()
 }
 
@@ -655,7 +656,7 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
          AND caller IS NOT NULL",
     )?;
     let mut sole = conn.prepare_cached(
-        "SELECT caller FROM refs WHERE status = 1 AND length(candidates) = 8 AND candidates = ?1 \
+        "SELECT caller FROM refs WHERE status = 1 AND via = 7 AND substr(candidates, 1, 8) = ?1 \
          AND role IN (0, 1) AND caller IS NOT NULL",
     )?;
     for level in 1..=depth.max(1) {
@@ -666,11 +667,11 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
                 "r.target = ?1 AND r.role IN (0, 1) /* call, instantiate */ AND r.status != 3 /* module */",
                 [callee_key],
             )?;
-            // Name-only calls of a name the project defines once, labelled.
-            let blob = sole_candidate(*callee_key);
+            // Name-only calls whose likely definition is this one, labelled.
+            let blob = first_candidate(*callee_key);
             calls.extend(references(
                 conn,
-                &format!("{SOLE_CANDIDATE} AND r.role IN (0, 1)"),
+                &format!("{SHOWN_CANDIDATE} AND r.role IN (0, 1)"),
                 [&blob],
             )?);
             let mut caller_keys: Vec<i64> = statement

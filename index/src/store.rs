@@ -206,7 +206,7 @@ DROP INDEX IF EXISTS ref_names_hash;
 /// after it.
 pub(crate) const REFS_INDEXES: &str = "
 CREATE INDEX refs_target ON refs(target) WHERE target IS NOT NULL;
-CREATE INDEX refs_sole_candidate ON refs(candidates) WHERE status = 1 AND length(candidates) = 8;
+CREATE INDEX refs_shown_candidate ON refs(substr(candidates, 1, 8)) WHERE status = 1 AND via = 7;
 ";
 
 /// Creates the indexes `sql` creates (after a first build or a full
@@ -227,6 +227,7 @@ pub(crate) fn create_indexes(conn: &Connection, sql: &str) -> Result<(), Error> 
 /// Drops the indexes of [`REFS_INDEXES`].
 pub(crate) const DROP_REFS_INDEXES: &str = "
 DROP INDEX IF EXISTS refs_target; DROP INDEX IF EXISTS refs_sole_candidate;
+DROP INDEX IF EXISTS refs_shown_candidate;
 ";
 
 /// The `refs` rows (file id, sequence, whether a base-class reference) of

@@ -454,3 +454,48 @@ fn files_under_stale_files_and_names_containing_a_text() {
         None
     );
 }
+
+/// A call on a receiver of unknown type is shown by `refs` and `callers`
+/// without `--candidates` only when the project defines the name once and
+/// that definition is in the calling file or in a file it imports (labelled
+/// `candidate`, via `name_imported`, confidence 0.2); the same call in a
+/// file that imports nothing of it is listed with `candidates` only.
+#[test]
+fn a_name_only_call_is_shown_by_default_when_its_one_definition_is_imported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(
+        root,
+        "runner.py",
+        "class Runner:\n    def isolated(self):\n        pass\n",
+    );
+    write(
+        root,
+        "uses.py",
+        "from runner import Runner\n\ndef go(r):\n    r.isolated()\n",
+    );
+    write(root, "other.py", "def go(x):\n    x.isolated()\n");
+    let mut index = Index::open(&root.join(index::DEFAULT_DB)).expect("open");
+    refresh(&mut index, root);
+    let conn = index.connection();
+    let id = "runner.py:2:Runner.isolated";
+    let shown = query::refs(conn, id, false).expect("refs");
+    assert_eq!(places(&shown), ["uses.py:4:7 call"]);
+    let row = &shown[0];
+    assert_eq!(
+        (row.certainty.as_str(), row.via.as_str(), row.confidence),
+        ("candidate", "name_imported", 0.2)
+    );
+    assert_eq!(
+        places(&query::refs(conn, id, true).expect("refs")),
+        ["other.py:2:7 call", "uses.py:4:7 call"]
+    );
+    let callers = query::callers(conn, id, 1).expect("callers");
+    assert_eq!(
+        callers
+            .iter()
+            .map(|c| c.call.caller.clone().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        ["uses.py:3:go"]
+    );
+}

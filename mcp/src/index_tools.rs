@@ -39,7 +39,9 @@ pub struct FindReferencesArgs {
     /// characters).
     pub target: String,
     /// Also list the references that could not be resolved but name it as a
-    /// candidate (`x.save()` where the type of `x` is unknown). Default false.
+    /// candidate (`x.save()` where the type of `x` is unknown). Default
+    /// false: then only those whose name the project defines once, here, in
+    /// a file the calling file imports, are listed (labelled `candidate`).
     pub include_candidates: Option<bool>,
     /// Largest result, in o200k_base tokens (default 4000); a longer list is
     /// cut after whole lines with a note.
