@@ -908,19 +908,14 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     };
                     let mut ordered: Vec<(usize, usize)> = likely.into_iter().collect();
                     ordered.extend(matches.iter().copied().filter(|&m| Some(m) != likely));
-                    let ids = if matches.len() > MAX_CANDIDATES {
+                    if matches.len() > MAX_CANDIDATES {
                         // Too many to list: the likely one alone.
                         ordered.truncate(usize::from(likely.is_some()));
-                        ordered
-                            .iter()
-                            .filter_map(|&(cf, cd)| self.definition(cf, cd).map(|d| d.id.clone()))
-                            .collect()
-                    } else {
-                        ordered
-                            .iter()
-                            .filter_map(|&(cf, cd)| self.definition(cf, cd).map(|d| d.id.clone()))
-                            .collect()
-                    };
+                    }
+                    let ids = ordered
+                        .iter()
+                        .filter_map(|&(cf, cd)| self.definition(cf, cd).map(|d| d.id.clone()))
+                        .collect();
                     (Status::Candidate, None, ids, confidence, via)
                 }
             }
