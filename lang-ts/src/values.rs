@@ -140,6 +140,16 @@ fn type_at(ty: &TsType, depth: usize) -> TypeExpr {
                 _ => TypeExpr::Unknown,
             }
         }
+        // A primitive's members are the global interface's (`string` has
+        // `String`'s methods): outside the project.
+        TsType::TsKeywordType(k) => match k.kind {
+            TsKeywordTypeKind::TsStringKeyword => TypeExpr::named(vec!["String".to_owned()]),
+            TsKeywordTypeKind::TsNumberKeyword => TypeExpr::named(vec!["Number".to_owned()]),
+            TsKeywordTypeKind::TsBooleanKeyword => TypeExpr::named(vec!["Boolean".to_owned()]),
+            TsKeywordTypeKind::TsBigIntKeyword => TypeExpr::named(vec!["BigInt".to_owned()]),
+            TsKeywordTypeKind::TsSymbolKeyword => TypeExpr::named(vec!["Symbol".to_owned()]),
+            _ => TypeExpr::Unknown,
+        },
         _ => TypeExpr::Unknown,
     }
 }

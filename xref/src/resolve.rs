@@ -199,6 +199,16 @@ fn nearest_local<'t>(types: &[&'t LocalType], line: u32) -> Option<&'t LocalType
         .or_else(|| types.iter().find(|t| t.until.is_none()).copied())
 }
 
+/// The first name a receiver is written with (`a` of `a.b.m()`,
+/// `a.b().m()`, `a[0].m()`), when it starts with one.
+fn receiver_head(receiver: &Receiver) -> Option<&str> {
+    match receiver {
+        Receiver::Path(path) | Receiver::Call(path) => path.first().map(String::as_str),
+        Receiver::Value(value) => value.head(),
+        Receiver::Bare | Receiver::Expression => None,
+    }
+}
+
 /// Kinds of a type's members (not a function's locals).
 fn is_member_kind(kind: SymbolKind) -> bool {
     matches!(
@@ -777,6 +787,8 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             return None;
         }
         let &sub = self.tables(f).qualnames.get(subtype.qualname.as_str())?;
+        // `interface X extends Y` merged with `const X`: the interface.
+        let (_, sub) = self.type_side(f, sub);
         // `impl Trait for Type`: the relation is the type's.
         let (sf, sd) = if self.kind(f, sub) == Some(SymbolKind::Impl) {
             *self.impl_of.get(&(f, sub))?
@@ -997,6 +1009,21 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
 
     /// What `reference` denotes.
     fn lookup(&self, f: usize, reference: &Reference) -> Entity {
+        let found = self.lookup_any(f, reference);
+        // A TypeScript name that is a value and a type (`interface X` and
+        // `const X`), written where a type goes: the type (tsc keeps the
+        // two meanings of one symbol apart by position).
+        match found {
+            Entity::Def(df, dd) if matches!(reference.role, Role::TypeUse | Role::Inherit) => {
+                let (tf, td) = self.type_side(df, dd);
+                Entity::Def(tf, td)
+            }
+            other => other,
+        }
+    }
+
+    /// [`Self::lookup`] before a merged name is taken for its type.
+    fn lookup_any(&self, f: usize, reference: &Reference) -> Entity {
         if reference.role == Role::Import {
             // A default import's reference is named by its local name.
             let binding = self.statement_binding(f, reference.line, |b| {
@@ -1042,6 +1069,16 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 && !matches!(found, Entity::Def(..))
             {
                 return Entity::Local;
+            }
+            // A member of a global no scope binds (`Object.entries`,
+            // `JSON.parse`, `console.log`, Python's `str.join`): outside
+            // the project.
+            if found == Entity::Unknown
+                && let Some(head) = receiver_head(&reference.receiver)
+                && is_ambient(self.path(f), head)
+                && self.name(f, scope, head, reference.line, 0) == Entity::Unknown
+            {
+                return Entity::External;
             }
             return found;
         }
@@ -1108,8 +1145,13 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 let mut callee = self.name(f, scope, head, reference.line, 0);
                 // Python's `super().m`: `m` in the bases of the enclosing
                 // class (of the method the reference is in).
+                // Not found in the project's bases: a base outside the
+                // project (`requests`' adapter, `object`) has it.
                 if head == "super" && rest.is_empty() && callee == Entity::Unknown {
-                    return self.super_member(f, reference);
+                    return match self.super_member(f, reference) {
+                        Entity::Unknown => Entity::External,
+                        found => found,
+                    };
                 }
                 for part in rest {
                     callee = self.member(callee, part, 0);
@@ -1362,7 +1404,8 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             TypeOf::Type(_) | TypeOf::Value(_) => self
                 .local_ty(f, scope, name, line, hops + 1)
                 .map_or(Entity::Local, |ty| match ty.entity() {
-                    Entity::Unknown => Entity::Local,
+                    // A local of a primitive type (`x: number`) is a local.
+                    Entity::Unknown | Entity::External => Entity::Local,
                     other => other,
                 }),
             TypeOf::Instance(class) => {
@@ -2349,6 +2392,36 @@ fn is_ambient(path: &str, name: &str) -> bool {
             "Infinity",
             "arguments",
             "eval",
+            "atob",
+            "btoa",
+            "crypto",
+            "performance",
+            "navigator",
+            "location",
+            "history",
+            "localStorage",
+            "sessionStorage",
+            "alert",
+            "requestAnimationFrame",
+            "cancelAnimationFrame",
+            "Event",
+            "EventTarget",
+            "CustomEvent",
+            "Blob",
+            "File",
+            "FormData",
+            "Headers",
+            "Request",
+            "Response",
+            "WebSocket",
+            "Worker",
+            "Function",
+            "Iterator",
+            "AsyncIterator",
+            "FinalizationRegistry",
+            "SharedArrayBuffer",
+            "Atomics",
+            "WebAssembly",
         ];
         return GLOBALS.contains(&name);
     }
@@ -2359,6 +2432,81 @@ fn is_ambient(path: &str, name: &str) -> bool {
 /// scope binds is the builtin, never a project definition.
 fn is_builtin(name: &str) -> bool {
     const BUILTINS: &[&str] = &[
+        "ArithmeticError",
+        "AssertionError",
+        "AttributeError",
+        "BaseException",
+        "BaseExceptionGroup",
+        "BlockingIOError",
+        "BrokenPipeError",
+        "BufferError",
+        "BytesWarning",
+        "ChildProcessError",
+        "ConnectionAbortedError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "DeprecationWarning",
+        "EOFError",
+        "Ellipsis",
+        "EncodingWarning",
+        "EnvironmentError",
+        "Exception",
+        "ExceptionGroup",
+        "False",
+        "FileExistsError",
+        "FileNotFoundError",
+        "FloatingPointError",
+        "FutureWarning",
+        "GeneratorExit",
+        "IOError",
+        "ImportError",
+        "ImportWarning",
+        "IndentationError",
+        "IndexError",
+        "InterruptedError",
+        "IsADirectoryError",
+        "KeyError",
+        "KeyboardInterrupt",
+        "LookupError",
+        "MemoryError",
+        "ModuleNotFoundError",
+        "NameError",
+        "None",
+        "NotADirectoryError",
+        "NotImplemented",
+        "NotImplementedError",
+        "OSError",
+        "OverflowError",
+        "PendingDeprecationWarning",
+        "PermissionError",
+        "ProcessLookupError",
+        "PythonFinalizationError",
+        "RecursionError",
+        "ReferenceError",
+        "ResourceWarning",
+        "RuntimeError",
+        "RuntimeWarning",
+        "StopAsyncIteration",
+        "StopIteration",
+        "SyntaxError",
+        "SyntaxWarning",
+        "SystemError",
+        "SystemExit",
+        "TabError",
+        "TimeoutError",
+        "True",
+        "TypeError",
+        "UnboundLocalError",
+        "UnicodeDecodeError",
+        "UnicodeEncodeError",
+        "UnicodeError",
+        "UnicodeTranslateError",
+        "UnicodeWarning",
+        "UserWarning",
+        "ValueError",
+        "Warning",
+        "ZeroDivisionError",
         "abs",
         "aiter",
         "all",
@@ -2443,20 +2591,7 @@ fn is_builtin(name: &str) -> bool {
         "__package__",
         "__builtins__",
         "__debug__",
-        "NotImplemented",
-        "Ellipsis",
-        "Exception",
-        "BaseException",
-        "ValueError",
-        "TypeError",
-        "KeyError",
-        "IndexError",
-        "AttributeError",
-        "RuntimeError",
-        "OSError",
-        "ImportError",
-        "StopIteration",
-        "NotImplementedError",
+        "__build_class__",
     ];
     BUILTINS.contains(&name)
 }

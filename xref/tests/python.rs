@@ -836,3 +836,27 @@ def g(z: A, y):
     assert_eq!(target(&p, "n.py", 8, "a"), "n.py:2:A.a");
     assert_eq!(target(&p, "n.py", 10, "a"), "n.py:2:A.a");
 }
+
+/// Found by a new user on httpie: `super().m()` whose class's base is
+/// outside the project (`requests`' adapter) is external, never a
+/// candidate naming the method itself; builtin exceptions and `str`'s
+/// methods are external too.
+#[test]
+fn super_of_an_outside_base_builtin_exceptions_and_str_methods_are_external() {
+    let source = "\
+from requests.adapters import HTTPAdapter
+class Adapter(HTTPAdapter):
+    def build_response(self, req, resp):
+        return super().build_response(req, resp)
+def main(name: str):
+    try:
+        name.upper()
+    except KeyboardInterrupt:
+        raise SystemExit(1)
+";
+    let p = project(&[("a.py", source)]);
+    assert_eq!(at(&p, "a.py", 4, "build_response").0, Status::External);
+    assert_eq!(at(&p, "a.py", 7, "upper").0, Status::External);
+    assert_eq!(at(&p, "a.py", 8, "KeyboardInterrupt").0, Status::External);
+    assert_eq!(at(&p, "a.py", 9, "SystemExit").0, Status::External);
+}

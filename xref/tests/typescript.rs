@@ -951,3 +951,42 @@ export function f(x: A, y: unknown) {
     assert_eq!(target(&p, "a.ts", 7, "a"), "a.ts:1:A.a");
     assert_eq!(target(&p, "a.ts", 8, "a"), "a.ts:1:A.a");
 }
+
+/// Found by a new user on zod: a name that is an interface and a `const`
+/// written where a type goes (`extends`, an annotation) is the interface,
+/// and the interface's own `extends` gives the relation; members of
+/// globals no scope binds (`Object.entries`, `JSON.parse`) and of
+/// primitive-typed values (`s: string`, `s.split`) are outside the
+/// project, never name-only candidates of the project's `entries`,
+/// `parse` or `split`.
+#[test]
+fn merged_names_in_type_positions_and_members_of_globals_and_primitives() {
+    let source = "\
+export interface Base { parse(x: unknown): unknown; split(): void; entries: string[] }
+export const Base: Base = null as any;
+export interface Schema extends Base { run(): void }
+export const Schema: Schema = null as any;
+let s: Schema;
+export function f(text: string, o: object) {
+  Object.entries(o);
+  JSON.parse(text);
+  text.split(',');
+  console.log(text);
+}
+Schema.run();
+";
+    let p = project(&[("a.ts", source)]);
+    assert_eq!(target(&p, "a.ts", 3, "Base"), "a.ts:1:Base");
+    assert_eq!(target(&p, "a.ts", 5, "Schema"), "a.ts:3:Schema");
+    assert_eq!(target(&p, "a.ts", 12, "Schema"), "a.ts:4:Schema");
+    assert_eq!(target(&p, "a.ts", 12, "run"), "a.ts:3:Schema.run");
+    for (line, name) in [(7, "entries"), (8, "parse"), (9, "split"), (10, "log")] {
+        assert_eq!(at(&p, "a.ts", line, name).0, Status::External, "{name}");
+    }
+    let relations: Vec<(&str, &str)> =
+        p.1.relations
+            .iter()
+            .map(|r| (r.subtype.as_str(), r.supertype.as_str()))
+            .collect();
+    assert_eq!(relations, [("a.ts:3:Schema", "a.ts:1:Base")]);
+}

@@ -1066,13 +1066,23 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     .collect();
                 Ty::Array(Rc::new(union(members)))
             }
-            TypeExpr::Union(members) => union(
-                members
+            TypeExpr::Union(members) => {
+                let mut members: Vec<Ty<'a>> = members
                     .iter()
                     .map(|t| self.eval_type(at, t, hops + 1))
                     .filter(|t| !t.is_unknown())
-                    .collect(),
-            ),
+                    .collect();
+                // `string | Options`: the project's members count (an
+                // object literal's keys are `Options`'), the primitive's
+                // only when there is nothing else.
+                if members
+                    .iter()
+                    .any(|t| !matches!(t, Ty::E(Entity::External)))
+                {
+                    members.retain(|t| !matches!(t, Ty::E(Entity::External)));
+                }
+                union(members)
+            }
             TypeExpr::Function { params, ret } => Ty::Func(
                 params
                     .iter()
@@ -1152,6 +1162,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             Ty::E(Entity::Unknown | Entity::External) => {
                 let last = path.last().map(String::as_str).unwrap_or_default();
                 let script = self.script(at.f);
+                let ambient = path.len() == 1 && super::is_ambient(self.path(at.f), last);
                 match known(last, script) {
                     Some(Known::Array(i)) => Ty::Array(Rc::new(nth(args(), i))),
                     Some(Known::Mapping(i)) => {
@@ -1168,6 +1179,9 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     Some(Known::Union) => {
                         union(args().into_iter().filter(|t| !t.is_unknown()).collect())
                     }
+                    // A global type no scope binds (`String`, `Error`): its
+                    // members are outside the project.
+                    None if ambient => Ty::E(Entity::External),
                     None => found,
                 }
             }
@@ -1489,6 +1503,24 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             .and_then(|definition| tables.value_defs.get(definition.qualname.as_str()))
         {
             Some(&v) => (f, v),
+            None => (f, d),
+        }
+    }
+
+    /// A TypeScript name that is a value (`const X`) and a type too
+    /// (`interface X`, `type X`, a class), read as a type: the type's
+    /// definition.
+    pub(super) fn type_side(&self, f: usize, d: usize) -> (usize, usize) {
+        let kind = self.kind(f, d);
+        if !self.script(f) || is_type(kind) || kind == Some(SymbolKind::TypeAlias) {
+            return (f, d);
+        }
+        let tables = self.tables(f);
+        match self
+            .definition(f, d)
+            .and_then(|definition| tables.type_defs.get(definition.qualname.as_str()))
+        {
+            Some(&t) => (f, t),
             None => (f, d),
         }
     }
