@@ -176,8 +176,43 @@ fn a_rust_method_is_named_without_its_impl_block() {
     assert_eq!(
         err(&run(dir.path(), &["refs", "lib.rs:Error.fmt"])),
         "ast-outline: lib.rs:Error.fmt: 2 definitions match: \
-         lib.rs:7:impl std::fmt::Display for Error.fmt, lib.rs:10:impl std::fmt::Debug for Error.fmt\n"
+         lib.rs:7:impl std::fmt::Display for Error.fmt (method L7-7), \
+         lib.rs:10:impl std::fmt::Debug for Error.fmt (method L10-10)\n"
     );
+}
+
+/// A new user's trial: `refs core.py:Context.invoke` of a method with two
+/// `@overload`s refused ("3 definitions match"); one function declared
+/// several times is the last declaration, where its references resolve.
+#[test]
+fn an_overloaded_python_method_is_its_implementation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("core.py"),
+        "from typing import overload
+
+
+class Context:
+    @overload
+    def invoke(self, x: int) -> int: ...
+    @overload
+    def invoke(self, x: str) -> str: ...
+    def invoke(self, x):
+        return x
+
+
+def go(ctx: Context):
+    ctx.invoke(1)
+",
+    )
+    .expect("written");
+    assert!(run(dir.path(), &["index", "."]).status.success());
+    let text = out(&run(dir.path(), &["refs", "core.py:Context.invoke"]));
+    assert!(
+        text.starts_with("refs to core.py:9:Context.invoke (method Context.invoke, L9-10"),
+        "{text}"
+    );
+    assert!(text.contains("L14:9 call ctx.invoke in go"), "{text}");
 }
 
 /// `defs` with an empty name is an error, and with a name nothing has it
@@ -265,4 +300,89 @@ fn defs_without_an_index_walks_and_answers_as_the_index() {
     // An empty name is refused either way.
     std::fs::remove_dir_all(root.join(".ast-outline")).expect("remove");
     assert!(err(&run(root, &["defs", " "])).contains("give a name"));
+}
+
+/// A new user's trial: a 50,000-character target reached SQLite (`LIKE or
+/// GLOB pattern too complex`) and the MCP server echoed it whole; a target
+/// or `defs` name over 1,000 characters is refused, without repeating it.
+#[test]
+fn a_target_over_a_thousand_characters_is_refused_without_being_echoed() {
+    let dir = project();
+    let long = format!("pkg/shapes.py:{}", "x".repeat(50_000));
+    for args in [
+        vec!["refs", long.as_str()],
+        vec!["callers", long.as_str()],
+        vec!["defs", &long[14..]],
+    ] {
+        let message = err(&run(dir.path(), &args));
+        assert!(message.contains("at most 1000"), "{message}");
+        assert!(message.len() < 300, "{message}");
+    }
+}
+
+/// A new user's trial: `refs` of a method only name-only calls reach said
+/// "0 in 0 files" with nothing about the candidates left out; the answer
+/// now counts them and says how to list them.
+#[test]
+fn an_answer_says_how_many_name_only_candidates_it_leaves_out() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("a.py"),
+        "class A:\n    def forward(self):\n        pass\n",
+    )
+    .expect("a");
+    std::fs::write(
+        dir.path().join("b.py"),
+        "class B:\n    def forward(self):\n        pass\n",
+    )
+    .expect("b");
+    std::fs::write(dir.path().join("c.py"), "def go(x):\n    x.forward()\n").expect("c");
+    assert!(run(dir.path(), &["index", "."]).status.success());
+    let text = out(&run(dir.path(), &["refs", "a.py:A.forward"]));
+    assert_eq!(
+        text,
+        "refs to a.py:2:A.forward (method A.forward, L2-3, module a): 0 in 0 files\n\
+         (not shown: 1 reference whose receiver's type is unknown and that name it only as a \
+         candidate, by its name: `refs --candidates` / include_candidates lists them)\n"
+    );
+    let text = out(&run(
+        dir.path(),
+        &["refs", "a.py:A.forward", "--candidates"],
+    ));
+    assert!(
+        text.contains("L2:7 call x.forward in go [candidate via name_only, 2 candidates]"),
+        "{text}"
+    );
+}
+
+/// A new user's trial: `callers` of `Environment.__init__` found only a
+/// `super().__init__`, not the `Environment()` calls; a constructor's
+/// callers are the instantiations of its class (Python and TypeScript).
+#[test]
+fn a_constructors_callers_are_the_instantiations_of_its_class() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("env.py"),
+        "class Environment:\n    def __init__(self):\n        pass\n\n\ndef main():\n    return Environment()\n",
+    )
+    .expect("py");
+    std::fs::write(
+        dir.path().join("box.ts"),
+        "export class Box {\n  constructor() {}\n}\nexport function make() {\n  return new Box();\n}\n",
+    )
+    .expect("ts");
+    assert!(run(dir.path(), &["index", "."]).status.success());
+    let text = out(&run(
+        dir.path(),
+        &["callers", "env.py:Environment.__init__"],
+    ));
+    assert!(
+        text.contains("1 call\n") && text.contains("L7:12 instantiate Environment in main"),
+        "{text}"
+    );
+    let text = out(&run(dir.path(), &["callers", "box.ts:Box.constructor"]));
+    assert!(
+        text.contains("1 call\n") && text.contains("L5:14 instantiate Box in make"),
+        "{text}"
+    );
 }

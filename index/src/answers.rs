@@ -102,8 +102,8 @@ pub fn refs_answer(
         String::new()
     } else {
         format!(
-            " ({resolved} resolved, {} candidates)",
-            rows.len() - resolved
+            " ({resolved} resolved, {})",
+            plural(rows.len() - resolved, "candidate")
         )
     };
     let mut text = format!(
@@ -112,6 +112,9 @@ pub fn refs_answer(
         rows.len(),
         plural(files.len(), "file")
     );
+    if !candidates {
+        hidden_note(index, symbol, false, &mut text)?;
+    }
     grouped(&rows, &mut text);
     Ok((text, json!({ "target": symbol, "refs": rows })))
 }
@@ -132,6 +135,7 @@ pub fn callers_answer(
         header(symbol),
         plural(rows.len(), "call")
     );
+    hidden_note(index, symbol, true, &mut text)?;
     let mut depth = 0;
     let mut level: Vec<RefRow> = Vec::new();
     let flush = |depth: u32, level: &mut Vec<RefRow>, text: &mut String| {
@@ -150,6 +154,28 @@ pub fn callers_answer(
     }
     flush(depth, &mut level, &mut text);
     Ok((text, json!({ "target": symbol, "callers": rows })))
+}
+
+/// Says how many references (`calls_only`: calls) name `symbol` only as
+/// one of their name-only candidates and are left out, so that an empty
+/// answer is not read as "unused".
+fn hidden_note(
+    index: &Index,
+    symbol: &SymbolRow,
+    calls_only: bool,
+    text: &mut String,
+) -> Result<(), crate::Error> {
+    let hidden = query::hidden_candidates(index.connection(), &symbol.id, calls_only)?;
+    if hidden > 0 {
+        let what = if calls_only { "call" } else { "reference" };
+        let _ = writeln!(
+            text,
+            "(not shown: {} whose receiver's type is unknown and that name it only as a \
+             candidate, by its name: `refs --candidates` / include_candidates lists them)",
+            plural(hidden, what)
+        );
+    }
+    Ok(())
 }
 
 /// The calls made inside `symbol`, each with what it resolved to (or its
@@ -398,6 +424,14 @@ fn check_defs_name(name: &str) -> Result<(), crate::Error> {
              qualified name NAME, such as Cart.total)"
                 .to_owned(),
         ));
+    }
+    let length = name.chars().count();
+    if length > query::MAX_TARGET_CHARS {
+        return Err(crate::Error::Target(format!(
+            "the name is {length} characters long; at most {}: give a name or a \
+             qualified name such as Cart.total",
+            query::MAX_TARGET_CHARS
+        )));
     }
     Ok(())
 }

@@ -298,6 +298,18 @@ fn references(
     Ok(out)
 }
 
+/// `text` cut to 200 characters (with `…`) for a message.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// The longest target (or `defs` name) taken, in characters: longer ones
+/// are refused with a message that does not repeat them.
+pub const MAX_TARGET_CHARS: usize = 1_000;
+
 /// The definition a target names: a symbol id, `PATH:QUALNAME` (a name or
 /// dotted suffix of a qualname also works when unique in the file),
 /// `PATH:LINE` (the innermost definition containing the line) or
@@ -308,6 +320,13 @@ fn references(
 /// [`Error::Target`] when nothing or more than one definition matches (the
 /// message lists up to ten), or the path is not in the index.
 pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> {
+    let length = target.chars().count();
+    if length > MAX_TARGET_CHARS {
+        return Err(Error::Target(format!(
+            "the target is {length} characters long; at most {MAX_TARGET_CHARS}: give an id \
+             (PATH:LINE:QUALNAME), PATH:QUALNAME, PATH:LINE or PATH:LINE:COL"
+        )));
+    }
     // `./app/models.py:User` names the same file as `app/models.py:User`.
     let mut target = target;
     while let Some(rest) = target.strip_prefix("./") {
@@ -427,12 +446,24 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
     match found.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(Error::Target(nothing_found(conn, target, path, &asked)?)),
+        // One function declared several times (Python's `@overload`s then
+        // the implementation, TypeScript's overload signatures): the last
+        // is the one in force, where the references resolve.
+        [first, .., last]
+            if matches!(first.kind.as_str(), "function" | "method")
+                && found
+                    .iter()
+                    .all(|s| s.qualname == first.qualname && s.kind == first.kind) =>
+        {
+            Ok(last.clone())
+        }
         many => Err(Error::Target(format!(
-            "{target}: {} definitions match: {}",
+            "{}: {} definitions match: {}",
+            shortened(target),
             many.len(),
             many.iter()
                 .take(10)
-                .map(|s| s.id.as_str())
+                .map(|s| format!("{} ({} L{}-{})", s.id, s.kind, s.start_line, s.end_line))
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
@@ -627,6 +658,64 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
     Ok(rows)
 }
 
+/// How many unresolved references list `id` among their name-only
+/// candidates without being shown by [`refs`] without `candidates` (those
+/// whose likely candidate it is not); with `calls_only`, only calls and
+/// instantiations (what [`callers`] leaves out). The rows come from the
+/// files `ref_names` says use the name.
+///
+/// # Errors
+/// [`Error::Sqlite`]. An `id` that is not in the index has none.
+pub fn hidden_candidates(conn: &Connection, id: &str, calls_only: bool) -> Result<usize, Error> {
+    let Some(key) = symbol_key(conn, id)? else {
+        return Ok(0);
+    };
+    let name: String = conn.query_row("SELECT name FROM symbols WHERE key = ?1", [key], |row| {
+        row.get(0)
+    })?;
+    let mut statement = conn.prepare_cached(
+        "SELECT r.candidates, r.via, r.role FROM ref_names n \
+         JOIN refs r ON r.file_id = n.file_id \
+         WHERE n.name_hash = ?1 AND r.name = ?2 AND r.status = 1 /* candidate */ \
+         AND r.candidates IS NOT NULL",
+    )?;
+    let rows = statement.query_map(
+        rusqlite::params![crate::store::name_hash(&name), name],
+        |row| {
+            Ok((
+                row.get::<_, Vec<u8>>(0)?,
+                row.get::<_, i64>(1)?,
+                row.get::<_, i64>(2)?,
+            ))
+        },
+    )?;
+    let mut hidden = 0;
+    for row in rows {
+        let (blob, via, role) = row?;
+        let keys = candidate_keys(&blob);
+        let shown = via == 7 /* name_imported */ && keys.first() == Some(&key);
+        if keys.contains(&key) && !shown && (!calls_only || role <= 1/* call, instantiate */) {
+            hidden += 1;
+        }
+    }
+    Ok(hidden)
+}
+
+/// The class whose constructor the symbol `key` is (a Python `__init__`
+/// or `__new__`, a TypeScript `constructor`), if it is one.
+fn constructed_class(conn: &Connection, key: i64) -> Result<Option<i64>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT s.parent FROM symbols s JOIN symbols p ON p.key = s.parent \
+             WHERE s.key = ?1 AND p.kind = 'class' \
+             AND (s.kind = 'constructor' OR (s.kind = 'method' AND s.name IN ('__init__', '__new__')))",
+            [key],
+            |row| row.get::<_, Option<i64>>(0),
+        )
+        .optional()?
+        .flatten())
+}
+
 /// The rows of unresolved references found `name_imported` whose first
 /// (likely) candidate is the key given as `?1` (a [`first_candidate`]
 /// blob); the partial index `refs_shown_candidate` holds exactly these
@@ -679,6 +768,21 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
                 .collect::<Result<_, _>>()?;
             for caller in sole.query_map([&blob], |row| row.get(0))? {
                 caller_keys.push(caller?);
+            }
+            // A constructor (`__init__`, `constructor`) is called by each
+            // instantiation of its class (`User()`, `new User()`).
+            if let Some(class) = constructed_class(conn, *callee_key)? {
+                calls.extend(references(
+                    conn,
+                    "r.target = ?1 AND r.role = 1 /* instantiate */",
+                    [class],
+                )?);
+                let mut instantiations = conn.prepare_cached(
+                    "SELECT caller FROM refs WHERE target = ?1 AND role = 1 AND caller IS NOT NULL",
+                )?;
+                for caller in instantiations.query_map([class], |row| row.get(0))? {
+                    caller_keys.push(caller?);
+                }
             }
             for caller in caller_keys {
                 if seen.insert(caller)

@@ -490,6 +490,9 @@ fn a_name_only_call_is_shown_by_default_when_its_one_definition_is_imported() {
         places(&query::refs(conn, id, true).expect("refs")),
         ["other.py:2:7 call", "uses.py:4:7 call"]
     );
+    // The one left out is counted, so that the answer says so.
+    assert_eq!(query::hidden_candidates(conn, id, false).expect("count"), 1);
+    assert_eq!(query::hidden_candidates(conn, id, true).expect("count"), 1);
     let callers = query::callers(conn, id, 1).expect("callers");
     assert_eq!(
         callers

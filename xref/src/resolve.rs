@@ -1813,17 +1813,36 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             return &[];
         };
         cell.get_or_init(|| {
-            let mut files: Vec<usize> = self
-                .facts(f)
-                .imports
-                .iter()
-                .filter_map(|binding| match self.follow_import(f, binding, 0) {
-                    Entity::Def(file, _) | Entity::Instance(file, _) | Entity::Module(file) => {
-                        Some(file)
+            let mut files = Vec::new();
+            let mut modules = Vec::new();
+            for binding in &self.facts(f).imports {
+                match self.follow_import(f, binding, 0) {
+                    Entity::Def(file, _) | Entity::Instance(file, _) => files.push(file),
+                    Entity::Module(file) => {
+                        files.push(file);
+                        modules.push(file);
                     }
-                    _ => None,
-                })
-                .collect();
+                    _ => {}
+                }
+            }
+            // A module imported whole (`import click`, `import * as z`)
+            // brings what it imports itself (a package's `__init__`
+            // re-exports its submodules' names).
+            modules.sort_unstable();
+            modules.dedup();
+            for m in modules {
+                if m == f {
+                    continue;
+                }
+                for binding in &self.facts(m).imports {
+                    match self.follow_import(m, binding, 0) {
+                        Entity::Def(file, _) | Entity::Instance(file, _) | Entity::Module(file) => {
+                            files.push(file);
+                        }
+                        _ => {}
+                    }
+                }
+            }
             files.sort_unstable();
             files.dedup();
             files
