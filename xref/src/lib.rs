@@ -163,7 +163,9 @@ pub enum Via {
     /// Only the name matched: the receiver's type is unknown.
     NameOnly,
     /// Only the name matched, the project defines the name once, and that
-    /// definition is in the reference's file or in a file it imports:
+    /// definition is in the reference's file or in a file it imports
+    /// (directly, or through a module it imports whole, as `import click`
+    /// brings what `click/__init__.py` imports):
     /// `refs`/`callers` show it by default, labelled `candidate`, with
     /// confidence 0.2 (about one in five is right on the SCIP benchmark).
     NameImported,
