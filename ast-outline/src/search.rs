@@ -154,6 +154,20 @@ impl Query {
                     .to_owned(),
             );
         }
+        // Checked as written first: grep-regex's own errors quote the
+        // pattern inside the groups it wraps it in (`(?:() ^ unclosed group`).
+        if self.regex
+            && let Err(error) = regex_syntax::ParserBuilder::new()
+                .nest_limit(250)
+                .build()
+                .parse(&self.pattern)
+        {
+            let detail = error.to_string();
+            let detail = detail.trim().replace('\n', " ");
+            return Err(format!(
+                "the pattern is not a valid regular expression: {detail}"
+            ));
+        }
         let mut builder = RegexMatcherBuilder::new();
         builder
             .fixed_strings(!self.regex)
@@ -1276,7 +1290,14 @@ mod tests {
             regex: true,
             ..Query::literal("(unclosed")
         };
-        assert!(error(invalid).contains("not a valid regular expression"));
+        let message = error(invalid);
+        assert!(
+            message.contains("not a valid regular expression"),
+            "{message}"
+        );
+        // The pattern as written, not grep-regex's wrapping of it (a new
+        // user's trial: `(?:(`).
+        assert!(!message.contains("(?:"), "{message}");
         let glob = Query {
             globs: vec!["a{".to_owned()],
             ..Query::literal("x")

@@ -386,3 +386,18 @@ fn a_constructors_callers_are_the_instantiations_of_its_class() {
         "{text}"
     );
 }
+
+/// A new user's trial: with a directory at `.ast-outline/index.sqlite`,
+/// `refs` said SQLite could not open it and promised answers "from it as it
+/// is", then failed; it now says what is in the way.
+#[test]
+fn a_directory_where_the_index_file_goes_is_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("a.py"), "def f():\n    pass\n").expect("a");
+    std::fs::create_dir_all(dir.path().join(".ast-outline/index.sqlite")).expect("dir");
+    let message = err(&run(dir.path(), &["refs", "a.py:f"]));
+    assert!(
+        message.contains("index.sqlite: a directory where the index's file goes"),
+        "{message}"
+    );
+}

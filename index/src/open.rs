@@ -210,6 +210,12 @@ pub fn open_and_refresh_waiting(
             .map_err(|e| Refused::from(format!("{}: {e} (use --db FILE)", dir.display())))?;
     }
     let path = db_path(root, db);
+    if db.is_none() && path.is_dir() {
+        return Err(Refused::from(format!(
+            "{}: a directory where the index's file goes; remove it, or use --db FILE",
+            path.display()
+        )));
+    }
     // A database named with --db may be another tree's index: refreshed
     // from this root, it would lose every file of the other (found when a
     // query with `--db` ran from another directory). Checked before the
@@ -243,12 +249,21 @@ pub fn open_and_refresh_waiting(
         }
         Ok(index)
     };
+    let existed = path.is_file();
     let mut index = open(&path)?;
     if wait.is_some() && index.created {
-        notes(format!(
-            "note: no index of {} yet: building it (later queries only refresh it)",
-            root.display()
-        ));
+        notes(if existed {
+            format!(
+                "note: the index of {} was built by another build of ast-outline (or \
+                 another schema): building it again (later queries only refresh it)",
+                root.display()
+            )
+        } else {
+            format!(
+                "note: no index of {} yet: building it (later queries only refresh it)",
+                root.display()
+            )
+        });
     }
     let refreshed = refresh_named_or_all(&mut index, root, changed, notes)
         .and_then(|done| index.set_root(&canonical).map(|()| done));
