@@ -401,3 +401,32 @@ fn a_directory_where_the_index_file_goes_is_named() {
         "{message}"
     );
 }
+
+/// A new user's trial: `callers` of a `@property` said "0 calls" while
+/// `refs` found its reads; a getter's callers are its reads (Python
+/// `@property`, TypeScript `get`).
+#[test]
+fn a_getters_callers_are_its_reads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("env.py"),
+        "class Env:\n    @property\n    def config(self):\n        return 1\n\n\ndef main(env: Env):\n    return env.config\n",
+    )
+    .expect("py");
+    std::fs::write(
+        dir.path().join("box.ts"),
+        "export class Box {\n  get size() { return 1; }\n}\nexport function measure(b: Box) {\n  return b.size;\n}\n",
+    )
+    .expect("ts");
+    assert!(run(dir.path(), &["index", "."]).status.success());
+    let text = out(&run(dir.path(), &["callers", "env.py:Env.config"]));
+    assert!(
+        text.contains("1 call\n") && text.contains("in main"),
+        "{text}"
+    );
+    let text = out(&run(dir.path(), &["callers", "box.ts:Box.size"]));
+    assert!(
+        text.contains("1 call\n") && text.contains("in measure"),
+        "{text}"
+    );
+}

@@ -701,6 +701,32 @@ pub fn hidden_candidates(conn: &Connection, id: &str, calls_only: bool) -> Resul
     Ok(hidden)
 }
 
+/// Whether the symbol `key` is a getter: TypeScript's `get x()`, a Python
+/// method decorated `@property` or `@cached_property` (its detail starts
+/// with the decorators).
+fn is_getter(conn: &Connection, key: i64) -> Result<bool, Error> {
+    let found: Option<(String, String)> = conn
+        .query_row(
+            "SELECT kind, detail FROM symbols WHERE key = ?1",
+            [key],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    Ok(found.is_some_and(|(kind, detail)| {
+        kind == "getter"
+            || (kind == "method"
+                && detail
+                    .split_whitespace()
+                    .take_while(|word| word.starts_with('@'))
+                    .any(|d| {
+                        matches!(
+                            d,
+                            "@property" | "@cached_property" | "@functools.cached_property"
+                        )
+                    }))
+    }))
+}
+
 /// The class whose constructor the symbol `key` is (a Python `__init__`
 /// or `__new__`, a TypeScript `constructor`), if it is one.
 fn constructed_class(conn: &Connection, key: i64) -> Result<Option<i64>, Error> {
@@ -768,6 +794,22 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
                 .collect::<Result<_, _>>()?;
             for caller in sole.query_map([&blob], |row| row.get(0))? {
                 caller_keys.push(caller?);
+            }
+            // A getter (`get x()`, Python's `@property`) is called by each
+            // read of it.
+            if is_getter(conn, *callee_key)? {
+                calls.extend(references(
+                    conn,
+                    "r.target = ?1 AND r.role IN (5, 6) /* attribute, read */",
+                    [callee_key],
+                )?);
+                let mut reads = conn.prepare_cached(
+                    "SELECT caller FROM refs WHERE target = ?1 AND role IN (5, 6) \
+                     AND caller IS NOT NULL",
+                )?;
+                for caller in reads.query_map([callee_key], |row| row.get(0))? {
+                    caller_keys.push(caller?);
+                }
             }
             // A constructor (`__init__`, `constructor`) is called by each
             // instantiation of its class (`User()`, `new User()`).
