@@ -432,6 +432,23 @@ fn no_file(target: &str) -> String {
         .chain(target.match_indices(':').map(|(i, _)| i))
         .map(|i| &target[..i])
         .find(|p| !p.is_empty() && Path::new(p).exists() && !Path::new(p).is_file());
+    // A prefix that is there but cannot be followed (a symbolic link loop,
+    // a directory it may not enter): what the system says of it.
+    let unreadable = std::iter::once(target.len())
+        .chain(target.match_indices(':').map(|(i, _)| i))
+        .map(|i| &target[..i])
+        .filter(|p| !p.is_empty())
+        .find_map(|p| match std::fs::metadata(p) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                std::fs::symlink_metadata(p).ok().map(|_| (p, error))
+            }
+            _ => None,
+        });
+    if not_regular.is_none()
+        && let Some((path, error)) = unreadable
+    {
+        return format!("{path}: {error}");
+    }
     match not_regular {
         Some(path) if Path::new(path).is_dir() => {
             format!(

@@ -48,6 +48,14 @@ pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
         for note in notes.iter().chain(&stats.problems) {
             report(note.clone());
         }
+        // An empty index is a valid one (files may come), but say why.
+        if stats.files == 0 && !stats.named_only {
+            report(format!(
+                "note: no Python, TypeScript, JavaScript or Rust file under {} (hidden and \
+                 ignored files are left out): the index is empty",
+                args.root.display()
+            ));
+        }
     }
     let elapsed = started.elapsed().as_millis();
     // Time spent waiting for another process's refresh: the attempts

@@ -430,3 +430,18 @@ fn a_getters_callers_are_its_reads() {
         "{text}"
     );
 }
+
+/// A new user's trial: `read loop1:1` on a symbolic link loop said "no such
+/// file"; it now says what the system says.
+#[cfg(unix)]
+#[test]
+fn reading_through_a_symbolic_link_loop_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::os::unix::fs::symlink("loop2", dir.path().join("loop1")).expect("link");
+    std::os::unix::fs::symlink("loop1", dir.path().join("loop2")).expect("link");
+    let message = err(&run(dir.path(), &["read", "loop1:1"]));
+    assert!(
+        message.contains("loop1: Too many levels of symbolic links"),
+        "{message}"
+    );
+}
