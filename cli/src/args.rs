@@ -516,7 +516,8 @@ pub struct ContextArgs {
     pub kind: ContextKind,
     /// Largest output in o200k_base tokens; blocks that do not fit are cut
     /// and the output says so.
-    #[arg(long, value_name = "N", default_value_t = 4000)]
+    #[arg(long, value_name = "N", default_value_t = 4000,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_tokens: usize,
     /// Index location and output.
     #[command(flatten)]

@@ -445,3 +445,17 @@ fn reading_through_a_symbolic_link_loop_says_so() {
         "{message}"
     );
 }
+
+/// A new user's trial: `context --max-tokens 0` exited 1 where `outline
+/// --max-tokens 0` exits 2; a bad flag value is a usage error (2) on both.
+#[test]
+fn a_zero_token_budget_is_a_usage_error_on_context_too() {
+    let dir = project();
+    for args in [
+        ["context", "pkg/shapes.py:area", "--max-tokens", "0"],
+        ["outline", "pkg/shapes.py", "--max-tokens", "0"],
+    ] {
+        let output = run(dir.path(), &args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+    }
+}
