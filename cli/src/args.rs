@@ -101,6 +101,20 @@ pub enum Command {
     /// (o200k_base).
     #[command(after_help = INDEX_EXAMPLES)]
     Context(ContextArgs),
+    /// The tests that reach a definition through the reverse call graph
+    /// (pytest and unittest tests, Rust #[test] functions, it/test cases),
+    /// each with its call path to it, nearest first, cut to a token budget.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Tests(TestsArgs),
+    /// What a diff touches: the definitions whose lines changed (modified,
+    /// added, removed), their callers and the tests that reach them. The
+    /// diff: the working tree against HEAD (default), against --base REV,
+    /// or a unified diff given with --diff FILE (`-` for standard input).
+    #[command(after_help = INDEX_EXAMPLES)]
+    Impact(ImpactArgs),
+    /// Print the settings in effect (.ast-outline.toml, or pyproject.toml's
+    /// [tool.ast-outline], else the defaults) and where each came from.
+    Config(ConfigArgs),
     /// Write the whole index (files, symbols, references, relations) to
     /// stdout: one versioned JSON document (docs/export-schema.md), or a
     /// SCIP index with --format scip.
@@ -493,6 +507,62 @@ pub struct CallersArgs {
     pub location: IndexLocation,
 }
 
+/// Flags of `tests`.
+#[derive(Debug, Args)]
+pub struct TestsArgs {
+    /// The definition: an id, PATH:QUALNAME, PATH:LINE or PATH:LINE:COL.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// Most calls between a test and the definition (1 = tests that call
+    /// it directly; at most 100).
+    #[arg(long, value_name = "N", default_value_t = index::impact::DEFAULT_TEST_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: u32,
+    /// Largest text output in o200k_base tokens (default: the settings'
+    /// max_tokens.tests, else 4000); what is left out is said.
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_tokens: Option<usize>,
+    /// Index location and output.
+    #[command(flatten)]
+    pub location: IndexLocation,
+}
+
+/// Flags of `impact`.
+#[derive(Debug, Args)]
+pub struct ImpactArgs {
+    /// Compare the working tree with this revision instead of HEAD.
+    #[arg(long, value_name = "REV", conflicts_with = "diff")]
+    pub base: Option<String>,
+    /// Read a unified diff from FILE (`-`: standard input) instead of
+    /// asking git; its paths are relative to the root.
+    #[arg(long, value_name = "FILE")]
+    pub diff: Option<PathBuf>,
+    /// Most calls between a test and a changed definition.
+    #[arg(long, value_name = "N", default_value_t = index::impact::DEFAULT_TEST_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: u32,
+    /// Largest text output in o200k_base tokens (default: the settings'
+    /// max_tokens.impact, else 6000); what is left out is said.
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_tokens: Option<usize>,
+    /// Index location and output.
+    #[command(flatten)]
+    pub location: IndexLocation,
+}
+
+/// Flags of `config`.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// The project root whose settings to print.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// `text` (TOML with a comment naming each value's source) or `json`.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
 /// Flags of `defs`.
 #[derive(Debug, Args)]
 pub struct DefsArgs {
@@ -511,14 +581,16 @@ pub struct ContextArgs {
     /// PATH:LINE (the innermost definition holding the line), or any TARGET.
     #[arg(value_name = "PATH:LINE[:COL]")]
     pub target: String,
-    /// What to add after the definition.
-    #[arg(long, value_enum, default_value_t = ContextKind::Definition)]
-    pub kind: ContextKind,
-    /// Largest output in o200k_base tokens; blocks that do not fit are cut
-    /// and the output says so.
-    #[arg(long, value_name = "N", default_value_t = 4000,
+    /// What to add after the definition (default: the settings'
+    /// context.kind, else definition).
+    #[arg(long, value_enum)]
+    pub kind: Option<ContextKind>,
+    /// Largest output in o200k_base tokens (default: the settings'
+    /// max_tokens.context, else 4000); blocks that do not fit are cut and
+    /// the output says so.
+    #[arg(long, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
-    pub max_tokens: usize,
+    pub max_tokens: Option<usize>,
     /// Index location and output.
     #[command(flatten)]
     pub location: IndexLocation,
@@ -536,6 +608,9 @@ pub enum ContextKind {
     /// Supertypes and subtypes, transitively.
     #[value(name = "type_hierarchy", alias = "type-hierarchy")]
     TypeHierarchy,
+    /// Callers, references and type hierarchy, ranked by the settings'
+    /// context.weights.
+    All,
 }
 
 impl From<ContextKind> for index::context::ContextKind {
@@ -545,6 +620,7 @@ impl From<ContextKind> for index::context::ContextKind {
             ContextKind::References => index::context::ContextKind::References,
             ContextKind::Callers => index::context::ContextKind::Callers,
             ContextKind::TypeHierarchy => index::context::ContextKind::TypeHierarchy,
+            ContextKind::All => index::context::ContextKind::All,
         }
     }
 }

@@ -9,6 +9,9 @@ use super::args::{ContextArgs, Format};
 use super::index::note;
 use super::output::{print_or_exit, report};
 
+/// The default `--max-tokens` of `context`.
+const DEFAULT_CONTEXT_TOKENS: usize = 4000;
+
 /// `ast-outline context TARGET`.
 pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
     let format = match args.location.format {
@@ -17,13 +20,24 @@ pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
     };
     let answer =
         Query::open(&args.location.location(), Some(&args.target), &note).and_then(|opened| {
-            index::context::context_answer(
+            // Flags win over the project settings, which win over defaults.
+            let settings = index::open::check_settings(&opened.root)?;
+            let kind = match args.kind {
+                Some(kind) => kind.into(),
+                None => settings.context_kind.into(),
+            };
+            let budget = args
+                .max_tokens
+                .or(settings.max_tokens.context)
+                .unwrap_or(DEFAULT_CONTEXT_TOKENS);
+            index::context::context_answer_with(
                 &opened.index,
                 &opened.root,
                 opened.target.as_deref().unwrap_or_default(),
-                args.kind.into(),
-                args.max_tokens,
+                kind,
+                budget,
                 format,
+                &index::context::ContextOptions::from_settings(&settings),
             )
         });
     match answer {

@@ -6,6 +6,7 @@
 mod args;
 mod at;
 mod context;
+mod impact;
 mod index;
 mod mcp;
 mod outline;
@@ -73,6 +74,9 @@ fn run(cli: Cli) -> ExitCode {
         Command::Defs(args) => index::run_defs(&args),
         Command::Context(args) => context::run_context(&args),
         Command::Export(args) => index::run_export(&args),
+        Command::Tests(args) => impact::run_tests(&args),
+        Command::Impact(args) => impact::run_impact(&args),
+        Command::Config(args) => impact::run_config(&args),
         Command::Schema => {
             print_or_exit(&outline_core::schema::file_outline_schema_text());
             ExitCode::SUCCESS

@@ -193,9 +193,11 @@ fn initialize_and_list_the_eight_tools_with_schemas_that_teach_the_workflow() {
         [
             "find_references",
             "find_symbol",
+            "find_tests",
             "get_callers",
             "get_context",
             "get_file_outline",
+            "get_impact",
             "get_type_hierarchy",
             "read_lines",
             "read_symbol",
@@ -586,7 +588,9 @@ fn tools_prints_the_definitions_the_server_lists_in_three_formats() {
             "find_references",
             "get_callers",
             "get_type_hierarchy",
-            "get_context"
+            "get_context",
+            "find_tests",
+            "get_impact"
         ]
     );
 
@@ -785,7 +789,7 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
     assert_eq!(reply["id"], 41, "{reply}");
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
     let listed = server.request("tools/list", json!({}));
-    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(9));
+    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(11));
 }
 
 #[test]

@@ -92,7 +92,8 @@ pub fn refs_answer(
     symbol: &SymbolRow,
     candidates: bool,
 ) -> Result<Answer, crate::Error> {
-    let rows = query::refs(index.connection(), &symbol.id, candidates)?;
+    let mut rows = query::refs(index.connection(), &symbol.id, candidates)?;
+    let limited = apply_settings(index, &mut rows, |r| &r.path);
     let files = rows
         .iter()
         .map(|r| &r.path)
@@ -115,6 +116,7 @@ pub fn refs_answer(
     if !candidates {
         hidden_note(index, symbol, false, &mut text)?;
     }
+    text.push_str(&limited);
     grouped(&rows, &mut text);
     Ok((text, json!({ "target": symbol, "refs": rows })))
 }
@@ -129,13 +131,15 @@ pub fn callers_answer(
     symbol: &SymbolRow,
     depth: u32,
 ) -> Result<Answer, crate::Error> {
-    let rows: Vec<CallerRow> = query::callers(index.connection(), &symbol.id, depth)?;
+    let mut rows: Vec<CallerRow> = query::callers(index.connection(), &symbol.id, depth)?;
+    let limited = apply_settings(index, &mut rows, |r| &r.call.path);
     let mut text = format!(
         "callers of {}: {}\n",
         header(symbol),
         plural(rows.len(), "call")
     );
     hidden_note(index, symbol, true, &mut text)?;
+    text.push_str(&limited);
     let mut depth = 0;
     let mut level: Vec<RefRow> = Vec::new();
     let flush = |depth: u32, level: &mut Vec<RefRow>, text: &mut String| {
@@ -154,6 +158,38 @@ pub fn callers_answer(
     }
     flush(depth, &mut level, &mut text);
     Ok((text, json!({ "target": symbol, "callers": rows })))
+}
+
+/// Applies the project settings of the index's root to an answer's rows:
+/// rows in test files left out unless `tests.in_queries`, then at most
+/// `queries.max_results` kept. Returns a note saying what was left out
+/// (empty when nothing was).
+fn apply_settings<T>(index: &Index, rows: &mut Vec<T>, path: impl Fn(&T) -> &String) -> String {
+    let Ok(Some(root)) = index.root() else {
+        return String::new();
+    };
+    let (settings, _) = crate::open::settings(std::path::Path::new(&root));
+    let before = rows.len();
+    rows.retain(|row| settings.in_queries(path(row)));
+    let mut note = String::new();
+    if rows.len() < before {
+        let _ = writeln!(
+            note,
+            "(not shown: {} in test files: the settings' tests.in_queries is false)",
+            plural(before - rows.len(), "result")
+        );
+    }
+    if let Some(max) = settings.max_results
+        && rows.len() > max
+    {
+        let _ = writeln!(
+            note,
+            "(not shown: {} over the settings' queries.max_results = {max})",
+            plural(rows.len() - max, "more result")
+        );
+        rows.truncate(max);
+    }
+    note
 }
 
 /// Says how many references (`calls_only`: calls) name `symbol` only as

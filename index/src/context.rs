@@ -40,6 +40,9 @@ pub enum ContextKind {
     Callers,
     /// Supertypes and subtypes, transitively.
     TypeHierarchy,
+    /// Every relation (callers, references, type hierarchy), in the order
+    /// of [`ContextOptions::order`].
+    All,
 }
 
 impl ContextKind {
@@ -50,6 +53,7 @@ impl ContextKind {
             ContextKind::References => "references",
             ContextKind::Callers => "callers",
             ContextKind::TypeHierarchy => "type_hierarchy",
+            ContextKind::All => "all",
         }
     }
 }
@@ -61,6 +65,62 @@ pub enum Format {
     Text,
     /// One JSON object.
     Json,
+}
+
+/// What the project settings change in a context answer
+/// (`.ast-outline.toml`: `context.docs`, `context.weights`,
+/// `tests.in_queries`).
+pub struct ContextOptions<'a> {
+    /// Whether code blocks keep their doc comments and docstrings.
+    pub docs: bool,
+    /// The relation groups of [`ContextKind::All`], first ranked first.
+    pub order: Vec<ContextKind>,
+    /// Whether a block in this file may be shown (the definition always is).
+    pub keep: Box<dyn Fn(&str) -> bool + 'a>,
+}
+
+impl Default for ContextOptions<'_> {
+    fn default() -> Self {
+        ContextOptions {
+            docs: true,
+            order: vec![
+                ContextKind::Callers,
+                ContextKind::References,
+                ContextKind::TypeHierarchy,
+            ],
+            keep: Box::new(|_| true),
+        }
+    }
+}
+
+impl From<ast_outline_settings::ContextKind> for ContextKind {
+    fn from(kind: ast_outline_settings::ContextKind) -> ContextKind {
+        use ast_outline_settings::ContextKind as K;
+        match kind {
+            K::Definition => ContextKind::Definition,
+            K::References => ContextKind::References,
+            K::Callers => ContextKind::Callers,
+            K::TypeHierarchy => ContextKind::TypeHierarchy,
+            K::All => ContextKind::All,
+        }
+    }
+}
+
+impl<'a> ContextOptions<'a> {
+    /// The options the project settings give (`context.docs`,
+    /// `context.weights`, `tests.in_queries`).
+    pub fn from_settings(settings: &'a ast_outline_settings::Settings) -> ContextOptions<'a> {
+        ContextOptions {
+            docs: settings.context_docs,
+            order: settings
+                .weights
+                .order()
+                .into_iter()
+                .map(ContextKind::from)
+                .collect(),
+            keep: Box::new(move |path| settings.in_queries(path)),
+        }
+    }
 }
 
 /// Lines shown before and after a reference.
@@ -89,6 +149,9 @@ struct Block {
     /// Whether the code was cut to fit (only the first lines are shown).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     cut: bool,
+    /// The number of each line of `code` (lines may be left out: docs).
+    #[serde(skip)]
+    numbers: Vec<u32>,
 }
 
 /// A block before its code is read.
@@ -106,6 +169,25 @@ struct Spec {
 struct Files(HashMap<String, Vec<String>>);
 
 impl Files {
+    /// Lines `start..=end` of `path`, each with its number; doc comments
+    /// and docstrings left out unless `docs`.
+    fn numbered(
+        &mut self,
+        root: &Path,
+        path: &str,
+        start: u32,
+        end: u32,
+        docs: bool,
+    ) -> Vec<(u32, String)> {
+        let text = self.lines(root, path, start, end);
+        let numbered = text.lines().zip(start..).map(|(l, n)| (n, l.to_owned()));
+        if docs {
+            numbered.collect()
+        } else {
+            without_docs(path, numbered.collect())
+        }
+    }
+
     fn lines(&mut self, root: &Path, path: &str, start: u32, end: u32) -> String {
         let lines = self.0.entry(path.to_owned()).or_insert_with(|| {
             std::fs::read(root.join(path))
@@ -127,23 +209,107 @@ impl Files {
     }
 }
 
+/// `lines` without doc comments (Rust `///`, `//!`, `#[doc = …]`;
+/// TypeScript/JavaScript `/** … */`) and docstrings (Python: a string
+/// statement right after a `def` or `class` header), by the languages'
+/// lexical rules.
+fn without_docs(path: &str, lines: Vec<(u32, String)>) -> Vec<(u32, String)> {
+    let mut out = Vec::with_capacity(lines.len());
+    if path.ends_with(".rs") {
+        out.extend(lines.into_iter().filter(|(_, line)| {
+            let t = line.trim_start();
+            !(t.starts_with("///") || t.starts_with("//!") || t.starts_with("#[doc"))
+        }));
+    } else if path.ends_with(".py") || path.ends_with(".pyi") {
+        // Inside a `def`/`class` header (it may span lines), and just
+        // after one (its `:` seen).
+        let mut in_header = false;
+        let mut after_header = false;
+        let mut closing: Option<&'static str> = None;
+        for (number, line) in lines {
+            let t = line.trim();
+            if let Some(quote) = closing {
+                if t.contains(quote) {
+                    closing = None;
+                }
+                continue;
+            }
+            if after_header && !t.is_empty() {
+                let body = t.trim_start_matches(['r', 'R', 'u', 'U']);
+                if let Some(quote) = ["\"\"\"", "'''"].into_iter().find(|q| body.starts_with(q)) {
+                    after_header = false;
+                    if !body[3..].contains(quote) {
+                        closing = Some(quote);
+                    }
+                    continue;
+                }
+            }
+            if !t.is_empty() && !t.starts_with('#') {
+                if t.starts_with("def ") || t.starts_with("async def ") || t.starts_with("class ") {
+                    in_header = true;
+                }
+                after_header = in_header && t.ends_with(':');
+                if after_header {
+                    in_header = false;
+                }
+            }
+            out.push((number, line));
+        }
+    } else {
+        let mut in_doc = false;
+        for (number, line) in lines {
+            let t = line.trim_start();
+            if !in_doc && t.starts_with("/**") {
+                in_doc = !t.contains("*/");
+                continue;
+            }
+            if in_doc {
+                in_doc = !t.contains("*/");
+                continue;
+            }
+            out.push((number, line));
+        }
+    }
+    out
+}
+
 fn qualname_of(id: Option<&str>) -> String {
     id.and_then(|id| id.rsplit(':').next())
         .unwrap_or("<module>")
         .to_owned()
 }
 
-/// The ranked blocks after the definition.
+/// The ranked blocks after the definition, in files `options.keep`
+/// keeps.
 fn specs(
     index: &crate::Index,
     symbol: &SymbolRow,
     kind: ContextKind,
+    options: &ContextOptions<'_>,
+) -> Result<Vec<Spec>, crate::Error> {
+    let mut out = specs_of(index, symbol, kind, options)?;
+    out.retain(|spec| (options.keep)(&spec.path));
+    Ok(out)
+}
+
+fn specs_of(
+    index: &crate::Index,
+    symbol: &SymbolRow,
+    kind: ContextKind,
+    options: &ContextOptions<'_>,
 ) -> Result<Vec<Spec>, crate::Error> {
     let conn = index.connection();
     let own_file_first = |path: &str| path != symbol.path;
     let mut out: Vec<Spec> = Vec::new();
     match kind {
         ContextKind::Definition => {}
+        ContextKind::All => {
+            for group in &options.order {
+                if !matches!(group, ContextKind::All | ContextKind::Definition) {
+                    out.extend(specs_of(index, symbol, *group, options)?);
+                }
+            }
+        }
         ContextKind::References => {
             let mut rows = query::refs(conn, &symbol.id, false)?;
             rows.sort_by(|a, b| {
@@ -323,6 +489,30 @@ pub fn context_answer(
     budget: usize,
     format: Format,
 ) -> Result<String, String> {
+    context_answer_with(
+        index,
+        root,
+        target,
+        kind,
+        budget,
+        format,
+        &ContextOptions::default(),
+    )
+}
+
+/// [`context_answer`] with the project settings' [`ContextOptions`].
+///
+/// # Errors
+/// As [`context_answer`].
+pub fn context_answer_with(
+    index: &crate::Index,
+    root: &Path,
+    target: &str,
+    kind: ContextKind,
+    budget: usize,
+    format: Format,
+    options: &ContextOptions<'_>,
+) -> Result<String, String> {
     let conn = index.connection();
     let symbol = query::find_target(conn, target).map_err(|e| e.to_string())?;
     let mut specs_list = vec![Spec {
@@ -333,7 +523,7 @@ pub fn context_answer(
         end_line: symbol.end_line,
         note: String::new(),
     }];
-    specs_list.extend(specs(index, &symbol, kind).map_err(|e| e.to_string())?);
+    specs_list.extend(specs(index, &symbol, kind, options).map_err(|e| e.to_string())?);
     let render = |blocks: &[Block], cut: Cut| match format {
         Format::Text => render_text(&symbol, kind, blocks, cut),
         Format::Json => render_json(&symbol, kind, blocks, cut, budget),
@@ -343,16 +533,25 @@ pub fn context_answer(
     let mut cut = Cut::default();
     let total = specs_list.len();
     for (i, spec) in specs_list.into_iter().enumerate() {
-        let code = files.lines(root, &spec.path, spec.start_line, spec.end_line);
+        // A reference's window keeps its docs (the reference may be in one).
+        let docs = options.docs || spec.relation == "reference";
+        let lines = files.numbered(root, &spec.path, spec.start_line, spec.end_line, docs);
+        let numbers: Vec<u32> = lines.iter().map(|(n, _)| *n).collect();
+        let code = lines
+            .into_iter()
+            .map(|(_, line)| line)
+            .collect::<Vec<_>>()
+            .join("\n");
         let block = Block {
             relation: spec.relation.to_owned(),
             qualname: spec.qualname,
             path: spec.path,
             start_line: spec.start_line,
-            end_line: spec.start_line + u32::try_from(code.lines().count()).unwrap_or(0).max(1) - 1,
+            end_line: numbers.last().copied().unwrap_or(spec.start_line),
             note: spec.note,
             code,
             cut: false,
+            numbers,
         };
         let after = Cut {
             omitted: total - i - 1,
@@ -367,7 +566,11 @@ pub fn context_answer(
         let lines: Vec<&str> = block.code.lines().collect();
         let (mut low, mut high) = (0usize, lines.len().saturating_sub(1));
         let cut_block = |n: usize, block: &Block| Block {
-            end_line: block.start_line + u32::try_from(n).unwrap_or(0).max(1) - 1,
+            end_line: block
+                .numbers
+                .get(n.max(1) - 1)
+                .copied()
+                .unwrap_or(block.start_line),
             code: lines.get(..n).map(|l| l.join("\n")).unwrap_or_default(),
             cut: true,
             ..block.clone()

@@ -42,7 +42,9 @@
 pub mod answers;
 mod codes;
 pub mod context;
+pub mod diff;
 pub mod export;
+pub mod impact;
 pub mod names;
 mod on_demand;
 pub mod open;

@@ -12,7 +12,11 @@
 //! caller's [`Notes`] as they happen, so a long first build is announced
 //! before it starts.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use ast_outline_settings::{Reloader, Settings};
 
 use ast_outline::walk::{WalkOptions, collect_files};
 use ast_outline::{DEFAULT_MAX_FILE_SIZE, SourceText, outline_source_with_facts};
@@ -106,6 +110,10 @@ pub fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
     let walked = collect_files(&[root.to_owned()], WalkOptions::default());
     let mut notes = walked.problems;
     notes.extend(walked.notes);
+    // The project settings choose among the walked files (`files.include`,
+    // `files.exclude`, `tests.index`).
+    let (settings, note) = settings(root);
+    notes.extend(note);
     let entries = walked
         .files
         .into_iter()
@@ -117,6 +125,9 @@ pub fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
                 .map(|c| c.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
+            if !settings.is_walked(&display) {
+                return None;
+            }
             Some(SourceEntry {
                 path: file.path,
                 display,
@@ -126,6 +137,43 @@ pub fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
         })
         .collect();
     (entries, notes)
+}
+
+/// The project settings of `root` as walks and answers use them
+/// ([`ast_outline_settings::Reloader`], one per root for the process): read
+/// again when the settings file changed; when it has an error, the last
+/// good settings of the root (the defaults at first) and a note saying so.
+/// Commands that stop on a bad settings file check it first
+/// ([`check_settings`]).
+pub fn settings(root: &Path) -> (Arc<Settings>, Option<String>) {
+    type Loaded = HashMap<PathBuf, (Reloader, Arc<Settings>)>;
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
+    let mut loaded = LOADED
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut first = None;
+    let (reloader, shared) = loaded.entry(root.to_owned()).or_insert_with(|| {
+        let (reloader, error) = Reloader::new(root);
+        first = error
+            .map(|error| format!("error: {error}; using the default settings until it is fixed"));
+        let shared = Arc::new(reloader.settings().clone());
+        (reloader, shared)
+    });
+    let (current, note) = reloader.current();
+    if note.is_some() {
+        *shared = Arc::new(current.clone());
+    }
+    (Arc::clone(shared), first.or(note))
+}
+
+/// The settings of `root`, or the settings file's error as a message (the
+/// file, line and key) for a command to stop on.
+///
+/// # Errors
+/// The message of [`ast_outline_settings::SettingsError`].
+pub fn check_settings(root: &Path) -> Result<Settings, String> {
+    Settings::load(root).map_err(|error| format!("error: {error}"))
 }
 
 /// Decodes and parses one file for the index (the library's adapters, the
@@ -607,6 +655,7 @@ pub fn retry_while_busy<T>(mut attempt: impl FnMut() -> Result<T, Refused>) -> R
 /// Files that could not be indexed are summed up in one note.
 pub fn open_for_query(location: &Location, notes: Notes<'_>) -> Result<Index, String> {
     refuse_directory_db(location.db.as_ref()).map_err(String::from)?;
+    check_settings(&location.root)?;
     let db = db_path(&location.root, location.db.as_ref());
     if location.no_refresh {
         return open_as_is(&db, location);

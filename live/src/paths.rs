@@ -12,10 +12,14 @@ use outline_core::Language;
 /// Whether a change of the file at `display` makes every file's place in
 /// the index uncertain: the walk's rules (`.gitignore`, `.ignore`,
 /// `.git/info/exclude`) and the project settings the index reads
-/// (`tsconfig.json`, `jsconfig.json`, `package.json`, `Cargo.toml`).
+/// (`tsconfig.json`, `jsconfig.json`, `package.json`, `Cargo.toml`), and
+/// ast-outline's own settings at the root (`.ast-outline.toml`,
+/// `pyproject.toml`: its `files` and `tests` globs choose the files).
 fn is_settings(display: &str) -> bool {
     let name = display.rsplit('/').next().unwrap_or(display);
     display == ".git/info/exclude"
+        || display == ast_outline_settings::FILE_NAME
+        || display == "pyproject.toml"
         || matches!(
             name,
             ".gitignore" | ".ignore" | "package.json" | "Cargo.toml"

@@ -21,6 +21,8 @@ use ast_outline_budget as tokens;
 use ast_outline_live::{Live, LiveOptions};
 use index::answers as queries;
 use index::context::{self, ContextKind, Format};
+use index::diff::{self, Base, FileDiff};
+use index::impact;
 
 use super::tools::Workspace;
 
@@ -78,6 +80,41 @@ pub struct GetCallersArgs {
     pub max_tokens: Option<u32>,
 }
 
+/// Arguments of `find_tests`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindTestsArgs {
+    /// The function, method or class: an id, PATH:QUALNAME or PATH:LINE:COL
+    /// (as in find_references).
+    pub target: String,
+    /// Most calls between a test and the target (1 = tests calling it
+    /// directly; default 8, at most 100).
+    #[schemars(range(min = 1, max = 100))]
+    pub depth: Option<u32>,
+    /// Largest result, in o200k_base tokens (default: the project settings'
+    /// max_tokens.tests, else 4000).
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+}
+
+/// Arguments of `get_impact`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetImpactArgs {
+    /// Compare the working tree with this git revision instead of HEAD.
+    pub base: Option<String>,
+    /// A unified diff (paths relative to the root) to read instead of
+    /// asking git.
+    pub diff: Option<String>,
+    /// Most calls between a test and a changed definition (default 8).
+    #[schemars(range(min = 1, max = 100))]
+    pub depth: Option<u32>,
+    /// Largest result, in o200k_base tokens (default: the project settings'
+    /// max_tokens.impact, else 6000).
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+}
+
 /// Arguments of `get_type_hierarchy`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -103,6 +140,9 @@ pub enum ContextWanted {
     Callers,
     /// The code of each supertype, then each subtype, nearest first.
     TypeHierarchy,
+    /// Callers, references and type hierarchy, in the order of the
+    /// project settings' context.weights (callers first by default).
+    All,
 }
 
 impl From<ContextWanted> for ContextKind {
@@ -112,6 +152,7 @@ impl From<ContextWanted> for ContextKind {
             ContextWanted::References => ContextKind::References,
             ContextWanted::Callers => ContextKind::Callers,
             ContextWanted::TypeHierarchy => ContextKind::TypeHierarchy,
+            ContextWanted::All => ContextKind::All,
         }
     }
 }
@@ -440,6 +481,73 @@ impl Workspace {
         })
     }
 
+    /// `find_tests`: the tests that reach a definition, with call paths.
+    ///
+    /// # Errors
+    /// As [`Workspace::find_references`]; also when `depth` is out of range.
+    pub fn find_tests(&self, args: &FindTestsArgs) -> Result<String, String> {
+        let depth = test_depth(args.depth)?;
+        let (settings, note) = self.settings();
+        let budget = match args.max_tokens {
+            Some(_) => budget(args.max_tokens)?,
+            None => settings.max_tokens.tests.unwrap_or(DEFAULT_TESTS_TOKENS),
+        };
+        let text = self.with_index(|index| {
+            let symbol = Self::target(index, &args.target)?;
+            let (text, json) =
+                impact::tests_answer(index, &symbol, depth, budget, &|p| settings.is_test(p))?;
+            Ok((
+                with_moved_note(&args.target, &symbol, text),
+                files_of(&json),
+            ))
+        })?;
+        Ok(with_settings_note(note, text))
+    }
+
+    /// `get_impact`: what a diff (git's, or one given) touches.
+    ///
+    /// # Errors
+    /// A message outside a git repository, for an unknown revision or a diff
+    /// that cannot be read, or as [`Workspace::find_references`].
+    pub fn get_impact(&self, args: &GetImpactArgs) -> Result<String, String> {
+        let depth = test_depth(args.depth)?;
+        let (settings, note) = self.settings();
+        let budget = match args.max_tokens {
+            Some(_) => budget(args.max_tokens)?,
+            None => settings.max_tokens.impact.unwrap_or(DEFAULT_IMPACT_TOKENS),
+        };
+        if args.base.is_some() && args.diff.is_some() {
+            return Err("give base or diff, not both".to_owned());
+        }
+        let root = self.root();
+        let (what, files, rev) = match &args.diff {
+            Some(text) => ("diff given".to_owned(), diff::parse(text)?, None),
+            None => {
+                let base = args.base.clone().map_or(Base::Head, Base::Rev);
+                let got = diff::git_diff(root, &base)?;
+                let what = match &got.base {
+                    Some(rev) => format!("working tree against {rev}"),
+                    None => "working tree (no commit yet: every file is new)".to_owned(),
+                };
+                (what, got.files, got.base)
+            }
+        };
+        let text = self.with_index(|index| {
+            let old_text = |file: &FileDiff| {
+                let path = file.old_path.as_deref()?;
+                diff::old_text(root, rev.as_deref(), path, file.old_blob.as_deref())
+            };
+            let found =
+                impact::impact(index, what.clone(), files.clone(), &old_text, depth, &|p| {
+                    settings.is_test(p)
+                })
+                .map_err(|e| e.to_string())?;
+            let (text, json) = impact::impact_answer(&found, budget)?;
+            Ok((text, files_of(&json)))
+        })?;
+        Ok(with_settings_note(note, text))
+    }
+
     /// `get_type_hierarchy`: supertypes and subtypes, transitive.
     ///
     /// # Errors
@@ -460,16 +568,28 @@ impl Workspace {
     /// # Errors
     /// As [`Workspace::find_references`]; also when not even the header fits.
     pub fn get_context(&self, args: &GetContextArgs) -> Result<String, String> {
-        let budget = budget(args.max_tokens)?;
-        let kind = ContextKind::from(args.kind.unwrap_or_default());
-        self.with_index(|index| {
-            let text = context::context_answer(
+        let (settings, note) = self.settings();
+        let budget = match args.max_tokens {
+            Some(_) => budget(args.max_tokens)?,
+            None => settings
+                .max_tokens
+                .context
+                .unwrap_or(DEFAULT_INDEX_TOKENS as usize),
+        };
+        let kind = match args.kind {
+            Some(kind) => ContextKind::from(kind),
+            None => ContextKind::from(settings.context_kind),
+        };
+        let options = context::ContextOptions::from_settings(&settings);
+        let text = self.with_index(|index| {
+            let text = context::context_answer_with(
                 index,
                 self.root(),
                 &args.target,
                 kind,
                 budget,
                 Format::Text,
+                &options,
             )
             .map_err(|error| {
                 if error.contains("too small") {
@@ -484,7 +604,8 @@ impl Workspace {
                 .map(|symbol| vec![symbol.path])
                 .unwrap_or_default();
             Ok((text, files))
-        })
+        })?;
+        Ok(with_settings_note(note, text))
     }
 }
 
@@ -524,6 +645,30 @@ fn files_of(json: &serde_json::Value) -> Vec<String> {
 fn with_moved_note(target: &str, symbol: &SymbolRow, text: String) -> String {
     match queries::moved_note(target, symbol) {
         Some(note) => format!("({})\n{text}", note.trim_start_matches("note: ")),
+        None => text,
+    }
+}
+
+/// Default of `max_tokens` for `find_tests`.
+pub const DEFAULT_TESTS_TOKENS: usize = 4_000;
+/// Default of `max_tokens` for `get_impact`.
+pub const DEFAULT_IMPACT_TOKENS: usize = 6_000;
+
+/// `depth` of `find_tests` and `get_impact`, or its default.
+fn test_depth(asked: Option<u32>) -> Result<u32, String> {
+    match asked {
+        Some(depth) if !(1..=100).contains(&depth) => {
+            Err(format!("depth must be from 1 to 100 (got {depth})"))
+        }
+        asked => Ok(asked.unwrap_or(impact::DEFAULT_TEST_DEPTH)),
+    }
+}
+
+/// `text` after a note about the settings file (reloaded, or kept after an
+/// error), when there is one.
+pub(super) fn with_settings_note(note: Option<String>, text: String) -> String {
+    match note {
+        Some(note) => format!("({note})\n{text}"),
         None => text,
     }
 }

@@ -12,7 +12,10 @@ use rmcp::model::{
 };
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
-use super::index_tools::{FindReferencesArgs, GetCallersArgs, GetContextArgs, TypeHierarchyArgs};
+use super::index_tools::{
+    FindReferencesArgs, FindTestsArgs, GetCallersArgs, GetContextArgs, GetImpactArgs,
+    TypeHierarchyArgs,
+};
 use super::tools::{
     Checked, FileOutlineArgs, FindSymbolArgs, ReadLinesArgs, ReadSymbolArgs, SearchCodeArgs,
     Workspace,
@@ -128,8 +131,23 @@ PATH:QUALNAME.",
     cross_file!()
 );
 
+const FIND_TESTS: &str = concat!(
+    "The tests that reach a function, method or class through the reverse call graph: pytest and \
+unittest tests, Rust #[test] functions, it/test cases (and describe/hook bodies) of \
+TypeScript/JavaScript, each with its call path to the target, nearest first. Use to pick the \
+tests to run after changing it; a test reaching it only through dynamic calls is not seen.",
+    cross_file!()
+);
+
+const GET_IMPACT: &str = concat!(
+    "What a change touches: from git's diff of the working tree against HEAD (or base, or a \
+unified diff given), the definitions whose lines changed (modified, added, removed; by id), \
+each with its direct callers and the tests that reach it, and the list of tests to run.",
+    cross_file!()
+);
+
 /// The tools' names, in the order they are listed.
-const TOOL_ORDER: [&str; 9] = [
+const TOOL_ORDER: [&str; 11] = [
     "search_code",
     "get_file_outline",
     "read_symbol",
@@ -139,6 +157,8 @@ const TOOL_ORDER: [&str; 9] = [
     "get_callers",
     "get_type_hierarchy",
     "get_context",
+    "find_tests",
+    "get_impact",
 ];
 
 /// The MCP server of one root directory.
@@ -249,6 +269,22 @@ impl OutlineServer {
         Parameters(Checked(args)): Parameters<Checked<TypeHierarchyArgs>>,
     ) -> CallToolResult {
         answer(|| self.workspace.get_type_hierarchy(&args))
+    }
+
+    #[tool(description = FIND_TESTS, annotations(read_only_hint = true, open_world_hint = false))]
+    fn find_tests(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<FindTestsArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.find_tests(&args))
+    }
+
+    #[tool(description = GET_IMPACT, annotations(read_only_hint = true, open_world_hint = false))]
+    fn get_impact(
+        &self,
+        Parameters(Checked(args)): Parameters<Checked<GetImpactArgs>>,
+    ) -> CallToolResult {
+        answer(|| self.workspace.get_impact(&args))
     }
 
     #[tool(description = GET_CONTEXT, annotations(read_only_hint = true, open_world_hint = false))]

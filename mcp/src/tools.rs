@@ -222,6 +222,9 @@ pub struct Workspace {
     /// `find_symbol(pattern)` answers from the index, and by walking.
     found_in_index: AtomicUsize,
     found_walking: AtomicUsize,
+    /// The project settings (`.ast-outline.toml`), read again when the file
+    /// changes; a bad file keeps the last good settings.
+    settings: std::sync::Mutex<ast_outline_settings::Reloader>,
 }
 
 impl Workspace {
@@ -229,13 +232,33 @@ impl Workspace {
     /// `live` says.
     pub fn new(jail: Jail, live: ast_outline_live::LiveOptions) -> Workspace {
         let cache = OutlineCache::with_disk(jail.root().join(ast_outline::disk_cache::DIR_NAME));
+        let (settings, error) = ast_outline_settings::Reloader::new(jail.root());
+        if let Some(error) = error {
+            eprintln!("ast-outline: error: {error}; using the default settings");
+        }
         Workspace {
             jail,
             cache,
             index: super::index_tools::LiveIndex::new(live),
             found_in_index: AtomicUsize::new(0),
             found_walking: AtomicUsize::new(0),
+            settings: std::sync::Mutex::new(settings),
         }
+    }
+
+    /// The settings in effect now (read again when the file changed), and a
+    /// note when they were just reloaded or a bad file was kept out (also
+    /// printed on standard error).
+    pub fn settings(&self) -> (ast_outline_settings::Settings, Option<String>) {
+        let mut reloader = match self.settings.lock() {
+            Ok(reloader) => reloader,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let (settings, note) = reloader.current();
+        if let Some(note) = &note {
+            eprintln!("ast-outline: {note}");
+        }
+        (settings.clone(), note)
     }
 
     /// How many `find_symbol(pattern)` answers came from the index, and

@@ -108,9 +108,11 @@ async def run(binary):
                     == [
                         "find_references",
                         "find_symbol",
+                        "find_tests",
                         "get_callers",
                         "get_context",
                         "get_file_outline",
+                        "get_impact",
                         "get_type_hierarchy",
                         "read_lines",
                         "read_symbol",

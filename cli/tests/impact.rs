@@ -1,0 +1,228 @@
+//! `tests`, `impact` and `config` on real git repositories made here:
+//! commits, edits, a rename, a deletion, a merge, an untracked file, and
+//! settings files with errors.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command;
+
+fn run(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let output = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run ast-outline");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run git");
+    assert!(status.status.success(), "git {args:?}: {status:?}");
+}
+
+fn write(dir: &Path, path: &str, text: &str) {
+    let path = dir.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef total(xs):\n    s = 0\n    for x in xs:\n        s = add(s, x)\n    return s\n\n\ndef gone():\n    return 1\n";
+const TESTS: &str = "from src.calc import total, add\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef helper():\n    return add(0, 0)\n";
+const RUST: &str = "pub fn double(x: i32) -> i32 {\n    x * 2\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn doubles() {\n        assert_eq!(double(2), 4);\n    }\n\n    #[tokio::test]\n    async fn doubles_async() {\n        assert_eq!(double(3), 6);\n    }\n}\n";
+const TS: &str = "export function slug(s: string): string {\n  return s.toLowerCase();\n}\n";
+const TS_TEST: &str = "import { slug } from './slug';\n\ndescribe('slug', () => {\n  it('lowers', () => {\n    expect(slug('A')).toBe('a');\n  });\n});\n";
+
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    write(root, "src/calc.py", CALC);
+    write(root, "tests/test_calc.py", TESTS);
+    write(root, "src/lib.rs", RUST);
+    write(root, "web/slug.ts", TS);
+    write(root, "web/slug.test.ts", TS_TEST);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "init"]);
+    dir
+}
+
+#[test]
+fn tests_reach_a_definition_by_each_languages_conventions() {
+    let dir = repo();
+    let (out, err, code) = run(dir.path(), &["tests", "src/calc.py:add"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "tests reaching src/calc.py:1:add (function L1-2): 2 tests\n\
+         tests/test_calc.py:8:test_add  L8-9  pytest, depth 1\n  test_add (L9) → add\n\
+         tests/test_calc.py:4:test_total  L4-5  pytest, depth 2\n  test_total (L5) → total (L8) → add\n"
+    );
+    let (out, _, _) = run(dir.path(), &["tests", "src/lib.rs:double"]);
+    assert!(
+        out.starts_with("tests reaching src/lib.rs:1:double (function L1-3): 2 tests\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("src/lib.rs:9:tests.doubles  L9-12  rust, depth 1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("src/lib.rs:14:tests.doubles_async  L14-17  rust, depth 1"),
+        "{out}"
+    );
+    let (out, _, _) = run(dir.path(), &["tests", "web/slug.ts:slug"]);
+    assert!(
+        out.starts_with("tests reaching web/slug.ts:1:slug (function L1-3): 1 test\n"),
+        "{out}"
+    );
+    assert!(out.contains("test case, depth 1"), "{out}");
+    // `helper` is in a test file but is no test: nothing reaches it.
+    let (out, _, _) = run(dir.path(), &["tests", "tests/test_calc.py:helper"]);
+    assert!(
+        out.starts_with("tests reaching tests/test_calc.py:12:helper (function L12-13): 0 tests\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn impact_of_edits_additions_removals_renames_deletions_and_a_merge() {
+    let dir = repo();
+    let root = dir.path();
+    // A branch merged in: its change is in HEAD, not in the diff.
+    git(root, &["checkout", "-qb", "side"]);
+    write(root, "src/extra.py", "def extra():\n    return 0\n");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "side"]);
+    git(root, &["checkout", "-q", "main"]);
+    git(root, &["merge", "-q", "--no-ff", "-m", "merge", "side"]);
+    // Working tree: an edit in `add`, `gone` replaced by `fresh`, a rename,
+    // a deletion and an untracked file.
+    write(
+        root,
+        "src/calc.py",
+        &CALC
+            .replace("    return a + b", "    return b + a")
+            .replace(
+                "def gone():\n    return 1\n",
+                "def fresh():\n    return 2\n",
+            ),
+    );
+    git(root, &["mv", "web/slug.ts", "web/slugs.ts"]);
+    std::fs::remove_file(root.join("src/extra.py")).unwrap();
+    write(root, "src/new.py", "def brand_new():\n    return 3\n");
+    let (out, err, code) = run(root, &["impact", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let summary: Vec<String> = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|file| {
+            let path = file["path"].as_str().unwrap().to_owned();
+            let status = file["status"].as_str().unwrap().to_owned();
+            let defs: Vec<String> = file["definitions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {}",
+                        d["change"].as_str().unwrap(),
+                        d["id"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            std::iter::once(format!("{path} {status}")).chain(defs)
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            "src/calc.py modified",
+            "removed src/calc.py:12:gone",
+            "modified src/calc.py:1:add",
+            "added src/calc.py:12:fresh",
+            "src/extra.py deleted",
+            "removed src/extra.py:1:extra",
+            "src/new.py added",
+            "added src/new.py:1:brand_new",
+            "web/slugs.ts renamed",
+        ]
+    );
+    let add = &value["files"][0]["definitions"][1];
+    let tests: Vec<&str> = add["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tests,
+        vec![
+            "tests/test_calc.py:8:test_add",
+            "tests/test_calc.py:4:test_total"
+        ]
+    );
+    // Against the first commit, the merged file is added, not deleted.
+    let (out, _, _) = run(root, &["impact", "--base", "HEAD~1"]);
+    assert!(
+        out.starts_with("impact of the working tree against HEAD~1:"),
+        "{out}"
+    );
+    // A diff on standard input, and the budget.
+    let (out, _, code) = run(root, &["impact", "--max-tokens", "150"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("left out to fit 150 tokens"), "{out}");
+}
+
+#[test]
+fn impact_errors_are_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.py", "def f():\n    pass\n");
+    let (_, err, code) = run(dir.path(), &["impact"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("is not inside a git repository"), "{err}");
+    let dir = repo();
+    let (_, err, code) = run(dir.path(), &["impact", "--base", "no-such-rev"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown revision \"no-such-rev\""), "{err}");
+    let (_, err, code) = run(dir.path(), &["impact", "--diff", "/no/such/file"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read the diff /no/such/file"), "{err}");
+}
+
+#[test]
+fn settings_errors_stop_commands_and_settings_change_answers() {
+    let dir = repo();
+    let root = dir.path();
+    write(root, ".ast-outline.toml", "[context]\ndcos = true\n");
+    let (_, err, code) = run(root, &["callers", "src/calc.py:add"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains(".ast-outline.toml:2:1: key `context.dcos`: unknown field `dcos`"),
+        "{err}"
+    );
+    write(root, ".ast-outline.toml", "[tests]\nin_queries = false\n");
+    let (out, err, code) = run(root, &["callers", "src/calc.py:add"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "(not shown: 2 results in test files: the settings' tests.in_queries is false)"
+        ),
+        "{out}"
+    );
+    let (out, _, _) = run(root, &["config"]);
+    assert!(
+        out.contains("in_queries = false  # ./.ast-outline.toml:2"),
+        "{out}"
+    );
+}

@@ -1,0 +1,990 @@
+//! `tests TARGET` and `impact`: the tests that reach a definition through
+//! the reverse call graph, and what a diff touches (its definitions, their
+//! callers, the tests that reach them).
+//!
+//! A test is found by each language's conventions:
+//! - Python: pytest collects functions named `test*` in test files, and
+//!   methods named `test*` of classes named `Test*` there (pytest's
+//!   `python_functions`, `python_classes` defaults); unittest runs methods
+//!   named `test*` of a `TestCase` subclass, in any file.
+//! - Rust: functions with a `#[test]` attribute, or one whose path ends in
+//!   `::test` (`#[tokio::test]`, `#[async_std::test]`), or `#[rstest]`,
+//!   `#[test_case(…)]`, `#[wasm_bindgen_test]`.
+//! - TypeScript/JavaScript: the callbacks of `it`, `test`, `specify` (and
+//!   their `.each`, `.only`, `.concurrent` forms) are test cases; a call in a
+//!   `describe` body or a hook (`beforeEach`, …) outside any case reaches
+//!   the suite, which is listed as one.
+//!
+//! Which files are test files is the caller's ([`IsTest`]: the project
+//! settings' `tests.paths`).
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::fmt::Write as _;
+
+use ast_outline_budget as tokens;
+use outline_core::{Symbol, SymbolKind};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::diff::{FileDiff, runs};
+use crate::query::{self, RefRow};
+use crate::{Error, Index};
+
+/// Whether a root-relative path is a test file.
+pub type IsTest<'a> = &'a dyn Fn(&str) -> bool;
+
+/// Deepest reverse call graph walked from a definition to its tests.
+pub const DEFAULT_TEST_DEPTH: u32 = 8;
+
+/// Most definitions visited by one walk of the reverse call graph (a
+/// utility called from everywhere stops there, and the answer says so).
+const MAX_VISITED: usize = 5_000;
+
+/// A test that reaches a definition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TestReach {
+    /// The test's id (`PATH:LINE:QUALNAME`; a TypeScript case's is its
+    /// callback's, `PATH:LINE:it('adds')`).
+    pub id: String,
+    /// Its file.
+    pub path: String,
+    /// First line (1-based).
+    pub start_line: u32,
+    /// Last line (1-based, inclusive).
+    pub end_line: u32,
+    /// `pytest`, `unittest`, `rust`, `test case` or `test suite` (a
+    /// TypeScript/JavaScript `describe` body or hook).
+    pub framework: &'static str,
+    /// Calls from the test to the definition: 1 = the test calls it.
+    pub depth: u32,
+    /// The call path, test first: each hop's caller, the line of its call,
+    /// and what it calls (the last hop calls the definition).
+    pub path_calls: Vec<Hop>,
+}
+
+/// One call of a [`TestReach`] path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hop {
+    /// The caller's id.
+    pub from: String,
+    /// The line of the call (1-based).
+    pub line: u32,
+    /// The callee's id.
+    pub to: String,
+}
+
+/// The tests that reach a definition, and what limited the search.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tests {
+    /// Nearest first, then by path and line; each test once (by its
+    /// shortest path).
+    pub tests: Vec<TestReach>,
+    /// Definitions visited in the reverse call graph.
+    pub visited: usize,
+    /// Whether the walk stopped at [`MAX_VISITED`] definitions or at the
+    /// depth limit with callers left to follow.
+    pub stopped: Option<String>,
+}
+
+/// What a caller of the reverse call graph is.
+struct Caller {
+    id: String,
+    test: Option<(&'static str, String, u32, u32)>,
+}
+
+/// The symbol row a test check needs.
+struct SymbolInfo {
+    key: i64,
+    path: String,
+    name: String,
+    kind: String,
+    detail: String,
+    parent: Option<i64>,
+    start_line: u32,
+    end_line: u32,
+}
+
+fn symbol_info(conn: &Connection, key: i64) -> Result<Option<SymbolInfo>, Error> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT s.key, f.path, s.name, s.kind, s.detail, s.parent, s.start_line, s.end_line \
+             FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.key = ?1",
+        )?
+        .query_row([key], |row| {
+            Ok(SymbolInfo {
+                key: row.get(0)?,
+                path: row.get(1)?,
+                name: row.get(2)?,
+                kind: row.get(3)?,
+                detail: row.get(4)?,
+                parent: row.get(5)?,
+                start_line: row.get(6)?,
+                end_line: row.get(7)?,
+            })
+        })
+        .optional()?)
+}
+
+/// The attributes a Rust detail starts with (`#[test]`, `#[tokio::test(…)]`),
+/// as their paths (`test`, `tokio::test`).
+fn attribute_paths(detail: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = detail.trim_start();
+    while let Some(inner) = rest.strip_prefix("#[") {
+        let end = inner.find(['(', ']', ' ']).unwrap_or(inner.len());
+        out.push(&inner[..end]);
+        // Skip to the attribute's closing bracket (brackets may nest).
+        let mut depth = 1usize;
+        let mut close = inner.len();
+        for (i, c) in inner.char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = inner[close..].trim_start();
+    }
+    out
+}
+
+/// Whether a Rust function with these attributes is a test.
+fn is_rust_test(detail: &str) -> bool {
+    attribute_paths(detail).iter().any(|path| {
+        *path == "test"
+            || path.ends_with("::test")
+            || matches!(*path, "rstest" | "test_case" | "wasm_bindgen_test")
+    })
+}
+
+/// The supertypes' names and details of a class, transitively (project
+/// classes only; an outside base is seen in its subclass's detail).
+fn class_lineage(conn: &Connection, class: i64) -> Result<Vec<(String, String)>, Error> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::from([class]);
+    let mut queue = VecDeque::from([class]);
+    let mut statement = conn.prepare_cached(
+        "SELECT s.key, s.name, s.detail FROM relations r JOIN symbols s ON s.key = r.supertype \
+         WHERE r.subtype = ?1",
+    )?;
+    while let Some(key) = queue.pop_front() {
+        let rows: Vec<(i64, String, String)> = statement
+            .query_map([key], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        for (key, name, detail) in rows {
+            if seen.insert(key) && seen.len() < 100 {
+                out.push((name, detail));
+                queue.push_back(key);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The framework of a definition that is a test, by its language's
+/// conventions (see the module's documentation).
+fn test_framework(
+    conn: &Connection,
+    info: &SymbolInfo,
+    is_test: IsTest<'_>,
+) -> Result<Option<&'static str>, Error> {
+    let path = info.path.as_str();
+    if path.ends_with(".rs") {
+        return Ok(
+            (info.kind == "function" || info.kind == "method") && is_rust_test(&info.detail)
+        )
+        .map(|test| test.then_some("rust"));
+    }
+    if !(path.ends_with(".py") || path.ends_with(".pyi")) || !info.name.starts_with("test") {
+        return Ok(None);
+    }
+    let parent = match info.parent {
+        Some(parent) => symbol_info(conn, parent)?,
+        None => None,
+    };
+    match parent {
+        Some(class) if class.kind == "class" && info.kind == "method" => {
+            let mut lineage = vec![(class.name.clone(), class.detail.clone())];
+            lineage.extend(class_lineage(conn, class.key)?);
+            if lineage
+                .iter()
+                .any(|(name, detail)| name.ends_with("TestCase") || detail.contains("TestCase"))
+            {
+                Ok(Some("unittest"))
+            } else if class.name.starts_with("Test") && is_test(path) {
+                Ok(Some("pytest"))
+            } else {
+                Ok(None)
+            }
+        }
+        None if info.kind == "function" && is_test(path) => Ok(Some("pytest")),
+        _ => Ok(None),
+    }
+}
+
+/// The callee of a TypeScript/JavaScript callback's name (`it('adds')` →
+/// `it`, `test.each(…)('x')` → `test`).
+fn callback_callee(name: &str) -> &str {
+    let end = name.find(['.', '(', ' ']).unwrap_or(name.len());
+    &name[..end]
+}
+
+/// Test cases of TypeScript/JavaScript (`it`, `test`, …).
+const CASES: &[&str] = &["it", "test", "specify", "fit", "xit", "xtest"];
+/// Suites and hooks: code in them (outside a case) reaches the suite.
+const SUITES: &[&str] = &[
+    "describe",
+    "suite",
+    "context",
+    "fdescribe",
+    "xdescribe",
+    "beforeEach",
+    "afterEach",
+    "beforeAll",
+    "afterAll",
+    "before",
+    "after",
+];
+
+/// The test case (else suite) callback holding a module-level line of a
+/// script file: (framework, id, start, end).
+fn test_callback(
+    conn: &Connection,
+    path: &str,
+    line: u32,
+) -> Result<Option<(&'static str, String, u32, u32)>, Error> {
+    if !xref::is_script(path) {
+        return Ok(None);
+    }
+    let mut statement = conn.prepare_cached(
+        "SELECT c.name, c.qualname, c.start_line, c.end_line FROM callbacks c \
+         JOIN files f ON f.id = c.file_id \
+         WHERE f.path = ?1 AND c.start_line <= ?2 AND c.end_line >= ?2 \
+         ORDER BY c.end_line - c.start_line",
+    )?;
+    let rows: Vec<(String, String, u32, u32)> = statement
+        .query_map(params![path, line], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    let id = |qualname: &str, start: u32| format!("{path}:{start}:{qualname}");
+    if let Some((_, qualname, start, end)) = rows
+        .iter()
+        .find(|(name, ..)| CASES.contains(&callback_callee(name)))
+    {
+        return Ok(Some(("test case", id(qualname, *start), *start, *end)));
+    }
+    Ok(rows
+        .iter()
+        .find(|(name, ..)| SUITES.contains(&callback_callee(name)))
+        .map(|(_, qualname, start, end)| ("test suite", id(qualname, *start), *start, *end)))
+}
+
+/// The tests that reach `id` through the reverse call graph, at most
+/// `max_depth` calls away, nearest first.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn tests_reaching(
+    conn: &Connection,
+    id: &str,
+    max_depth: u32,
+    is_test: IsTest<'_>,
+) -> Result<Tests, Error> {
+    // Each visited definition: its id and the hop that reached it (the
+    // index of the callee's entry and the call's line).
+    let mut nodes: Vec<(String, Option<(usize, u32)>)> = vec![(id.to_owned(), None)];
+    let mut seen: HashSet<String> = HashSet::from([id.to_owned()]);
+    let mut found: BTreeMap<String, TestReach> = BTreeMap::new();
+    let mut frontier = vec![0usize];
+    let mut stopped = None;
+    // A definition that is itself a test is reached by itself.
+    for depth in 1..=max_depth.max(1) {
+        let mut next = Vec::new();
+        for &node in &frontier {
+            let callee = nodes[node].0.clone();
+            for row in query::callers(conn, &callee, 1)? {
+                let call = row.call;
+                let caller = match &call.caller {
+                    Some(caller) => Caller {
+                        id: caller.clone(),
+                        test: match query::symbol_key(conn, caller)? {
+                            Some(key) => match symbol_info(conn, key)? {
+                                Some(info) => test_framework(conn, &info, is_test)?
+                                    .map(|f| (f, caller.clone(), info.start_line, info.end_line)),
+                                None => None,
+                            },
+                            None => None,
+                        },
+                    },
+                    None => match test_callback(conn, &call.path, call.line)? {
+                        Some(test) => Caller {
+                            id: test.1.clone(),
+                            test: Some(test),
+                        },
+                        None => continue,
+                    },
+                };
+                if let Some((framework, test_id, start_line, end_line)) = caller.test {
+                    if found.contains_key(&test_id) {
+                        continue;
+                    }
+                    let mut path_calls = vec![Hop {
+                        from: test_id.clone(),
+                        line: call.line,
+                        to: callee.clone(),
+                    }];
+                    let mut at = node;
+                    while let Some((up, line)) = nodes[at].1 {
+                        path_calls.push(Hop {
+                            from: nodes[at].0.clone(),
+                            line,
+                            to: nodes[up].0.clone(),
+                        });
+                        at = up;
+                    }
+                    found.insert(
+                        test_id.clone(),
+                        TestReach {
+                            path: call.path.clone(),
+                            id: test_id,
+                            start_line,
+                            end_line,
+                            framework,
+                            depth,
+                            path_calls,
+                        },
+                    );
+                    continue;
+                }
+                if seen.len() >= MAX_VISITED {
+                    stopped = Some(format!(
+                        "stopped after {MAX_VISITED} callers: this definition is called from \
+                         much of the project"
+                    ));
+                    break;
+                }
+                if seen.insert(caller.id.clone()) {
+                    nodes.push((caller.id, Some((node, call.line))));
+                    next.push(nodes.len() - 1);
+                }
+            }
+        }
+        if next.is_empty() || stopped.is_some() {
+            break;
+        }
+        if depth == max_depth.max(1) {
+            stopped = Some(format!(
+                "stopped at depth {depth}: {} callers left to follow (--depth)",
+                next.len()
+            ));
+        }
+        frontier = next;
+    }
+    let mut tests: Vec<TestReach> = found.into_values().collect();
+    tests.sort_by(|a, b| (a.depth, &a.path, a.start_line).cmp(&(b.depth, &b.path, b.start_line)));
+    Ok(Tests {
+        tests,
+        visited: nodes.len(),
+        stopped,
+    })
+}
+
+/// The short name of an id (its qualname, after the path and line).
+fn short(id: &str) -> &str {
+    // `PATH:LINE:QUALNAME`: the qualname is after the first `:DIGITS:`.
+    let mut rest = id;
+    while let Some(i) = rest.find(':') {
+        let after = &rest[i + 1..];
+        if let Some((line, qualname)) = after.split_once(':')
+            && !line.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+        {
+            return qualname;
+        }
+        rest = after;
+    }
+    id
+}
+
+/// One test as text lines: `ID  LSTART-END  FRAMEWORK, depth N` then its
+/// call path.
+fn test_lines(test: &TestReach, prefix: &str, indent: &str, out: &mut Vec<String>) {
+    out.push(format!(
+        "{prefix}{}  L{}-{}  {}, depth {}",
+        test.id, test.start_line, test.end_line, test.framework, test.depth
+    ));
+    let mut path = String::new();
+    for hop in &test.path_calls {
+        let _ = write!(path, "{} (L{}) → ", short(&hop.from), hop.line);
+    }
+    if let Some(last) = test.path_calls.last() {
+        path.push_str(short(&last.to));
+    }
+    out.push(format!("{indent}  {path}"));
+}
+
+/// Lines cut to `budget` tokens, with a closing note saying what was left
+/// out; `None` when not even the first line fits.
+fn within(lines: &[String], budget: usize, what: &str) -> Option<String> {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    tokens::keep_lines(&text, budget, |kept, total| {
+        if kept == total {
+            String::new()
+        } else {
+            format!(
+                "({} of {total} lines of this answer left out to fit {budget} tokens; {what})\n",
+                total - kept
+            )
+        }
+    })
+}
+
+/// The `tests TARGET` answer: text (cut to `budget` tokens) and JSON (whole).
+///
+/// # Errors
+/// [`Error::Sqlite`]; a message when not even the header fits in `budget`.
+pub fn tests_answer(
+    index: &Index,
+    symbol: &query::SymbolRow,
+    max_depth: u32,
+    budget: usize,
+    is_test: IsTest<'_>,
+) -> Result<(String, serde_json::Value), String> {
+    let tests = tests_reaching(index.connection(), &symbol.id, max_depth, is_test)
+        .map_err(|e| e.to_string())?;
+    let mut lines = vec![format!(
+        "tests reaching {} ({} L{}-{}): {}",
+        symbol.id,
+        symbol.kind,
+        symbol.start_line,
+        symbol.end_line,
+        crate::answers::plural(tests.tests.len(), "test")
+    )];
+    if let Some(stopped) = &tests.stopped {
+        lines.push(format!("({stopped})"));
+    }
+    if tests.tests.is_empty() {
+        lines.push(format!(
+            "(no test calls it, directly or through {} callers, by the call graph; a test \
+             that reaches it only through a dynamic call or a fixture is not seen)",
+            tests.visited.saturating_sub(1)
+        ));
+    }
+    for test in &tests.tests {
+        test_lines(test, "", "", &mut lines);
+    }
+    let text = within(&lines, budget, "raise --max-tokens")
+        .ok_or_else(|| format!("{budget} tokens is too small: not even the header fits"))?;
+    Ok((text, json!({ "target": symbol, "tests": tests })))
+}
+
+/// A definition a diff touches.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Changed {
+    /// `modified`, `added` or `removed`.
+    pub change: &'static str,
+    /// Its id (a removed one's is its id in the old file).
+    pub id: String,
+    /// Its kind.
+    pub kind: String,
+    /// First line (1-based; a removed one's in the old file).
+    pub start_line: u32,
+    /// Last line (1-based, inclusive).
+    pub end_line: u32,
+    /// The changed lines in it (added lines of the new file; a removed
+    /// one's removed lines), as inclusive runs.
+    pub lines: Vec<(u32, u32)>,
+    /// Its callers (direct), when looked up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callers: Option<Vec<RefRow>>,
+    /// The tests that reach it, when looked up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tests: Option<Vec<TestReach>>,
+}
+
+/// One file of an impact report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileImpact {
+    /// Its path (the new one).
+    pub path: String,
+    /// Its old path when renamed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_path: Option<String>,
+    /// `added`, `deleted`, `renamed` or `modified`.
+    pub status: &'static str,
+    /// Lines added (new file), as inclusive runs.
+    pub added: Vec<(u32, u32)>,
+    /// Lines removed (old file), as inclusive runs.
+    pub removed: Vec<(u32, u32)>,
+    /// Added lines outside every definition (module level).
+    pub module_lines: Vec<(u32, u32)>,
+    /// The definitions touched: removed ones, then the others by line.
+    pub definitions: Vec<Changed>,
+    /// Why its definitions are not known, when they are not (not a
+    /// language ast-outline reads, binary, not in the index).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A whole impact report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Impact {
+    /// What the diff is of (`working tree against HEAD`, …).
+    pub diff: String,
+    /// The files, by path.
+    pub files: Vec<FileImpact>,
+    /// Files of the diff left out (over [`MAX_FILES`]).
+    pub files_left_out: usize,
+    /// Definitions whose callers and tests were not looked up (over
+    /// [`MAX_ANALYSED`]).
+    pub not_analysed: usize,
+}
+
+/// Most files of a diff read for definitions.
+pub const MAX_FILES: usize = 2_000;
+
+/// Most changed definitions whose callers and tests are looked up.
+pub const MAX_ANALYSED: usize = 100;
+
+/// A definition of the index or of an old outline, for mapping lines.
+#[derive(Debug, Clone)]
+struct Def {
+    id: String,
+    qualname: String,
+    kind: String,
+    start: u32,
+    end: u32,
+}
+
+fn index_defs(conn: &Connection, path: &str) -> Result<Vec<Def>, Error> {
+    let mut statement = conn.prepare_cached(
+        "SELECT s.qualname, s.kind, s.start_line, s.end_line FROM symbols s \
+         JOIN files f ON f.id = s.file_id WHERE f.path = ?1 ORDER BY s.ord",
+    )?;
+    let rows = statement.query_map([path], |row| {
+        let qualname: String = row.get(0)?;
+        let start: u32 = row.get(2)?;
+        Ok(Def {
+            id: format!("{path}:{start}:{qualname}"),
+            qualname,
+            kind: row.get(1)?,
+            start,
+            end: row.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn outline_defs(path: &str, text: &str) -> Option<Vec<Def>> {
+    let outline =
+        ast_outline::outline_source(path, text, &ast_outline::OutlineOptions::default()).ok()?;
+    let mut out = Vec::new();
+    let mut stack: Vec<&Symbol> = outline.symbols.iter().collect();
+    while let Some(symbol) = stack.pop() {
+        if symbol.kind != SymbolKind::Block {
+            out.push(Def {
+                id: format!("{path}:{}:{}", symbol.start_line, symbol.qualname),
+                qualname: symbol.qualname.clone(),
+                kind: symbol.kind.as_str().to_owned(),
+                start: symbol.start_line,
+                end: symbol.end_line,
+            });
+        }
+        stack.extend(symbol.children.iter());
+    }
+    Some(out)
+}
+
+/// The innermost definition holding `line` (and `also`, when given).
+fn innermost(defs: &[Def], line: u32, also: Option<u32>) -> Option<usize> {
+    defs.iter()
+        .enumerate()
+        .filter(|(_, d)| {
+            d.start <= line && line <= d.end && also.is_none_or(|a| d.start <= a && a <= d.end)
+        })
+        .min_by_key(|(_, d)| (d.end - d.start, std::cmp::Reverse(d.start)))
+        .map(|(i, _)| i)
+}
+
+/// Whether `inner` lies inside `outer` (and is not it).
+fn inside(inner: &Def, outer: &Def) -> bool {
+    outer.start <= inner.start
+        && inner.end <= outer.end
+        && (outer.start, outer.end) != (inner.start, inner.end)
+}
+
+/// What the diff `files` touches in the index's project: each file's
+/// definitions (modified, added, removed — added and removed ones
+/// collapsed to the outermost), and for the first [`MAX_ANALYSED`] that
+/// exist now, their direct callers and the tests that reach them.
+/// `old_text` gives a file's text before the diff (for removed
+/// definitions and to tell added from modified ones), when known.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn impact(
+    index: &Index,
+    diff: String,
+    mut files: Vec<FileDiff>,
+    old_text: &dyn Fn(&FileDiff) -> Option<String>,
+    max_depth: u32,
+    is_test: IsTest<'_>,
+) -> Result<Impact, Error> {
+    let conn = index.connection();
+    let files_left_out = files.len().saturating_sub(MAX_FILES);
+    files.truncate(MAX_FILES);
+    let mut out = Vec::new();
+    let mut analysed = 0usize;
+    let mut not_analysed = 0usize;
+    for file in &files {
+        let mut report = FileImpact {
+            path: file.path().to_owned(),
+            old_path: (file.status() == "renamed")
+                .then(|| file.old_path.clone())
+                .flatten(),
+            status: file.status(),
+            added: runs(&file.added),
+            removed: runs(&file.removed),
+            module_lines: Vec::new(),
+            definitions: Vec::new(),
+            note: None,
+        };
+        let known = |path: &str| ast_outline::Language::from_path(path).is_some();
+        if file.binary || !known(file.path()) {
+            report.note = Some(
+                if file.binary {
+                    "binary file"
+                } else {
+                    "not a language ast-outline reads"
+                }
+                .to_owned(),
+            );
+            out.push(report);
+            continue;
+        }
+        let new_defs = match &file.new_path {
+            Some(path) => {
+                if !index.holds_file(path)? {
+                    report.note =
+                        Some("not in the index (ignored, excluded or too large)".to_owned());
+                }
+                index_defs(conn, path)?
+            }
+            None => Vec::new(),
+        };
+        let old_defs = if file.removed.is_empty() && file.old_path.is_none() {
+            Some(Vec::new())
+        } else {
+            file.old_path
+                .as_deref()
+                .and_then(|old_path| outline_defs(old_path, &old_text(file)?))
+        };
+        // New side: each added line's innermost definition; each deletion,
+        // the one holding the lines on both its sides.
+        let mut touched: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+        let mut module = Vec::new();
+        for &line in &file.added {
+            match innermost(&new_defs, line, None) {
+                Some(i) => touched.entry(i).or_default().push(line),
+                None => module.push(line),
+            }
+        }
+        for &point in &file.deletion_points {
+            if point > 0
+                && let Some(i) = innermost(&new_defs, point, Some(point + 1))
+            {
+                touched.entry(i).or_default();
+            }
+        }
+        let new_names: HashSet<&str> = new_defs.iter().map(|d| d.qualname.as_str()).collect();
+        let old_names: Option<HashSet<&str>> = old_defs
+            .as_ref()
+            .map(|defs| defs.iter().map(|d| d.qualname.as_str()).collect());
+        // Old side: removed lines in definitions that no longer exist.
+        let mut removed: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+        if let Some(old_defs) = &old_defs {
+            for &line in &file.removed {
+                if let Some(i) = innermost(old_defs, line, None) {
+                    if new_names.contains(old_defs[i].qualname.as_str()) {
+                        // Lines gone from a definition that is still there.
+                        if let Some(j) = new_defs
+                            .iter()
+                            .position(|d| d.qualname == old_defs[i].qualname)
+                        {
+                            touched.entry(j).or_default();
+                        }
+                    } else {
+                        removed.entry(i).or_default().push(line);
+                    }
+                }
+            }
+            // Removed definitions whose lines were all removed with an
+            // outer one are that one's.
+            let outer: Vec<usize> = removed.keys().copied().collect();
+            for i in outer {
+                if removed
+                    .keys()
+                    .any(|&j| j != i && inside(&old_defs[i], &old_defs[j]))
+                    && let Some(lines) = removed.remove(&i)
+                {
+                    {
+                        let holder = removed
+                            .keys()
+                            .copied()
+                            .filter(|&j| inside(&old_defs[i], &old_defs[j]))
+                            .min_by_key(|&j| old_defs[j].start);
+                        if let Some(j) = holder {
+                            removed.entry(j).or_default().extend(lines);
+                        }
+                    }
+                }
+            }
+            for (i, mut lines) in removed {
+                lines.sort_unstable();
+                let def = &old_defs[i];
+                report.definitions.push(Changed {
+                    change: "removed",
+                    id: def.id.clone(),
+                    kind: def.kind.clone(),
+                    start_line: def.start,
+                    end_line: def.end,
+                    lines: runs(&lines),
+                    callers: None,
+                    tests: None,
+                });
+            }
+        } else if !file.removed.is_empty() {
+            report.note.get_or_insert_with(|| {
+                "the text before the change is unknown: removed definitions are not listed"
+                    .to_owned()
+            });
+        }
+        let is_added = |i: usize, lines: &[u32]| match &old_names {
+            Some(names) => !names.contains(new_defs[i].qualname.as_str()),
+            None => {
+                let def = &new_defs[i];
+                (def.start..=def.end).all(|line| lines.binary_search(&line).is_ok())
+            }
+        };
+        let added_lines: Vec<u32> = file.added.clone();
+        let mut changed: Vec<(usize, &'static str, Vec<u32>)> = touched
+            .into_iter()
+            .map(|(i, lines)| {
+                let change = if is_added(i, &added_lines) {
+                    "added"
+                } else {
+                    "modified"
+                };
+                (i, change, lines)
+            })
+            .collect();
+        // An added definition inside an added one is part of it.
+        let added_outer: Vec<usize> = changed
+            .iter()
+            .filter(|(_, change, _)| *change == "added")
+            .map(|(i, ..)| *i)
+            .collect();
+        let mut merged: HashMap<usize, Vec<u32>> = HashMap::new();
+        changed.retain(|(i, _, lines)| {
+            let holder = added_outer
+                .iter()
+                .copied()
+                .filter(|&j| j != *i && inside(&new_defs[*i], &new_defs[j]))
+                .min_by_key(|&j| new_defs[j].start);
+            match holder {
+                Some(j) => {
+                    merged.entry(j).or_default().extend(lines);
+                    false
+                }
+                None => true,
+            }
+        });
+        for (i, change, mut lines) in changed {
+            lines.extend(merged.remove(&i).unwrap_or_default());
+            lines.sort_unstable();
+            let def = &new_defs[i];
+            let (callers, tests) = if analysed < MAX_ANALYSED {
+                analysed += 1;
+                (
+                    Some(
+                        query::callers(conn, &def.id, 1)?
+                            .into_iter()
+                            .map(|row| row.call)
+                            .collect(),
+                    ),
+                    Some(tests_reaching(conn, &def.id, max_depth, is_test)?.tests),
+                )
+            } else {
+                not_analysed += 1;
+                (None, None)
+            };
+            report.definitions.push(Changed {
+                change,
+                id: def.id.clone(),
+                kind: def.kind.clone(),
+                start_line: def.start,
+                end_line: def.end,
+                lines: runs(&lines),
+                callers,
+                tests,
+            });
+        }
+        report.module_lines = runs(&module);
+        out.push(report);
+    }
+    Ok(Impact {
+        diff,
+        files: out,
+        files_left_out,
+        not_analysed,
+    })
+}
+
+fn ranges(runs: &[(u32, u32)]) -> String {
+    runs.iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `impact` answer: text cut to `budget` tokens, saying what was left
+/// out; JSON whole.
+///
+/// # Errors
+/// A message when not even the header fits in `budget`.
+pub fn impact_answer(
+    impact: &Impact,
+    budget: usize,
+) -> Result<(String, serde_json::Value), String> {
+    let definitions: Vec<&Changed> = impact.files.iter().flat_map(|f| &f.definitions).collect();
+    let count = |change: &str| definitions.iter().filter(|d| d.change == change).count();
+    let callers: usize = definitions
+        .iter()
+        .filter_map(|d| d.callers.as_ref())
+        .map(Vec::len)
+        .sum();
+    let tests: HashSet<&str> = definitions
+        .iter()
+        .filter_map(|d| d.tests.as_ref())
+        .flatten()
+        .map(|t| t.id.as_str())
+        .collect();
+    let mut lines = vec![format!(
+        "impact of the {}: {}, {} ({} modified, {} added, {} removed), {}, {} reaching them",
+        impact.diff,
+        crate::answers::plural(impact.files.len() + impact.files_left_out, "file"),
+        crate::answers::plural(definitions.len(), "definition"),
+        count("modified"),
+        count("added"),
+        count("removed"),
+        crate::answers::plural(callers, "call"),
+        crate::answers::plural(tests.len(), "test"),
+    )];
+    if !tests.is_empty() {
+        let mut ids: Vec<&str> = tests.iter().copied().collect();
+        ids.sort_unstable();
+        lines.push(format!("tests to run: {}", ids.join(" ")));
+    }
+    if impact.files_left_out > 0 {
+        lines.push(format!(
+            "({} files of the diff left out: only the first {MAX_FILES} are read)",
+            impact.files_left_out
+        ));
+    }
+    if impact.not_analysed > 0 {
+        lines.push(format!(
+            "({} definitions listed without callers and tests: only the first {MAX_ANALYSED} are \
+             looked up; ask `callers`/`tests` for one)",
+            impact.not_analysed
+        ));
+    }
+    for file in &impact.files {
+        let mut head = format!("{} ({}", file.path, file.status);
+        if let Some(old) = &file.old_path {
+            let _ = write!(head, " from {old}");
+        }
+        if !file.added.is_empty() {
+            let _ = write!(head, "; +{}", ranges(&file.added));
+        }
+        if !file.removed.is_empty() {
+            let _ = write!(head, "; -{} before", ranges(&file.removed));
+        }
+        head.push(')');
+        lines.push(head);
+        if let Some(note) = &file.note {
+            lines.push(format!("  ({note})"));
+        }
+        if !file.module_lines.is_empty() {
+            lines.push(format!(
+                "  module level: lines {}",
+                ranges(&file.module_lines)
+            ));
+        }
+        for def in &file.definitions {
+            lines.push(format!(
+                "  {} {}  L{}-{} {} (lines {})",
+                def.change,
+                def.id,
+                def.start_line,
+                def.end_line,
+                def.kind,
+                ranges(&def.lines)
+            ));
+            if let Some(callers) = &def.callers {
+                if callers.is_empty() {
+                    lines.push("    callers: none found".to_owned());
+                } else {
+                    let list: Vec<String> = callers
+                        .iter()
+                        .map(|c| {
+                            format!(
+                                "{}:{}{}",
+                                c.path,
+                                c.line,
+                                c.caller
+                                    .as_deref()
+                                    .map(|id| format!(" in {}", short(id)))
+                                    .unwrap_or_default()
+                            )
+                        })
+                        .collect();
+                    lines.push(format!(
+                        "    callers ({}): {}",
+                        callers.len(),
+                        list.join(", ")
+                    ));
+                }
+            }
+            if let Some(tests) = &def.tests {
+                if tests.is_empty() {
+                    lines.push("    tests: none reach it".to_owned());
+                } else {
+                    for test in tests {
+                        test_lines(test, "    test ", "    ", &mut lines);
+                    }
+                }
+            }
+        }
+    }
+    let text = within(
+        &lines,
+        budget,
+        "raise --max-tokens, or ask `callers`/`tests` per definition",
+    )
+    .ok_or_else(|| format!("{budget} tokens is too small: not even the header fits"))?;
+    Ok((text, serde_json::to_value(impact).unwrap_or_default()))
+}

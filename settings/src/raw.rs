@@ -1,0 +1,171 @@
+//! The file's serde structs: what `toml` reads (each value with its span)
+//! and what the JSON Schema is made from. Doc comments here are the
+//! schema's descriptions.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::ContextKind;
+
+/// A value with its byte span in the file.
+pub(crate) type Sp<T> = Option<Spanned<T>>;
+
+/// The settings file of ast-outline: `.ast-outline.toml` in the project
+/// root, or else the `[tool.ast-outline]` table of the root's
+/// `pyproject.toml`. Every key is optional; an unknown key is an error.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "ast-outline settings")]
+pub(crate) struct SettingsFile {
+    /// Which files are walked and indexed.
+    #[serde(default)]
+    pub files: FilesTable,
+    /// Which files are tests, and how tests are treated.
+    #[serde(default)]
+    pub tests: TestsTable,
+    /// Outline rendering.
+    #[serde(default)]
+    pub outline: OutlineTable,
+    /// Query answers (refs, callers, defs, context).
+    #[serde(default)]
+    pub queries: QueriesTable,
+    /// `context` answers.
+    #[serde(default)]
+    pub context: ContextTable,
+    /// Default token budgets per command; a `--max-tokens` flag wins.
+    #[serde(default)]
+    pub max_tokens: MaxTokensTable,
+}
+
+/// Which files are walked and indexed.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FilesTable {
+    /// Globs of root-relative paths; when non-empty, only files matching
+    /// one are walked and indexed. Default: empty (every file).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>", extend("default" = []))]
+    pub include: Sp<Vec<Spanned<String>>>,
+    /// Globs of root-relative paths left out. Default: empty.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>", extend("default" = []))]
+    pub exclude: Sp<Vec<Spanned<String>>>,
+}
+
+/// Which files are tests, and how tests are treated.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TestsTable {
+    /// Globs of test files; when given, they replace the default test
+    /// globs (pytest's, Jest's and Cargo's conventions).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub paths: Sp<Vec<Spanned<String>>>,
+    /// Globs of test files added to the defaults (or to `paths`).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>", extend("default" = []))]
+    pub extend_paths: Sp<Vec<Spanned<String>>>,
+    /// Whether test files are walked and indexed. Default: true.
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = true))]
+    pub index: Sp<bool>,
+    /// Whether refs/callers/defs/context answers list hits in test files.
+    /// Default: true.
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = true))]
+    pub in_queries: Sp<bool>,
+}
+
+/// Outline rendering.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OutlineTable {
+    /// Lines from which a block is outlined rather than shown whole.
+    /// Default: 100.
+    #[serde(default)]
+    #[schemars(with = "u32", range(min = 1), extend("default" = 100))]
+    pub block_threshold: Sp<i64>,
+}
+
+/// Query answers.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct QueriesTable {
+    /// The most hits an answer lists. Default: no limit.
+    #[serde(default)]
+    #[schemars(with = "u64", range(min = 1))]
+    pub max_results: Sp<i64>,
+}
+
+/// `context` answers.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ContextTable {
+    /// Whether context answers carry doc comments. Default: true.
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = true))]
+    pub docs: Sp<bool>,
+    /// What a context answer gathers by default. Default: "definition".
+    #[serde(default)]
+    #[schemars(with = "ContextKind", extend("default" = "definition"))]
+    pub kind: Sp<ContextKind>,
+    /// The order of the relation groups in kind "all", higher first.
+    #[serde(default)]
+    pub weights: WeightsTable,
+}
+
+/// Weights of the relation groups in context kind "all": finite numbers
+/// >= 0, higher first; 0 leaves the group out.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WeightsTable {
+    /// Callers of the symbol. Default: 3.
+    #[serde(default)]
+    #[schemars(with = "f64", range(min = 0.0), extend("default" = 3.0))]
+    pub callers: Sp<f64>,
+    /// References to the symbol. Default: 2.
+    #[serde(default)]
+    #[schemars(with = "f64", range(min = 0.0), extend("default" = 2.0))]
+    pub references: Sp<f64>,
+    /// Supertypes and subtypes of the symbol. Default: 1.
+    #[serde(default)]
+    #[schemars(with = "f64", range(min = 0.0), extend("default" = 1.0))]
+    pub type_hierarchy: Sp<f64>,
+}
+
+/// Default token budgets: when a key is absent, the command's own default.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MaxTokensTable {
+    /// Token budget of `search` answers.
+    #[serde(default)]
+    #[schemars(with = "u64", range(min = 1))]
+    pub search: Sp<i64>,
+    /// Token budget of `context` answers.
+    #[serde(default)]
+    #[schemars(with = "u64", range(min = 1))]
+    pub context: Sp<i64>,
+    /// Token budget of `tests` answers.
+    #[serde(default)]
+    #[schemars(with = "u64", range(min = 1))]
+    pub tests: Sp<i64>,
+    /// Token budget of `impact` answers.
+    #[serde(default)]
+    #[schemars(with = "u64", range(min = 1))]
+    pub impact: Sp<i64>,
+}
+
+/// A pyproject.toml: only `[tool.ast-outline]` is read.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct Pyproject {
+    #[serde(default)]
+    pub tool: Option<PyprojectTool>,
+}
+
+/// The `[tool]` table of a pyproject.toml.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct PyprojectTool {
+    #[serde(default, rename = "ast-outline")]
+    pub ast_outline: Option<SettingsFile>,
+}

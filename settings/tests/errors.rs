@@ -1,0 +1,211 @@
+//! Every kind of settings error, with its exact message.
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+
+use ast_outline_settings::{FILE_NAME, Settings, SettingsError};
+
+fn error(text: &str) -> String {
+    Settings::parse(Path::new(".ast-outline.toml"), text, false)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| "no error".to_owned())
+}
+
+fn pyproject_error(text: &str) -> String {
+    Settings::parse(Path::new("pyproject.toml"), text, true)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| "no error".to_owned())
+}
+
+#[test]
+fn wrong_types() {
+    assert_eq!(
+        error("[outline]\nblock_threshold = \"x\"\n"),
+        ".ast-outline.toml:2:19: key `outline.block_threshold`: invalid type: string \"x\", expected an integer"
+    );
+    assert_eq!(
+        error("[tests]\nindex = 1\n"),
+        ".ast-outline.toml:2:9: key `tests.index`: invalid type: integer `1`, expected a boolean"
+    );
+    assert_eq!(
+        error("[tests]\npaths = [\"a\",\n  1]\n"),
+        ".ast-outline.toml:3:3: key `tests.paths[1]`: invalid type: integer `1`, expected a string"
+    );
+    assert_eq!(
+        error("[files]\ninclude = \"src/**\"\n"),
+        ".ast-outline.toml:2:11: key `files.include`: invalid type: string \"src/**\", expected a sequence"
+    );
+    assert_eq!(
+        error("files = 3\n"),
+        ".ast-outline.toml:1:9: key `files`: invalid type: integer `3`, expected a table"
+    );
+    assert_eq!(
+        error("context = { weights = { callers = \"x\" } }\n"),
+        ".ast-outline.toml:1:35: key `context.weights.callers`: invalid type: string \"x\", expected a number"
+    );
+}
+
+#[test]
+fn unknown_keys() {
+    assert_eq!(
+        error("colour = 1\n"),
+        ".ast-outline.toml:1:1: key `colour`: unknown field `colour`, expected one of `files`, `tests`, `outline`, `queries`, `context`, `max_tokens`"
+    );
+    assert_eq!(
+        error("[context]\ndocs = true\ndcos = true\n"),
+        ".ast-outline.toml:3:1: key `context.dcos`: unknown field `dcos`, expected one of `docs`, `kind`, `weights`"
+    );
+    assert_eq!(
+        error("[foo]\nx = 1\n"),
+        ".ast-outline.toml:1:2: key `foo`: unknown field `foo`, expected one of `files`, `tests`, `outline`, `queries`, `context`, `max_tokens`"
+    );
+    assert_eq!(
+        error("[context.weights]\ncallers = 1\nimpact = 2\n"),
+        ".ast-outline.toml:3:1: key `context.weights.impact`: unknown field `impact`, expected one of `callers`, `references`, `type_hierarchy`"
+    );
+}
+
+#[test]
+fn invalid_globs() {
+    assert_eq!(
+        error("[tests]\npaths = [\"a\", \"b\", \"c[\"]\n"),
+        ".ast-outline.toml:2:20: key `tests.paths[2]`: invalid glob \"c[\": unclosed character class; missing ']'"
+    );
+    assert_eq!(
+        error("[files]\nexclude = [\n  \"ok/\",\n  \"\",\n]\n"),
+        ".ast-outline.toml:4:3: key `files.exclude[1]`: empty glob"
+    );
+    assert_eq!(
+        error("[tests]\nextend_paths = [\"/\"]\n"),
+        ".ast-outline.toml:2:17: key `tests.extend_paths[0]`: invalid glob \"/\": it names no path"
+    );
+}
+
+#[test]
+fn out_of_range_numbers() {
+    assert_eq!(
+        error("[outline]\nblock_threshold = 0\n"),
+        ".ast-outline.toml:2:19: key `outline.block_threshold`: must be an integer >= 1, not 0"
+    );
+    assert_eq!(
+        error("[outline]\nblock_threshold = 5000000000\n"),
+        ".ast-outline.toml:2:19: key `outline.block_threshold`: must be at most 4294967295, not 5000000000"
+    );
+    assert_eq!(
+        error("[queries]\nmax_results = -3\n"),
+        ".ast-outline.toml:2:15: key `queries.max_results`: must be an integer >= 1, not -3"
+    );
+    assert_eq!(
+        error("[max_tokens]\nimpact = 0\n"),
+        ".ast-outline.toml:2:10: key `max_tokens.impact`: must be an integer >= 1, not 0"
+    );
+    assert_eq!(
+        error("[context.weights]\ncallers = -1\n"),
+        ".ast-outline.toml:2:11: key `context.weights.callers`: must be a finite number >= 0, not -1.0"
+    );
+    assert_eq!(
+        error("[context.weights]\nreferences = nan\n"),
+        ".ast-outline.toml:2:14: key `context.weights.references`: must be a finite number >= 0, not nan"
+    );
+    assert_eq!(
+        error("[context.weights]\ntype_hierarchy = inf\n"),
+        ".ast-outline.toml:2:18: key `context.weights.type_hierarchy`: must be a finite number >= 0, not inf"
+    );
+}
+
+#[test]
+fn unknown_context_kind() {
+    assert_eq!(
+        error("[context]\nkind = \"everything\"\n"),
+        ".ast-outline.toml:2:8: key `context.kind`: unknown variant `everything`, expected one of `definition`, `references`, `callers`, `type_hierarchy`, `all`"
+    );
+    assert_eq!(
+        error("[context]\nkind = 3\n"),
+        ".ast-outline.toml:2:8: key `context.kind`: wanted string or table"
+    );
+}
+
+#[test]
+fn syntax_errors_have_no_key() {
+    assert_eq!(
+        error("[files\n"),
+        ".ast-outline.toml:1:7: unclosed table, expected `]`"
+    );
+    assert_eq!(
+        error("[outline]\nblock_threshold = \n"),
+        ".ast-outline.toml:2:19: string values must be quoted, expected literal string"
+    );
+    assert_eq!(
+        error("[tests]\nindex = true\nindex = false\n"),
+        ".ast-outline.toml:3:1: duplicate key"
+    );
+}
+
+#[test]
+fn pyproject_errors_name_keys_inside_the_table() {
+    assert_eq!(
+        pyproject_error("[project]\nname = \"x\"\n\n[tool.ast-outline]\nbad = 1\n"),
+        "pyproject.toml:5:1: key `bad`: unknown field `bad`, expected one of `files`, `tests`, `outline`, `queries`, `context`, `max_tokens`"
+    );
+    assert_eq!(
+        pyproject_error("[tool.ast-outline.outline]\nblock_threshold = 0\n"),
+        "pyproject.toml:2:19: key `outline.block_threshold`: must be an integer >= 1, not 0"
+    );
+    assert_eq!(
+        pyproject_error("[tool.\"ast-outline\".tests]\npaths = [\"[\"]\n"),
+        "pyproject.toml:2:10: key `tests.paths[0]`: invalid glob \"[\": unclosed character class; missing ']'"
+    );
+}
+
+#[test]
+fn unreadable_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(FILE_NAME)).unwrap();
+    let e = Settings::load(dir.path()).err().unwrap();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: cannot read: it is a directory",
+            dir.path().join(FILE_NAME).display()
+        )
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    std::fs::write(&path, b"[tests]\nindex = tr\xffue\n").unwrap();
+    let e = Settings::load(dir.path()).err().unwrap();
+    assert_eq!(
+        e.to_string(),
+        format!("{}:2:11: invalid UTF-8", path.display())
+    );
+    assert_eq!(
+        e,
+        SettingsError {
+            path,
+            line: Some(2),
+            column: Some(11),
+            key: None,
+            message: "invalid UTF-8".to_owned(),
+        }
+    );
+}
+
+#[test]
+fn display_leaves_out_unknown_parts() {
+    let mut e = SettingsError {
+        path: "a.toml".into(),
+        line: None,
+        column: None,
+        key: None,
+        message: "m".to_owned(),
+    };
+    assert_eq!(e.to_string(), "a.toml: m");
+    e.key = Some("tests.paths".to_owned());
+    assert_eq!(e.to_string(), "a.toml: key `tests.paths`: m");
+    e.line = Some(4);
+    assert_eq!(e.to_string(), "a.toml:4: key `tests.paths`: m");
+    e.column = Some(2);
+    assert_eq!(e.to_string(), "a.toml:4:2: key `tests.paths`: m");
+}
