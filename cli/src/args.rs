@@ -184,9 +184,10 @@ pub struct OutlineArgs {
 #[derive(Debug, Args)]
 pub struct ExtractionArgs {
     /// Split functions whose body is longer than N lines into control-flow
-    /// blocks (`if`, `for`, `try`, …) that can be read by id.
-    #[arg(long, value_name = "N", default_value_t = outline_core::blocks::DEFAULT_BLOCK_THRESHOLD)]
-    pub block_threshold: u32,
+    /// blocks (`if`, `for`, `try`, …) that can be read by id (default: the
+    /// settings' outline.block_threshold, else 100).
+    #[arg(long, value_name = "N")]
+    pub block_threshold: Option<u32>,
     /// Do not parse brackets nested deeper than N (1 to 5000): the text
     /// inside them (in TypeScript/JavaScript, the statement holding them) is
     /// left out with an error diagnostic. Bounds the parsers' recursion;
@@ -203,10 +204,14 @@ pub struct ExtractionArgs {
 }
 
 impl ExtractionArgs {
-    /// The extraction options these flags ask for.
-    pub fn options(&self) -> outline_core::OutlineOptions {
+    /// The extraction options these flags ask for, with the project
+    /// settings' block threshold when `--block-threshold` is not given.
+    pub fn options(
+        &self,
+        settings: &ast_outline_settings::Settings,
+    ) -> outline_core::OutlineOptions {
         outline_core::OutlineOptions {
-            block_threshold: self.block_threshold,
+            block_threshold: self.block_threshold.unwrap_or(settings.block_threshold),
             max_nesting: self.max_nesting,
         }
     }
@@ -267,10 +272,10 @@ pub struct SearchArgs {
     /// Text (default) or JSON Lines, one object per hit (no budget).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Largest text result, in o200k_base tokens; what is left out is said.
-    #[arg(long, value_name = "N", default_value_t = ast_outline_budget_default(),
-          value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_tokens: u32,
+    /// Largest text result, in o200k_base tokens; what is left out is said
+    /// (default: the settings' max_tokens.search, else 2000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: Option<u32>,
     /// Also search hidden files and directories.
     #[arg(long)]
     pub hidden: bool,
@@ -283,11 +288,6 @@ pub struct SearchArgs {
     /// Extraction settings.
     #[command(flatten)]
     pub extraction: ExtractionArgs,
-}
-
-/// The default `--max-tokens` of `search` (the MCP tool's default).
-const fn ast_outline_budget_default() -> u32 {
-    ast_outline_mcp::tools::DEFAULT_SEARCH_TOKENS
 }
 
 /// Flags of `mcp`.

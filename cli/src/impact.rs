@@ -6,7 +6,6 @@ use std::io::Read as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use ast_outline_settings::Settings;
 use index::diff::{self, Base, FileDiff};
 use index::impact::{impact, impact_answer, tests_answer};
 use index::open::Query;
@@ -14,14 +13,7 @@ use index::open::Query;
 use super::args::{ConfigArgs, Format, ImpactArgs, TestsArgs};
 use super::index::note;
 use super::output::{print_or_exit, report};
-
-/// The settings of `root`, or the error printed and exit status 2.
-pub(super) fn settings_or_exit(root: &Path) -> Result<Settings, ExitCode> {
-    Settings::load(root).map_err(|error| {
-        report(format!("error: {error}"));
-        ExitCode::from(2)
-    })
-}
+use super::settings::settings_or_exit;
 
 fn print(format: Format, (text, value): (String, serde_json::Value)) -> ExitCode {
     match format {

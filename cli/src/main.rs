@@ -14,6 +14,7 @@ mod output;
 mod prompt;
 mod read;
 mod search;
+mod settings;
 mod tools;
 mod watch;
 

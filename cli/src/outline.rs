@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ast_outline::Error;
@@ -17,6 +18,7 @@ use outline_core::{Filter, OutlineOptions};
 
 use super::args::{Format, OutlineArgs};
 use super::output::{print_all_or_exit, print_or_exit, report};
+use super::settings::{select_files, settings_for_or_exit};
 
 /// Bytes of output gathered before they are written (when not a terminal).
 const OUTPUT_BLOCK: usize = 64 * 1024;
@@ -62,9 +64,23 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
             report(note);
         }
     }
-    let mut files = Vec::with_capacity(walked.files.len());
+    // The settings of the first path's project choose among the files
+    // walked, and give the block threshold.
+    let first = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
+    let (settings_root, settings) = match settings_for_or_exit(first) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let mut walked_files = walked.files;
+    let left_out = select_files(&mut walked_files, settings_root.as_deref(), &settings);
+    if !args.quiet
+        && let Some(note) = settings.left_out_note(left_out)
+    {
+        report(note);
+    }
+    let mut files = Vec::with_capacity(walked_files.len());
     let mut rejected = 0;
-    for file in walked.files {
+    for file in walked_files {
         match check_language(&file) {
             Ok(()) => files.push(file),
             Err(error) => {
@@ -74,7 +90,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         }
     }
     if files.is_empty() {
-        if walked.problems.is_empty() && walked.notes.is_empty() && rejected == 0 {
+        if walked.problems.is_empty() && walked.notes.is_empty() && rejected == 0 && left_out == 0 {
             report(format!(
                 "nothing to outline in {}: no files of a supported language \
                  ({}) were found",
@@ -85,7 +101,7 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
 
-    let options = args.extraction.options();
+    let options = args.extraction.options(&settings);
     let filter = Filter {
         max_depth: args.depth.map(|d| d as usize),
         docs: !args.no_docs,

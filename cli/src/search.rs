@@ -15,6 +15,7 @@ use outline_core::{FileOutline, Filter};
 
 use super::args::{Format, SearchArgs};
 use super::output::{print_or_exit, report};
+use super::settings::{select_files, settings_for_or_exit};
 
 pub(super) fn run(args: &SearchArgs) -> ExitCode {
     let query = Query {
@@ -47,20 +48,39 @@ pub(super) fn run(args: &SearchArgs) -> ExitCode {
         no_ignore: args.no_ignore,
         ..WalkOptions::default()
     };
-    let (files, problems) = collect(&paths, walk, &compiled, Path::new("."));
+    let (mut files, problems) = collect(&paths, walk, &compiled, Path::new("."));
     for problem in &problems {
         report(problem);
     }
     if files.is_empty() && !problems.is_empty() {
         return ExitCode::FAILURE;
     }
+    // The settings of the first path's project choose among the files
+    // walked, and give the block threshold and the budget.
+    let (settings_root, settings) = match settings_for_or_exit(&paths[0]) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let left_out = select_files(&mut files, settings_root.as_deref(), &settings);
+    if let Some(note) = settings.left_out_note(left_out) {
+        report(note);
+    }
+    let max_tokens = args.max_tokens.map_or_else(
+        || {
+            settings
+                .max_tokens
+                .search
+                .unwrap_or(ast_outline_mcp::tools::DEFAULT_SEARCH_TOKENS as usize)
+        },
+        |n| n as usize,
+    );
     let limits = Limits {
         max_file_size: args.extraction.max_file_size,
         context_lines: args.context,
         ..Limits::default()
     };
     let found = search_files(&files, &compiled, &limits);
-    let options = args.extraction.options();
+    let options = args.extraction.options(&settings);
     let cache = (!args.no_cache)
         .then(|| paths.iter().find(|p| p.is_dir()))
         .flatten()
@@ -99,15 +119,20 @@ pub(super) fn run(args: &SearchArgs) -> ExitCode {
                 .join(" ");
             let count = |text: &str| ast_outline_budget::count(text).unwrap_or(text.len());
             let budget = Budget {
-                max_tokens: args.max_tokens as usize,
+                max_tokens,
                 count: &count,
             };
             let text = render_text(&found, &query, &under, &outline, &budget);
             if text.is_empty() {
                 // Not even the note that the budget is too small fits.
+                let budget = match (&args.max_tokens, &settings.file) {
+                    (None, Some(file)) => {
+                        format!("max_tokens.search = {max_tokens} (of {})", file.display())
+                    }
+                    _ => format!("--max-tokens {max_tokens}"),
+                };
                 report(format!(
-                    "--max-tokens {} is too small to say anything about {}; raise it",
-                    args.max_tokens,
+                    "{budget} is too small to say anything about {}; raise it",
                     outline_core::text::plural(found.hit_count(), "hit")
                 ));
                 return ExitCode::FAILURE;

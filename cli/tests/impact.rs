@@ -226,3 +226,112 @@ fn settings_errors_stop_commands_and_settings_change_answers() {
         "{out}"
     );
 }
+
+/// `outline`, `search`, `read` and `at` take the block threshold, the walk's
+/// include/exclude and the search budget from the settings of their
+/// project (found from a subdirectory too); flags win; a bad file stops
+/// them with exit status 2.
+#[test]
+fn file_commands_follow_the_settings_and_flags_win() {
+    let dir = repo();
+    let root = dir.path();
+    let body: String = (0..30).map(|i| format!("        s += {i}\n")).collect();
+    write(
+        root,
+        "src/long.py",
+        &format!("def long(s):\n    if s:\n{body}    return s\n"),
+    );
+    let (out, _, code) = run(root, &["outline", "."]);
+    assert_eq!(code, 0);
+    assert!(out.contains("tests/test_calc.py"), "{out}");
+    assert!(
+        out.contains("src/long.py (python, 33 lines)\nL1-33 def long(s)\n\n"),
+        "{out}"
+    );
+
+    write(
+        root,
+        ".ast-outline.toml",
+        "[files]\nexclude = [\"tests/**\", \"web/*.test.ts\"]\n\
+         [outline]\nblock_threshold = 10\n[max_tokens]\nsearch = 1\n",
+    );
+    let (out, err, code) = run(root, &["outline", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("tests/test_calc.py"), "{out}");
+    assert!(!out.contains("slug.test.ts"), "{out}");
+    assert!(
+        out.contains("src/long.py (python, 33 lines)\nL1-33 def long(s)\n  L2-32 (block) if s\n"),
+        "{out}"
+    );
+    let settings = root.canonicalize().unwrap().join(".ast-outline.toml");
+    assert_eq!(
+        err,
+        format!(
+            "ast-outline: note: 2 files left out by files.include/files.exclude of {}\n",
+            settings.display()
+        )
+    );
+    // Named files are outlined whatever the globs say; the flag wins.
+    let (out, _, _) = run(
+        root,
+        &[
+            "outline",
+            "tests/test_calc.py",
+            "src/long.py",
+            "--block-threshold",
+            "100",
+        ],
+    );
+    assert!(out.contains("tests/test_calc.py (python"), "{out}");
+    assert!(
+        out.contains("src/long.py (python, 33 lines)\nL1-33 def long(s)\n\n"),
+        "{out}"
+    );
+    // From a subdirectory: the same settings.
+    let (out, _, code) = run(&root.join("src"), &["at", "long.py:5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("long.py:2:long block L2-32 `if s`"), "{out}");
+    let (out, _, code) = run(&root.join("src"), &["read", "long.py:2:long"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("==> long.py:2-32 block `if s` in long <==\n    if s:\n"),
+        "{out}"
+    );
+    // The search budget of the file (1 token: too small), the flag's.
+    let (out, err, code) = run(root, &["search", "add"]);
+    assert_eq!((out.as_str(), code), ("", 1));
+    assert!(
+        err.ends_with(&format!(
+            "ast-outline: max_tokens.search = 1 (of {}) is too small to say anything about \
+             2 hits; raise it\n",
+            settings.display()
+        )),
+        "{err}"
+    );
+    let (out, _, code) = run(root, &["search", "add", "--max-tokens", "2000"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("src/calc.py"), "{out}");
+    assert!(!out.contains("tests/test_calc.py"), "{out}");
+
+    write(
+        root,
+        ".ast-outline.toml",
+        "[outline]\nblock_threshold = -1\n",
+    );
+    for args in [
+        &["outline", "."][..],
+        &["search", "add"],
+        &["read", "src/calc.py:add"],
+        &["at", "src/calc.py:1"],
+    ] {
+        let (out, err, code) = run(root, args);
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "ast-outline: error: {}:2:19: key `outline.block_threshold`: ",
+                settings.display()
+            )),
+            "{args:?}: {err}"
+        );
+    }
+}

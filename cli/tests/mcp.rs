@@ -1631,3 +1631,95 @@ fn a_line_is_placed_in_its_function_block_and_branch_and_a_symbol_outlined_alone
         "{directory}"
     );
 }
+
+/// The server reads `.ast-outline.toml` again when it changes: a good file
+/// applies from the next answer on, which says so once; a bad one is named
+/// by file, line and key, and the last good settings stay; a settings file
+/// bad at start is said in the first answer.
+#[test]
+fn the_server_follows_a_changed_settings_file_and_keeps_the_last_good_one() {
+    let (_dir, root) = tree();
+    let settings = root.join(".ast-outline.toml");
+    let mut server = Server::start(&root);
+    let outline = server.ok("get_file_outline", json!({"path": "."}));
+    assert!(outline.starts_with("shop/cart.py"), "{outline}");
+    assert!(outline.contains("\nweb/api.ts"), "{outline}");
+
+    write(
+        &settings,
+        "[files]\nexclude = [\"web/**\"]\n[max_tokens]\nsearch = 1\n",
+    );
+    let outline = server.ok("get_file_outline", json!({"path": "."}));
+    let reloaded = format!("(settings reloaded from {})\n", settings.display());
+    assert!(outline.starts_with(&reloaded), "{outline}");
+    assert!(!outline.contains("web/api.ts"), "{outline}");
+    assert!(
+        outline.contains(&format!(
+            "note: 1 file left out by files.include/files.exclude of {}",
+            settings.display()
+        )),
+        "{outline}"
+    );
+    // The search budget of the file, unless the call gives one.
+    let too_small = server.refused("search_code", json!({"pattern": "getUser"}));
+    assert!(
+        too_small.contains("max_tokens 1 is too small"),
+        "{too_small}"
+    );
+    let found = server.ok(
+        "search_code",
+        json!({"pattern": "getUser", "max_tokens": 500}),
+    );
+    assert!(
+        found.starts_with(
+            "no hits for `getUser` (literal, case-sensitive) under . (searched 1 file)"
+        ),
+        "{found}"
+    );
+
+    // An unknown key: named, and the last good settings kept.
+    write(&settings, "[files]\nexclude = [\"web/**\"]\nexclud = []\n");
+    let outline = server.ok("get_file_outline", json!({"path": "."}));
+    let first = outline.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(&format!(
+            "({}:3:1: key `files.exclud`: ",
+            settings.display()
+        )),
+        "{outline}"
+    );
+    assert!(
+        first.ends_with("; keeping the last good settings)"),
+        "{outline}"
+    );
+    assert!(!outline.contains("web/api.ts"), "{outline}");
+    // Said once.
+    let again = server.ok("get_file_outline", json!({"path": "."}));
+    assert!(again.starts_with("shop/cart.py"), "{again}");
+    assert!(!again.contains("web/api.ts"), "{again}");
+
+    // No file: the defaults again.
+    std::fs::remove_file(&settings).expect("remove the settings");
+    let outline = server.ok("get_file_outline", json!({"path": "."}));
+    assert!(
+        outline.starts_with("(settings reloaded: no settings file, defaults)\nshop/cart.py"),
+        "{outline}"
+    );
+    assert!(outline.contains("\nweb/api.ts"), "{outline}");
+    drop(server);
+
+    // Bad at start: the first answer says so, with the defaults in effect.
+    write(&settings, "[outline]\nblock_threshold = \"x\"\n");
+    let mut server = Server::start(&root);
+    let outline = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
+    assert!(
+        outline.starts_with(&format!(
+            "(error: {}:2:19: key `outline.block_threshold`: invalid type: string \"x\", \
+             expected an integer; using the default settings)\nweb/api.ts",
+            settings.display()
+        )),
+        "{outline}"
+    );
+    let again = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
+    assert!(again.starts_with("web/api.ts"), "{again}");
+}

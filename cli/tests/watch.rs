@@ -280,3 +280,41 @@ fn watch_ends_when_its_root_is_gone_refuses_no_watch_and_follows_git_exclude() {
     let status = child.wait().expect("wait");
     assert_eq!(status.code(), Some(1));
 }
+
+/// A changed `.ast-outline.toml` takes effect while `watch` runs: the files
+/// it excludes leave the index, a bad file is named in the update's notes
+/// (file, line, key) and the last good settings stay, and files come back
+/// when the exclusion goes.
+#[test]
+fn watch_follows_a_changed_settings_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::write(root.join("a.py"), "def f():\n    pass\n").expect("write");
+    std::fs::create_dir(root.join("gen")).expect("mkdir");
+    std::fs::write(root.join("gen/b.py"), "def g():\n    pass\n").expect("write");
+    let (mut child, mut out) = watch(root, &root.join("idx.sqlite"));
+    let ready = next_line(&mut out);
+    assert_eq!(ready["files"], 2);
+
+    let settings = root.join(".ast-outline.toml");
+    std::fs::write(&settings, "[files]\nexclude = [\"gen/**\"]\n").expect("write");
+    let update = next_line(&mut out);
+    assert_eq!(update["files"], 1, "{update}");
+    assert_eq!(update["removed"], 1, "{update}");
+
+    std::fs::write(&settings, "[files]\nexclude = [\"gen/**\"]\nexclud = 1\n").expect("write");
+    let update = next_line(&mut out);
+    assert_eq!(update["files"], 1, "{update}");
+    let notes = update["notes"].to_string();
+    assert!(
+        notes.contains(".ast-outline.toml:3:1: key `files.exclud`: ")
+            && notes.contains("keeping the last good settings"),
+        "{update}"
+    );
+
+    std::fs::write(&settings, "[files]\nexclude = []\n").expect("write");
+    let update = next_line(&mut out);
+    assert_eq!(update["files"], 2, "{update}");
+    child.kill().expect("kill");
+    let _ = child.wait();
+}

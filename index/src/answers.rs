@@ -168,7 +168,16 @@ fn apply_settings<T>(index: &Index, rows: &mut Vec<T>, path: impl Fn(&T) -> &Str
     let Ok(Some(root)) = index.root() else {
         return String::new();
     };
-    let (settings, _) = crate::open::settings(std::path::Path::new(&root));
+    apply_settings_of(std::path::Path::new(&root), rows, path)
+}
+
+/// [`apply_settings`] with the settings of `root`.
+fn apply_settings_of<T>(
+    root: &std::path::Path,
+    rows: &mut Vec<T>,
+    path: impl Fn(&T) -> &String,
+) -> String {
+    let (settings, _) = crate::open::settings(root);
     let before = rows.len();
     rows.retain(|row| settings.in_queries(path(row)));
     let mut note = String::new();
@@ -307,7 +316,9 @@ fn is_type_kind(kind: &str) -> bool {
 /// [`crate::Error::Target`] for an empty name.
 pub fn defs_answer(index: &Index, name: &str) -> Result<Answer, crate::Error> {
     check_defs_name(name)?;
-    Ok(defs_text(name, query::defs(index.connection(), name)?))
+    let mut rows = query::defs(index.connection(), name)?;
+    let limited = apply_settings(index, &mut rows, |r| &r.path);
+    Ok(defs_text(name, rows, &limited))
 }
 
 /// [`defs_answer`] without an index: the same answer (text and JSON) from
@@ -397,8 +408,9 @@ pub fn defs_answer_walking(
     rows.sort_by(|(a_column, a), (b_column, b)| {
         (&a.path, a.start_line, a_column).cmp(&(&b.path, b.start_line, b_column))
     });
-    let rows = rows.into_iter().map(|(_, row)| row).collect();
-    Ok((defs_text(name, rows), notes))
+    let mut rows: Vec<SymbolRow> = rows.into_iter().map(|(_, row)| row).collect();
+    let limited = apply_settings_of(root, &mut rows, |r| &r.path);
+    Ok((defs_text(name, rows, &limited), notes))
 }
 
 /// Sets the module of each row as the index would (see
@@ -474,12 +486,13 @@ fn check_defs_name(name: &str) -> Result<(), crate::Error> {
 
 /// The text and JSON of `defs NAME` over `rows` (sorted by path, line and
 /// column).
-fn defs_text(name: &str, rows: Vec<SymbolRow>) -> Answer {
+fn defs_text(name: &str, rows: Vec<SymbolRow>, limited: &str) -> Answer {
     let mut text = format!("definitions of {name}: {}\n", rows.len());
     for row in &rows {
         let _ = writeln!(text, "  {}", header(row));
     }
-    if rows.is_empty() {
+    text.push_str(limited);
+    if rows.is_empty() && limited.is_empty() {
         text.push_str(
             "(none has this name or qualified name, exactly and with this case; no \
              patterns: give a whole name such as total or Cart.total)\n",

@@ -167,6 +167,53 @@ pub fn settings(root: &Path) -> (Arc<Settings>, Option<String>) {
     (Arc::clone(shared), first.or(note))
 }
 
+/// The directory whose settings apply to `path` (a file or a directory;
+/// made absolute): the nearest one from it up holding `.ast-outline.toml`
+/// or a `pyproject.toml` that names ast-outline (ruff's rule: the closest
+/// configuration file wins), looking no higher than the project root
+/// ([`ast_outline::disk_cache::tree_root`]: the nearest directory holding
+/// `.ast-outline/` or `.git`), which is the answer when no directory below
+/// it holds one. Symbolic links and `..` are resolved first. `None` outside any project with no settings file above.
+/// A `pyproject.toml` that cannot be read or parsed counts as holding
+/// settings, so its error is seen.
+pub fn settings_root(path: &Path) -> Option<PathBuf> {
+    let absolute = std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_owned());
+    let start = if absolute.is_dir() {
+        absolute.as_path()
+    } else {
+        absolute.parent()?
+    };
+    let project = ast_outline::disk_cache::tree_root(start);
+    for dir in start.ancestors() {
+        if std::fs::symlink_metadata(dir.join(ast_outline_settings::FILE_NAME)).is_ok() {
+            return Some(dir.to_owned());
+        }
+        if std::fs::symlink_metadata(dir.join(ast_outline_settings::PYPROJECT)).is_ok()
+            && Settings::load(dir).map_or(true, |settings| settings.file.is_some())
+        {
+            return Some(dir.to_owned());
+        }
+        if project.as_deref() == Some(dir) {
+            return project;
+        }
+    }
+    None
+}
+
+/// The settings that apply to `path` ([`settings_root`]; the defaults
+/// outside any project), or the settings file's error as a message.
+///
+/// # Errors
+/// The message of [`ast_outline_settings::SettingsError`].
+pub fn settings_for(path: &Path) -> Result<(Option<PathBuf>, Settings), String> {
+    match settings_root(path) {
+        Some(root) => check_settings(&root).map(|settings| (Some(root), settings)),
+        None => Ok((None, Settings::defaults())),
+    }
+}
+
 /// The settings of `root`, or the settings file's error as a message (the
 /// file, line and key) for a command to stop on.
 ///

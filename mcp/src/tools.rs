@@ -19,6 +19,7 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 
 use super::cache::{OutlineCache, Parsed};
+use super::index_tools::with_settings_note;
 use super::jail::{Jail, JailError, Jailed};
 use ast_outline::find::{Found, Pattern, answer_line, findable, render};
 use ast_outline::read::{header, locate, passage_lines, summary_detail};
@@ -225,6 +226,8 @@ pub struct Workspace {
     /// The project settings (`.ast-outline.toml`), read again when the file
     /// changes; a bad file keeps the last good settings.
     settings: std::sync::Mutex<ast_outline_settings::Reloader>,
+    /// The settings file's error at start, said in the first answer.
+    start_error: std::sync::Mutex<Option<String>>,
 }
 
 impl Workspace {
@@ -233,8 +236,9 @@ impl Workspace {
     pub fn new(jail: Jail, live: ast_outline_live::LiveOptions) -> Workspace {
         let cache = OutlineCache::with_disk(jail.root().join(ast_outline::disk_cache::DIR_NAME));
         let (settings, error) = ast_outline_settings::Reloader::new(jail.root());
-        if let Some(error) = error {
-            eprintln!("ast-outline: error: {error}; using the default settings");
+        let start_error = error.map(|error| format!("error: {error}; using the default settings"));
+        if let Some(error) = &start_error {
+            eprintln!("ast-outline: {error}");
         }
         Workspace {
             jail,
@@ -243,6 +247,7 @@ impl Workspace {
             found_in_index: AtomicUsize::new(0),
             found_walking: AtomicUsize::new(0),
             settings: std::sync::Mutex::new(settings),
+            start_error: std::sync::Mutex::new(start_error),
         }
     }
 
@@ -258,7 +263,13 @@ impl Workspace {
         if let Some(note) = &note {
             eprintln!("ast-outline: {note}");
         }
-        (settings.clone(), note)
+        // The error at start is said once, in the first answer after it
+        // (unless a reload's note replaces it).
+        let start_error = match self.start_error.lock() {
+            Ok(mut error) => error.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        (settings.clone(), note.or(start_error))
     }
 
     /// How many `find_symbol(pattern)` answers came from the index, and
@@ -296,10 +307,11 @@ impl Workspace {
         let max_tokens = at_least_one("max_tokens", args.max_tokens)?;
         let block_threshold = at_least_one("block_threshold", args.block_threshold)?;
         let target = self.resolve(&args.path)?;
-        let mut options = OutlineOptions::default();
-        if let Some(threshold) = block_threshold {
-            options.block_threshold = threshold;
-        }
+        let (settings, note) = self.settings();
+        let mut options = OutlineOptions {
+            block_threshold: block_threshold.unwrap_or(settings.block_threshold),
+            ..OutlineOptions::default()
+        };
         let budget = max_tokens.unwrap_or(DEFAULT_OUTLINE_TOKENS) as usize;
         let text_options = TextOptions {
             ids: args.ids.unwrap_or(true),
@@ -324,11 +336,11 @@ impl Workspace {
                 .saturating_sub(tokens::count(&inside).unwrap_or(0))
                 .max(1);
             let text = fit_outline(&[&focused], &[], &text_options, depth, room, true)?;
-            return Ok(inside + &text);
+            return Ok(with_settings_note(note, inside + &text));
         }
         let mut outlines: Vec<Arc<Parsed>> = Vec::new();
         let mut problems = Vec::new();
-        for (real, display) in self.files_under(&target, &mut problems)? {
+        for (real, display) in self.files_under(&target, &settings, &mut problems)? {
             if super::stdio::client_gone() {
                 return Err("the client closed the connection".to_owned());
             }
@@ -361,6 +373,7 @@ impl Workspace {
             budget,
             single_file,
         )
+        .map(|text| with_settings_note(note, text))
     }
 
     /// The outline of one symbol of the file `target` (an id, or a
@@ -723,7 +736,8 @@ impl Workspace {
         target: &Jailed,
     ) -> Result<String, String> {
         let mut problems = Vec::new();
-        let files = self.files_under(target, &mut problems)?;
+        let (settings, _) = self.settings();
+        let files = self.files_under(target, &settings, &mut problems)?;
         let options = OutlineOptions::default();
         let mut found: Found<String> = Found::default();
         for (real, display) in &files {
@@ -823,13 +837,16 @@ impl Workspace {
             &compiled,
             self.jail.root(),
         );
-        // Display paths relative to the root, as every other tool shows them.
+        // Display paths relative to the root, as every other tool shows
+        // them; walked files the settings do not select left out.
+        let (settings, note) = self.settings();
         let files: Vec<ast_outline::walk::FileEntry> = walked
             .into_iter()
             .map(|mut file| {
                 file.display = self.jail.display(&file.path);
                 file
             })
+            .filter(|file| file.explicit || settings.is_selected(&file.display))
             .collect();
         let context_lines = match args.context_lines {
             Some(n) if n > ast_outline::search::MAX_CONTEXT_LINES => {
@@ -845,7 +862,10 @@ impl Workspace {
             ..Limits::default()
         };
         let found = search_files(&files, &compiled, &limits);
-        let options = OutlineOptions::default();
+        let options = OutlineOptions {
+            block_threshold: settings.block_threshold,
+            ..OutlineOptions::default()
+        };
         // Cloned: only the few files whose hits fit the budget are asked for.
         let outline = |file: &ast_outline::walk::FileEntry| {
             file.language?;
@@ -856,7 +876,15 @@ impl Workspace {
         };
         let count = |text: &str| tokens::count(text).unwrap_or(text.len());
         let budget = Budget {
-            max_tokens: max_tokens.unwrap_or(DEFAULT_SEARCH_TOKENS) as usize,
+            max_tokens: max_tokens.map_or_else(
+                || {
+                    settings
+                        .max_tokens
+                        .search
+                        .unwrap_or(DEFAULT_SEARCH_TOKENS as usize)
+                },
+                |n| n as usize,
+            ),
             count: &count,
         };
         let text = render_text(&found, &query, &target.display, &outline, &budget);
@@ -868,7 +896,7 @@ impl Workspace {
                 plural(found.hit_count(), "hit")
             ));
         }
-        Ok(text)
+        Ok(with_settings_note(note, text))
     }
 
     fn resolve(&self, path: &str) -> Result<Jailed, String> {
@@ -895,9 +923,12 @@ impl Workspace {
 
     /// The files to outline under `target` (itself when it is a file), as
     /// (real path, display path) in display order.
+    /// Walked files that the settings' `files.include`/`files.exclude` do
+    /// not select are left out, with a note in `problems`.
     fn files_under(
         &self,
         target: &Jailed,
+        settings: &ast_outline_settings::Settings,
         problems: &mut Vec<String>,
     ) -> Result<Vec<(PathBuf, String)>, String> {
         if !target.real.is_dir() {
@@ -923,6 +954,9 @@ impl Workspace {
                 (file.path, format!("{prefix}{inner}"))
             })
             .collect();
+        let before = files.len();
+        files.retain(|(_, display)| settings.is_selected(display));
+        problems.extend(settings.left_out_note(before - files.len()));
         files.sort_by(|a, b| a.1.cmp(&b.1));
         Ok(files)
     }

@@ -599,6 +599,27 @@ impl Settings {
         self.test_matcher.matches_file(relative_path)
     }
 
+    /// Whether a root-relative, `/`-separated file path is chosen by
+    /// `files.include` and `files.exclude` alone (include empty or one
+    /// matches, and no exclude matches): what `outline` and `search` walk.
+    pub fn is_selected(&self, relative_path: &str) -> bool {
+        (self.include_matcher.is_empty() || self.include_matcher.matches_file(relative_path))
+            && !self.exclude_matcher.matches_file(relative_path)
+    }
+
+    /// The note on `count` walked files that [`Settings::is_selected`] left
+    /// out (`None` when none were, or no settings file was read).
+    pub fn left_out_note(&self, count: usize) -> Option<String> {
+        let file = self.file.as_ref()?;
+        let files = if count == 1 { "file" } else { "files" };
+        (count > 0).then(|| {
+            format!(
+                "note: {count} {files} left out by files.include/files.exclude of {}",
+                file.display()
+            )
+        })
+    }
+
     /// Whether a root-relative path is walked: included (include empty or
     /// one matches), not excluded, and (index_tests or not a test).
     ///
@@ -606,9 +627,7 @@ impl Settings {
     /// [`Settings::is_excluded_dir`] only (an include glob such as
     /// `src/**/*.py` matches no directory).
     pub fn is_walked(&self, relative_path: &str) -> bool {
-        (self.include_matcher.is_empty() || self.include_matcher.matches_file(relative_path))
-            && !self.exclude_matcher.matches_file(relative_path)
-            && (self.index_tests || !self.is_test(relative_path))
+        self.is_selected(relative_path) && (self.index_tests || !self.is_test(relative_path))
     }
 
     /// Whether a root-relative directory is excluded, with all below it
