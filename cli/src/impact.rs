@@ -123,9 +123,10 @@ pub(super) fn run_impact(args: &ImpactArgs) -> ExitCode {
             }
         }
     };
+    let old_texts = diff::OldTexts::new(&root);
     let old_text = |file: &FileDiff| {
         let path = file.old_path.as_deref()?;
-        diff::old_text(&root, rev.as_deref(), path, file.old_blob.as_deref())
+        old_texts.get(rev.as_deref(), path, file.old_blob.as_deref())
     };
     let budget = args
         .max_tokens

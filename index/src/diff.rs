@@ -416,15 +416,131 @@ pub fn git_diff(root: &Path, base: &Base) -> Result<GitDiff, String> {
 }
 
 /// The text of `path` (relative to `root`) at revision `rev`, or of the
-/// blob `blob`; `None` when git cannot give it.
+/// blob `blob`; `None` when git cannot give it. One `git` process per call:
+/// for many files, [`OldTexts`].
 pub fn old_text(root: &Path, rev: Option<&str>, path: &str, blob: Option<&str>) -> Option<String> {
-    let spec = match (rev, blob) {
-        (Some(rev), _) => format!("{rev}:./{path}"),
-        (None, Some(blob)) => blob.to_owned(),
-        (None, None) => return None,
-    };
+    let spec = old_spec(rev, path, blob)?;
     let bytes = git(root, &["cat-file", "blob", &spec]).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The object name of a file's old text: `REV:./PATH`, else the blob id.
+fn old_spec(rev: Option<&str>, path: &str, blob: Option<&str>) -> Option<String> {
+    match (rev, blob) {
+        (Some(rev), _) => Some(format!("{rev}:./{path}")),
+        (None, Some(blob)) => Some(blob.to_owned()),
+        (None, None) => None,
+    }
+}
+
+/// Old texts of many files through one `git cat-file --batch` process (a
+/// diff of thousands of files would otherwise start thousands of
+/// processes). Asked one at a time: each answer is read whole before the
+/// next question, so the pipes never fill both ways. When the process
+/// cannot be started or its answers cannot be read, each text is asked
+/// with [`old_text`].
+pub struct OldTexts {
+    root: std::path::PathBuf,
+    batch: std::cell::RefCell<Option<Batch>>,
+}
+
+struct Batch {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl OldTexts {
+    /// Old texts of files under `root` (the batch process starts at the
+    /// first question).
+    pub fn new(root: &Path) -> OldTexts {
+        OldTexts {
+            root: root.to_owned(),
+            batch: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// As [`old_text`].
+    pub fn get(&self, rev: Option<&str>, path: &str, blob: Option<&str>) -> Option<String> {
+        let spec = old_spec(rev, path, blob)?;
+        if spec.contains(['\n', '\r']) {
+            // The batch protocol reads one name a line.
+            return old_text(&self.root, rev, path, blob);
+        }
+        let mut batch = self.batch.try_borrow_mut().ok()?;
+        if batch.is_none() {
+            *batch = self.start();
+        }
+        let Some(running) = batch.as_mut() else {
+            return old_text(&self.root, rev, path, blob);
+        };
+        match running.ask(&spec) {
+            Ok(text) => text,
+            Err(_) => {
+                // The process is gone or out of step: not asked again.
+                if let Some(mut stopped) = batch.take() {
+                    let _ = stopped.child.kill();
+                    let _ = stopped.child.wait();
+                }
+                old_text(&self.root, rev, path, blob)
+            }
+        }
+    }
+
+    fn start(&self) -> Option<Batch> {
+        let mut child = Command::new("git")
+            .arg("-C")
+            .arg(&self.root)
+            .args(["cat-file", "--batch"])
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok()?;
+        let input = child.stdin.take()?;
+        let output = std::io::BufReader::new(child.stdout.take()?);
+        Some(Batch {
+            child,
+            input,
+            output,
+        })
+    }
+}
+
+impl Batch {
+    /// One question: `Ok(None)` when git has no such blob.
+    fn ask(&mut self, spec: &str) -> std::io::Result<Option<String>> {
+        use std::io::{BufRead as _, Read as _, Write as _};
+        writeln!(self.input, "{spec}")?;
+        self.input.flush()?;
+        let mut header = String::new();
+        if self.output.read_line(&mut header)? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        // `<oid> <type> <size>`, or `<name> missing` / `ambiguous`.
+        let fields: Vec<&str> = header.split_whitespace().collect();
+        let [_, kind, size] = fields[..] else {
+            return Ok(None);
+        };
+        let size: usize = size
+            .parse()
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidData))?;
+        let mut bytes = vec![0; size + 1];
+        self.output.read_exact(&mut bytes)?;
+        bytes.pop(); // the newline after the content
+        Ok((kind == "blob").then(|| String::from_utf8_lossy(&bytes).into_owned()))
+    }
+}
+
+impl Drop for OldTexts {
+    fn drop(&mut self) {
+        if let Some(batch) = self.batch.get_mut().take() {
+            drop(batch.input);
+            let mut child = batch.child;
+            let _ = child.wait();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -500,5 +616,55 @@ diff --git a/d.py b/d.py\ndeleted file mode 100644\nindex 2222222..0000000\n--- 
             Some("x.py")
         );
         assert_eq!(runs(&[1, 2, 3, 7, 9, 10]), vec![(1, 3), (7, 7), (9, 10)]);
+    }
+
+    /// One batch process answers many questions, in order, including
+    /// missing names between found ones, empty files and blob ids; the
+    /// answers equal those of one process per file.
+    #[test]
+    fn old_texts_come_from_one_batch_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let git = |args: &[&str]| {
+            let out = Command::new("git")
+                .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+                .args(args)
+                .current_dir(root)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        git(&["init", "-q"]);
+        std::fs::write(root.join("a.py"), "def f():\n    return 1\n").unwrap();
+        std::fs::write(root.join("empty.py"), "").unwrap();
+        std::fs::write(root.join("b c.py"), "x = 'é'\n").unwrap();
+        git(&["add", "-A"]);
+        git(&["commit", "-qm", "one"]);
+        std::fs::write(root.join("a.py"), "def f():\n    return 2\n").unwrap();
+        let blob = git(&["rev-parse", "HEAD:a.py"]);
+        let texts = OldTexts::new(root);
+        let head = Some("HEAD");
+        assert_eq!(
+            texts.get(head, "a.py", None).as_deref(),
+            Some("def f():\n    return 1\n")
+        );
+        assert_eq!(texts.get(head, "missing.py", None), None);
+        assert_eq!(texts.get(head, "empty.py", None).as_deref(), Some(""));
+        assert_eq!(
+            texts.get(head, "b c.py", None).as_deref(),
+            Some("x = 'é'\n")
+        );
+        assert_eq!(texts.get(Some("nope"), "a.py", None), None);
+        assert_eq!(
+            texts.get(None, "a.py", Some(blob.trim())).as_deref(),
+            Some("def f():\n    return 1\n")
+        );
+        // A tree is no file's text.
+        assert_eq!(texts.get(head, "", None), None);
+        assert_eq!(
+            texts.get(head, "a.py", None),
+            old_text(root, head, "a.py", None)
+        );
     }
 }

@@ -533,9 +533,10 @@ impl Workspace {
             }
         };
         let text = self.with_index(|index| {
+            let old_texts = diff::OldTexts::new(root);
             let old_text = |file: &FileDiff| {
                 let path = file.old_path.as_deref()?;
-                diff::old_text(root, rev.as_deref(), path, file.old_blob.as_deref())
+                old_texts.get(rev.as_deref(), path, file.old_blob.as_deref())
             };
             let found =
                 impact::impact(index, what.clone(), files.clone(), &old_text, depth, &|p| {
