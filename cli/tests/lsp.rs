@@ -566,3 +566,70 @@ fn buffers_keep_to_the_walk_rules_and_survive_another_processs_refresh() {
     assert_eq!(places(&client, &refs), ["app.py:3:23-29", "app.py:8:15-21"]);
     client.stop();
 }
+
+impl Client {
+    /// The next `window/showMessage` notification's params (other messages
+    /// before it are dropped).
+    fn shown_message(&mut self) -> Value {
+        loop {
+            let message = self.read();
+            if message["method"] == "window/showMessage" {
+                return message["params"].clone();
+            }
+        }
+    }
+}
+
+/// A changed `.ast-outline.toml` takes effect while the server runs and
+/// the editor is told (`window/showMessage`): reloaded (information), or
+/// a bad file named by file, line and key with the last good settings kept
+/// (warning); a file bad at start is said after `initialize`.
+#[test]
+fn the_server_follows_a_changed_settings_file_and_tells_the_editor() {
+    let dir = project();
+    let mut client = Client::start(dir.path(), None);
+    let settings = format!("{}/.ast-outline.toml", client.root);
+    let area = |client: &mut Client| {
+        let found = client.result("workspace/symbol", json!({ "query": "area" }));
+        found.as_array().map_or(0, Vec::len)
+    };
+    assert!(area(&mut client) > 0);
+
+    std::fs::write(&settings, "[files]\nexclude = [\"pkg/\"]\n").expect("write");
+    assert_eq!(
+        client.shown_message(),
+        json!({ "type": 3, "message": format!("ast-outline: settings reloaded from {settings}") })
+    );
+    assert_eq!(area(&mut client), 0);
+
+    std::fs::write(&settings, "[files]\nexclude = [\"pkg/\"]\nexclud = 1\n").expect("write");
+    let shown = client.shown_message();
+    assert_eq!(shown["type"], 2, "{shown}");
+    let message = shown["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(&format!(
+            "ast-outline: {settings}:3:1: key `files.exclud`: "
+        )) && message.ends_with("; keeping the last good settings"),
+        "{message}"
+    );
+    assert_eq!(area(&mut client), 0);
+
+    std::fs::write(&settings, "[files]\nexclude = []\n").expect("write");
+    assert_eq!(client.shown_message()["type"], 3);
+    assert!(area(&mut client) > 0);
+    client.stop();
+
+    std::fs::write(&settings, "[tests]\nindex = 1\n").expect("write");
+    let mut client = Client::start(dir.path(), None);
+    let shown = client.shown_message();
+    assert_eq!(shown["type"], 2, "{shown}");
+    let message = shown["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(&format!(
+            "ast-outline: error: {settings}:2:9: key `tests.index`: "
+        )) && message.ends_with("; using the default settings until it is fixed"),
+        "{message}"
+    );
+    assert!(area(&mut client) > 0);
+    client.stop();
+}

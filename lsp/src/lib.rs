@@ -114,6 +114,28 @@ const INVALID_REQUEST: i32 = -32600;
 const SERVER_NOT_INITIALIZED: i32 = -32002;
 
 /// Sends `response`; `false` when the client is gone.
+/// Whether a note of the live index is about the settings file
+/// ([`index::open::settings`]: reloaded, kept out, or bad at start).
+fn is_settings_note(note: &str) -> bool {
+    note.starts_with("settings reloaded")
+        || note.ends_with("; keeping the last good settings")
+        || note.ends_with("; using the default settings until it is fixed")
+}
+
+/// Tells the user `note` (`window/showMessage`): a warning when it is an
+/// error, else information.
+fn show_message(sender: &crossbeam_channel::Sender<Message>, note: &str) {
+    let error = !note.starts_with("settings reloaded");
+    let params = json!({
+        "type": if error { 2 } else { 3 },
+        "message": format!("ast-outline: {note}"),
+    });
+    let _ = sender.send(Message::Notification(Notification::new(
+        "window/showMessage".to_owned(),
+        params,
+    )));
+}
+
 fn send(connection: &lsp_server::Connection, response: Response) -> bool {
     connection.sender.send(Message::Response(response)).is_ok()
 }
@@ -153,14 +175,28 @@ fn serve(args: &LspOptions) -> Result<bool, String> {
         .pointer("/capabilities/general/positionEncodings")
         .and_then(|v| serde_json::from_value(v.clone()).ok());
     let encoding = Encoding::choose(offered.as_deref());
+    // The updates' sender to the editor, taken back at the end (the
+    // writer thread ends only when every sender is gone).
+    let notices = Arc::new(std::sync::Mutex::new(Some(connection.sender.clone())));
+    let sender = Arc::clone(&notices);
     let started = if root.is_dir() {
         Live::start(
             &root,
             args.db.as_ref(),
             args.live,
-            Box::new(|update| {
+            Box::new(move |update| {
                 for note in update.notes.iter().filter(|n| n.starts_with("error")) {
                     eprintln!("ast-outline lsp: {note}");
+                }
+                // A changed settings file: the user sees what took effect
+                // or what was kept out.
+                let sender = sender
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if let Some(sender) = sender.as_ref() {
+                    for note in update.notes.iter().filter(|n| is_settings_note(n)) {
+                        show_message(sender, note);
+                    }
                 }
             }),
         )
@@ -184,6 +220,10 @@ fn serve(args: &LspOptions) -> Result<bool, String> {
             ) {
                 refuse_until_exit(&connection);
             }
+            notices
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
             drop(connection);
             for thread in io_threads {
                 let _ = thread.join();
@@ -208,6 +248,13 @@ fn serve(args: &LspOptions) -> Result<bool, String> {
     };
     let mut shut_down = false;
     if send(&connection, Response::new_ok(id, result)) {
+        // A settings file bad at start: the defaults are in force; say so.
+        if let Err(message) = index::open::check_settings(server.live.root()) {
+            show_message(
+                &connection.sender,
+                &format!("{message}; using the default settings until it is fixed"),
+            );
+        }
         for message in &connection.receiver {
             match message {
                 Message::Request(request) => {
@@ -241,6 +288,10 @@ fn serve(args: &LspOptions) -> Result<bool, String> {
     // The index outlives the server: leave it as the disk is.
     server.live.drop_buffers();
     server.live.stop();
+    notices
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
     drop(connection);
     // The reader ends with the input (after `exit`); the writer once the
     // connection is dropped.
