@@ -18,6 +18,9 @@ pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
         Format::Text => index::context::Format::Text,
         Format::Json => index::context::Format::Json,
     };
+    if let Err(code) = super::settings::settings_gate(&args.location.location()) {
+        return code;
+    }
     let answer =
         Query::open(&args.location.location(), Some(&args.target), &note).and_then(|opened| {
             // Flags win over the project settings, which win over defaults.

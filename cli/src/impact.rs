@@ -2,7 +2,7 @@
 //! definition, what a diff touches, and the project settings in effect
 //! ([`index::impact`], [`index::diff`], [`ast_outline_settings`]).
 
-use std::io::Read as _;
+use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -25,6 +25,9 @@ fn print(format: Format, (text, value): (String, serde_json::Value)) -> ExitCode
 
 /// `ast-outline tests TARGET`.
 pub(super) fn run_tests(args: &TestsArgs) -> ExitCode {
+    if let Err(code) = super::settings::settings_gate(&args.location.location()) {
+        return code;
+    }
     let opened = match Query::open(&args.location.location(), Some(&args.target), &note) {
         Ok(opened) => opened,
         Err(message) => {
@@ -47,9 +50,15 @@ pub(super) fn run_tests(args: &TestsArgs) -> ExitCode {
         .max_tokens
         .or(settings.max_tokens.tests)
         .unwrap_or(DEFAULT_TESTS_TOKENS);
-    match tests_answer(&opened.index, &symbol, args.depth, budget, &|path| {
-        settings.is_test(path)
-    }) {
+    let hint = index::impact::hidden_tests_hint(&settings);
+    match tests_answer(
+        &opened.index,
+        &symbol,
+        args.depth,
+        budget,
+        &|path| settings.is_test(path),
+        hint.as_deref(),
+    ) {
         Ok(answer) => print(args.location.format, answer),
         Err(message) => {
             report(message);
@@ -64,31 +73,56 @@ pub const DEFAULT_TESTS_TOKENS: usize = 4_000;
 /// The default `--max-tokens` of `impact`.
 pub const DEFAULT_IMPACT_TOKENS: usize = 6_000;
 
+/// The largest diff `impact --diff` reads, in bytes (a diff of 100,000
+/// files of ordinary changes is far below; `/dev/zero` is not).
+const MAX_DIFF_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The diff of `--diff SOURCE` (`-`: standard input) and how the answer
+/// names it. Bytes that are not UTF-8 (a file in Latin-1) are replaced,
+/// as git's own diff of such a file is read.
+fn read_diff(source: &Path) -> Result<(String, String), String> {
+    let (name, reader): (String, Box<dyn std::io::Read>) = if source == Path::new("-") {
+        ("standard input".to_owned(), Box::new(std::io::stdin()))
+    } else {
+        let file = std::fs::File::open(source)
+            .map_err(|error| format!("cannot read the diff {}: {error}", source.display()))?;
+        (source.display().to_string(), Box::new(file))
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_DIFF_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("cannot read the diff from {name}: {error}"))?;
+    if bytes.len() as u64 > MAX_DIFF_BYTES {
+        return Err(format!(
+            "the diff from {name} is larger than {} MiB; give a smaller diff",
+            MAX_DIFF_BYTES / (1024 * 1024)
+        ));
+    }
+    Ok((
+        format!("diff read from {name}"),
+        String::from_utf8_lossy(&bytes).into_owned(),
+    ))
+}
+
 /// `ast-outline impact`.
 pub(super) fn run_impact(args: &ImpactArgs) -> ExitCode {
     // Read standard input before anything else can fail on it.
     let piped = match args.diff.as_deref() {
-        Some(source) => {
-            let text = if source == Path::new("-") {
-                let mut text = String::new();
-                std::io::stdin()
-                    .read_to_string(&mut text)
-                    .map(|_| text)
-                    .map_err(|error| format!("cannot read the diff from standard input: {error}"))
-            } else {
-                std::fs::read_to_string(source)
-                    .map_err(|error| format!("cannot read the diff {}: {error}", source.display()))
-            };
-            match text.and_then(|text| diff::parse(&text)) {
-                Ok(files) => Some(files),
-                Err(message) => {
-                    report(format!("error: {message}"));
-                    return ExitCode::from(2);
-                }
+        Some(source) => match read_diff(source)
+            .and_then(|(what, text)| diff::parse(&text).map(|files| (what, files)))
+        {
+            Ok(read) => Some(read),
+            Err(message) => {
+                report(format!("error: {message}"));
+                return ExitCode::from(2);
             }
-        }
+        },
         None => None,
     };
+    if let Err(code) = super::settings::settings_gate(&args.location.location()) {
+        return code;
+    }
     let opened = match Query::open(&args.location.location(), None, &note) {
         Ok(opened) => opened,
         Err(message) => {
@@ -102,7 +136,7 @@ pub(super) fn run_impact(args: &ImpactArgs) -> ExitCode {
     };
     let root = opened.root.clone();
     let (what, files, rev): (String, Vec<FileDiff>, Option<String>) = match piped {
-        Some(files) => ("diff read from input".to_owned(), files, None),
+        Some((what, files)) => (what, files, None),
         None => {
             let base = match &args.base {
                 Some(rev) => Base::Rev(rev.clone()),
@@ -156,6 +190,13 @@ pub(super) fn run_config(args: &ConfigArgs) -> ExitCode {
         no_refresh: true,
     };
     let (location, _) = index::open::discover(&location, None);
+    if !location.root.is_dir() {
+        report(format!(
+            "{}: no such directory (config prints the settings of a project root)",
+            location.root.display()
+        ));
+        return ExitCode::from(2);
+    }
     let settings = match settings_or_exit(&location.root) {
         Ok(settings) => settings,
         Err(code) => return code,

@@ -31,6 +31,14 @@ const WAIT_WORTH_SAYING_MS: u128 = 100;
 
 /// `ast-outline index [ROOT]`.
 pub(super) fn run_index(args: &IndexArgs) -> ExitCode {
+    let location = index::open::Location {
+        root: args.root.clone(),
+        db: args.db.clone(),
+        no_refresh: false,
+    };
+    if let Err(code) = super::settings::settings_gate(&location) {
+        return code;
+    }
     let started = std::time::Instant::now();
     let mut last_attempt = started;
     let opened = retry_while_busy(|| {
@@ -124,6 +132,9 @@ fn query(
     target: Option<&str>,
     answer: impl FnOnce(&Index, Option<&SymbolRow>) -> Result<Answer, index::Error>,
 ) -> ExitCode {
+    if let Err(code) = super::settings::settings_gate(&location.location()) {
+        return code;
+    }
     let opened = match Query::open(&location.location(), target, &note) {
         Ok(opened) => opened,
         Err(message) => {
@@ -192,6 +203,9 @@ pub(super) fn run_hierarchy(args: &QueryArgs) -> ExitCode {
 /// answer without building an index.
 pub(super) fn run_defs(args: &DefsArgs) -> ExitCode {
     let location = args.location.location();
+    if let Err(code) = super::settings::settings_gate(&location) {
+        return code;
+    }
     let (found, _) = index::open::discover(&location, None);
     if !location.no_refresh
         && location.db.is_none()
@@ -228,6 +242,9 @@ pub(super) fn run_export(args: &ExportArgs) -> ExitCode {
         no_refresh: args.no_refresh,
     };
     // As for the queries: with --db and no --root, the recorded root.
+    if let Err(code) = super::settings::settings_gate(&location) {
+        return code;
+    }
     let Query { index, root, .. } = match Query::open(&location, None, &note) {
         Ok(opened) => opened,
         Err(message) => {

@@ -12,8 +12,8 @@ use super::output::report;
 
 /// The settings of `root`, or the error printed and exit status 2.
 pub(super) fn settings_or_exit(root: &Path) -> Result<Settings, ExitCode> {
-    Settings::load(root).map_err(|error| {
-        report(format!("error: {error}"));
+    index::open::check_settings(root).map_err(|message| {
+        report(message);
         ExitCode::from(2)
     })
 }
@@ -74,4 +74,12 @@ fn lexical_absolute(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Stops a command that reads the index of `location` when the settings of
+/// the root it would answer for ([`index::open::discover`]) have an error:
+/// the error printed, exit status 2 (a configuration error, as ruff's).
+pub(super) fn settings_gate(location: &index::open::Location) -> Result<(), ExitCode> {
+    let (found, _) = index::open::discover(location, None);
+    settings_or_exit(&found.root).map(|_| ())
 }

@@ -63,8 +63,10 @@ fn tests_reach_a_definition_by_each_languages_conventions() {
     assert_eq!(
         out,
         "tests reaching src/calc.py:1:add (function L1-2): 2 tests\n\
-         tests/test_calc.py:8:test_add  L8-9  pytest, depth 1\n  test_add (L9) → add\n\
-         tests/test_calc.py:4:test_total  L4-5  pytest, depth 2\n  test_total (L5) → total (L8) → add\n"
+         tests/test_calc.py:8:test_add  L8-9  pytest, depth 1: tests/test_calc.py::test_add\n  \
+         test_add (L9) → add\n\
+         tests/test_calc.py:4:test_total  L4-5  pytest, depth 2: tests/test_calc.py::test_total\n  \
+         test_total (L5) → total (L8) → add\n"
     );
     let (out, _, _) = run(dir.path(), &["tests", "src/lib.rs:double"]);
     assert!(
@@ -72,11 +74,13 @@ fn tests_reach_a_definition_by_each_languages_conventions() {
         "{out}"
     );
     assert!(
-        out.contains("src/lib.rs:9:tests.doubles  L9-12  rust, depth 1"),
+        out.contains("src/lib.rs:9:tests.doubles  L9-12  rust, depth 1: tests::doubles\n"),
         "{out}"
     );
     assert!(
-        out.contains("src/lib.rs:14:tests.doubles_async  L14-17  rust, depth 1"),
+        out.contains(
+            "src/lib.rs:14:tests.doubles_async  L14-17  rust, depth 1: tests::doubles_async\n"
+        ),
         "{out}"
     );
     let (out, _, _) = run(dir.path(), &["tests", "web/slug.ts:slug"]);
@@ -84,7 +88,10 @@ fn tests_reach_a_definition_by_each_languages_conventions() {
         out.starts_with("tests reaching web/slug.ts:1:slug (function L1-3): 1 test\n"),
         "{out}"
     );
-    assert!(out.contains("test case, depth 1"), "{out}");
+    assert!(
+        out.contains("web/slug.test.ts:4:  L4-6  test case, depth 1: slug > lowers\n"),
+        "{out}"
+    );
     // `helper` is in a test file but is no test: nothing reaches it.
     let (out, _, _) = run(dir.path(), &["tests", "tests/test_calc.py:helper"]);
     assert!(
@@ -206,7 +213,7 @@ fn settings_errors_stop_commands_and_settings_change_answers() {
     let root = dir.path();
     write(root, ".ast-outline.toml", "[context]\ndcos = true\n");
     let (_, err, code) = run(root, &["callers", "src/calc.py:add"]);
-    assert_ne!(code, 0);
+    assert_eq!(code, 2);
     assert!(
         err.contains(".ast-outline.toml:2:1: key `context.dcos`: unknown field `dcos`"),
         "{err}"
@@ -222,7 +229,13 @@ fn settings_errors_stop_commands_and_settings_change_answers() {
     );
     let (out, _, _) = run(root, &["config"]);
     assert!(
-        out.contains("in_queries = false  # ./.ast-outline.toml:2"),
+        out.contains(&format!(
+            "in_queries = false  # {}:2",
+            root.canonicalize()
+                .unwrap()
+                .join(".ast-outline.toml")
+                .display()
+        )),
         "{out}"
     );
 }
@@ -334,4 +347,137 @@ fn file_commands_follow_the_settings_and_flags_win() {
             "{args:?}: {err}"
         );
     }
+}
+
+fn run_with_input(dir: &Path, args: &[&str], input: &[u8]) -> (String, String, i32) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ast-outline"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+/// What a new user's trial found, each with its right value: a removed
+/// function still called has its former callers and their tests; an edited
+/// or added test is a test to run (itself); an untracked file's lines are
+/// counted as git counts them; a diff naming /dev/null twice, paths outside
+/// the root, Latin-1 bytes on standard input; a unittest class outside the
+/// test files is no test; a settings error stops `index` and `refs` with
+/// exit status 2; `config` of a missing root; why no test is seen when the
+/// settings leave test files out.
+#[test]
+fn impact_and_tests_answer_what_a_new_user_asked() {
+    let dir = repo();
+    let root = dir.path();
+    write(
+        root,
+        "src/calc.py",
+        "def total(xs):\n    s = 0\n    for x in xs:\n        s = add(s, x)\n    return s\n\n\ndef gone():\n    return 1\n",
+    );
+    write(
+        root,
+        "tests/test_calc.py",
+        &format!("{TESTS}\n\ndef test_new():\n    assert 1\n"),
+    );
+    write(root, "two.py", "def f():\n    return 1\n");
+    let (out, err, code) = run(root, &["impact"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "  removed src/calc.py:1:add  L1-2 function (lines 1-2)\n    \
+             callers (3): src/calc.py:4 in total, tests/test_calc.py:9 in test_add, \
+             tests/test_calc.py:13 in helper\n    \
+             test tests/test_calc.py:8:test_add  L8-9  pytest, depth 1: tests/test_calc.py::test_add\n      \
+             test_add (L9) → add\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "  added tests/test_calc.py:16:test_new  L16-17 function (lines 16-17)\n    \
+             callers: none found\n    \
+             test tests/test_calc.py:16:test_new  L16-17  pytest, itself: tests/test_calc.py::test_new\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "\ntests to run: tests/test_calc.py::test_total tests/test_calc.py::test_add \
+             tests/test_calc.py::test_new\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("two.py (added; lines 1-2 added)\n"), "{out}");
+
+    // Diffs given: /dev/null twice names no file; outside the root is not
+    // read; Latin-1 bytes are read; the file's name is said.
+    let diff = b"--- /dev/null\n+++ /dev/null\n@@ -0,0 +1 @@\n+x\n\
+--- a/../out.py\n+++ b/../out.py\n@@ -1 +1 @@\n-a\n+b\n\
+--- a/src/calc.py\n+++ b/src/calc.py\n@@ -2 +2 @@\n-    s = 0 # \xe9\n+    s = 1 # \xe9\n";
+    let (out, err, code) = run_with_input(root, &["impact", "--diff", "-"], diff);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("impact of the diff read from standard input: 2 files, 1 definition"),
+        "{out}"
+    );
+    assert!(
+        out.contains("../out.py (modified; lines 1 added; lines 1 removed (numbered as before))\n  (outside the project root: not read)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  modified src/calc.py:1:total  L1-5"),
+        "{out}"
+    );
+    std::fs::write(root.join("my.diff"), diff).unwrap();
+    let (out, _, _) = run(root, &["impact", "--diff", "my.diff"]);
+    assert!(
+        out.starts_with("impact of the diff read from my.diff: 2 files"),
+        "{out}"
+    );
+
+    // A TestCase outside the test files is no test (unittest's discovery).
+    write(
+        root,
+        "src/selfcheck.py",
+        "import unittest\nfrom src.calc import total\n\n\nclass Check(unittest.TestCase):\n    def test_it(self):\n        total([])\n",
+    );
+    let (out, _, _) = run(root, &["tests", "src/calc.py:total"]);
+    assert!(!out.contains("selfcheck"), "{out}");
+    assert!(out.contains("tests/test_calc.py:4:test_total"), "{out}");
+
+    // Settings: test files left out, and said; errors stop with 2.
+    write(root, ".ast-outline.toml", "[tests]\nindex = false\n");
+    let (out, _, _) = run(root, &["tests", "src/calc.py:total"]);
+    let settings = root.canonicalize().unwrap().join(".ast-outline.toml");
+    assert!(
+        out.ends_with(&format!(
+            "(tests.index is false in {}: test files are not indexed, so no test is seen)\n",
+            settings.display()
+        )),
+        "{out}"
+    );
+    write(root, ".ast-outline.toml", "[tests]\nindex = 1\n");
+    for args in [
+        &["index", "."][..],
+        &["refs", "src/calc.py:total"],
+        &["defs", "total"],
+    ] {
+        let (out, err, code) = run(root, args);
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+        assert!(err.contains("key `tests.index`"), "{args:?}: {err}");
+    }
+    let (_, err, code) = run(root, &["config", "--root", "/no/such/dir"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/dir: no such directory"), "{err}");
 }

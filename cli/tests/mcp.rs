@@ -1723,3 +1723,24 @@ fn the_server_follows_a_changed_settings_file_and_keeps_the_last_good_one() {
     let again = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
     assert!(again.starts_with("web/api.ts"), "{again}");
 }
+
+/// `get_impact` with a given diff: a hunk header past the line numbers
+/// is refused with the line (it panicked and left the request without an
+/// answer: a new user's trial), and the server answers the next call.
+#[test]
+fn get_impact_refuses_a_hunk_header_past_the_line_numbers() {
+    let (_dir, root) = tree();
+    let mut server = Server::start(&root);
+    let diff = "--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -1,2 +4294967295,2 @@\n-a\n+b\n";
+    let refused = server.refused("get_impact", json!({ "diff": diff }));
+    assert_eq!(
+        refused,
+        "line 3: cannot read the hunk header \"@@ -1,2 +4294967295,2 @@\""
+    );
+    let diff = "--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -7,1 +7,1 @@\n-x\n+y\n";
+    let found = server.ok("get_impact", json!({ "diff": diff }));
+    assert!(
+        found.contains("modified shop/cart.py:7:Cart.total"),
+        "{found}"
+    );
+}

@@ -131,6 +131,10 @@ fn hunk_header(line: &str) -> Option<[u32; 4]> {
         Some((start, count))
     };
     let ((old_start, old_count), (new_start, new_count)) = (range(old)?, range(new)?);
+    // Every line of the hunk must have a number (u32): a header past that
+    // is no header of a real file.
+    old_start.checked_add(old_count.max(1))?;
+    new_start.checked_add(new_count.max(1))?;
     Some([old_start, old_count, new_start, new_count])
 }
 
@@ -189,7 +193,7 @@ pub fn parse(text: &str) -> Result<Vec<FileDiff>, String> {
                 Some(b'\\') => true,
                 _ => false,
             };
-            if !consumed || h.old_left + h.new_left == 0 {
+            if !consumed || (h.old_left == 0 && h.new_left == 0) {
                 hunk = None;
             }
             if consumed {
@@ -273,6 +277,8 @@ pub fn parse(text: &str) -> Result<Vec<FileDiff>, String> {
     if files.is_empty() && !text.trim().is_empty() {
         return Err("not a unified diff: no `diff --git` or `--- a/PATH` line".to_owned());
     }
+    // `/dev/null` on both sides names no file.
+    files.retain(|file| file.old_path.is_some() || file.new_path.is_some());
     Ok(files)
 }
 
@@ -399,12 +405,19 @@ pub fn git_diff(root: &Path, base: &Base) -> Result<GitDiff, String> {
     let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"])?;
     for path in untracked.split(|&b| b == 0).filter(|p| !p.is_empty()) {
         let path = String::from_utf8_lossy(path).into_owned();
-        let lines = std::fs::read(root.join(&path))
-            .map(|bytes| bytes.split(|&b| b == b'\n').count())
-            .unwrap_or(0);
+        let bytes = std::fs::read(root.join(&path)).unwrap_or_default();
+        // Lines as git counts them: a last line without its newline counts.
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count()
+            + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+        let binary = bytes.contains(&0);
         files.push(FileDiff {
             new_path: Some(path),
-            added: (1..=u32::try_from(lines).unwrap_or(u32::MAX)).collect(),
+            added: if binary {
+                Vec::new()
+            } else {
+                (1..=u32::try_from(lines).unwrap_or(u32::MAX)).collect()
+            },
+            binary,
             ..FileDiff::default()
         });
     }
@@ -590,6 +603,29 @@ diff --git a/d.py b/d.py\ndeleted file mode 100644\nindex 2222222..0000000\n--- 
             ]
         );
         assert_eq!(files[3].old_blob.as_deref(), Some("2222222"));
+    }
+
+    /// Hunk headers whose lines would pass u32 (a new user's trial: they
+    /// overflowed) are refused; huge counts with few lines are read.
+    #[test]
+    fn hunk_headers_past_the_line_numbers_are_refused() {
+        for header in [
+            "@@ -4294967295,1 +4294967295,1 @@",
+            "@@ -1,2 +4294967295,2 @@",
+            "@@ -4294967295,0 +1 @@",
+        ] {
+            let text = format!("--- a/x.py\n+++ b/x.py\n{header}\n-a\n+b\n");
+            assert_eq!(
+                parse(&text),
+                Err(format!("line 3: cannot read the hunk header {header:?}"))
+            );
+        }
+        let files =
+            parse("--- a/x.py\n+++ b/x.py\n@@ -1,4000000000 +1,4000000000 @@\n-a\n+b\n").unwrap();
+        assert_eq!(
+            (files[0].removed.clone(), files[0].added.clone()),
+            (vec![1], vec![1])
+        );
     }
 
     #[test]

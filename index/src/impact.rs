@@ -6,7 +6,8 @@
 //! - Python: pytest collects functions named `test*` in test files, and
 //!   methods named `test*` of classes named `Test*` there (pytest's
 //!   `python_functions`, `python_classes` defaults); unittest runs methods
-//!   named `test*` of a `TestCase` subclass, in any file.
+//!   named `test*` of a `TestCase` subclass, in test files (unittest's
+//!   discovery looks in `test*.py` files).
 //! - Rust: functions with a `#[test]` attribute, or one whose path ends in
 //!   `::test` (`#[tokio::test]`, `#[async_std::test]`), or `#[rstest]`,
 //!   `#[test_case(…)]`, `#[wasm_bindgen_test]`.
@@ -56,7 +57,13 @@ pub struct TestReach {
     /// `pytest`, `unittest`, `rust`, `test case` or `test suite` (a
     /// TypeScript/JavaScript `describe` body or hook).
     pub framework: &'static str,
-    /// Calls from the test to the definition: 1 = the test calls it.
+    /// What its runner calls it: pytest's node id (`tests/test_a.py::TestX::test_y`),
+    /// the Rust test's path in its file (`tests::doubles`, what `cargo test`
+    /// filters on), a TypeScript/JavaScript case's titles from its outermost
+    /// `describe` (`calculator > adds`).
+    pub name: String,
+    /// Calls from the test to the definition: 1 = the test calls it; 0 =
+    /// the definition is itself this test.
     pub depth: u32,
     /// The call path, test first: each hop's caller, the line of its call,
     /// and what it calls (the last hop calls the definition).
@@ -90,7 +97,7 @@ pub struct Tests {
 /// What a caller of the reverse call graph is.
 struct Caller {
     id: String,
-    test: Option<(&'static str, String, u32, u32)>,
+    test: Option<TestAt>,
 }
 
 /// The symbol row a test check needs.
@@ -217,7 +224,8 @@ fn test_framework(
                 .iter()
                 .any(|(name, detail)| name.ends_with("TestCase") || detail.contains("TestCase"))
             {
-                Ok(Some("unittest"))
+                // As unittest's discovery: in test files only.
+                Ok(is_test(path).then_some("unittest"))
             } else if class.name.starts_with("Test") && is_test(path) {
                 Ok(Some("pytest"))
             } else {
@@ -255,11 +263,7 @@ const SUITES: &[&str] = &[
 
 /// The test case (else suite) callback holding a module-level line of a
 /// script file: (framework, id, start, end).
-fn test_callback(
-    conn: &Connection,
-    path: &str,
-    line: u32,
-) -> Result<Option<(&'static str, String, u32, u32)>, Error> {
+fn test_callback(conn: &Connection, path: &str, line: u32) -> Result<Option<TestAt>, Error> {
     if !xref::is_script(path) {
         return Ok(None);
     }
@@ -275,16 +279,79 @@ fn test_callback(
         })?
         .collect::<Result<_, _>>()?;
     let id = |qualname: &str, start: u32| format!("{path}:{start}:{qualname}");
-    if let Some((_, qualname, start, end)) = rows
+    // The titles of the cases and suites holding the line, outermost first
+    // (hooks have none).
+    let titles = |from: usize| -> String {
+        rows[from..]
+            .iter()
+            .rev()
+            .filter(|(name, ..)| {
+                let callee = callback_callee(name);
+                CASES.contains(&callee) || SUITES[..5].contains(&callee)
+            })
+            .map(|(name, ..)| callback_title(name))
+            .collect::<Vec<_>>()
+            .join(" > ")
+    };
+    if let Some(at) = rows
         .iter()
-        .find(|(name, ..)| CASES.contains(&callback_callee(name)))
+        .position(|(name, ..)| CASES.contains(&callback_callee(name)))
     {
-        return Ok(Some(("test case", id(qualname, *start), *start, *end)));
+        let (_, qualname, start, end) = &rows[at];
+        return Ok(Some(TestAt {
+            framework: "test case",
+            id: id(qualname, *start),
+            name: titles(at),
+            start_line: *start,
+            end_line: *end,
+        }));
     }
     Ok(rows
         .iter()
-        .find(|(name, ..)| SUITES.contains(&callback_callee(name)))
-        .map(|(_, qualname, start, end)| ("test suite", id(qualname, *start), *start, *end)))
+        .position(|(name, ..)| SUITES.contains(&callback_callee(name)))
+        .map(|at| {
+            let (_, qualname, start, end) = &rows[at];
+            TestAt {
+                framework: "test suite",
+                id: id(qualname, *start),
+                name: titles(at),
+                start_line: *start,
+                end_line: *end,
+            }
+        }))
+}
+
+/// The title of a callback named as the outline names it
+/// (`it('adds')` → `adds`; `describe.each(...)` → as written).
+fn callback_title(name: &str) -> String {
+    let inner = name
+        .split_once('(')
+        .and_then(|(_, rest)| rest.strip_suffix(')'))
+        .unwrap_or(name);
+    let unquoted = inner
+        .strip_prefix(['\'', '"', '`'])
+        .and_then(|rest| rest.strip_suffix(['\'', '"', '`']))
+        .unwrap_or(inner);
+    unquoted.to_owned()
+}
+
+/// A test found: its framework, id, runner name and lines.
+struct TestAt {
+    framework: &'static str,
+    id: String,
+    name: String,
+    start_line: u32,
+    end_line: u32,
+}
+
+/// What the runner calls the test `id` of `path` (see [`TestReach::name`]).
+fn runner_name(path: &str, id: &str) -> String {
+    let qualname = short(id);
+    if path.ends_with(".py") || path.ends_with(".pyi") || path.ends_with(".pyw") {
+        format!("{path}::{}", qualname.replace('.', "::"))
+    } else {
+        qualname.replace('.', "::")
+    }
 }
 
 /// The tests that reach `id` through the reverse call graph, at most
@@ -305,7 +372,23 @@ pub fn tests_reaching(
     let mut found: BTreeMap<String, TestReach> = BTreeMap::new();
     let mut frontier = vec![0usize];
     let mut stopped = None;
-    // A definition that is itself a test is reached by itself.
+    // A definition that is itself a test is reached by itself (an edited
+    // test is a test to run).
+    if let Some(test) = symbol_test(conn, id, is_test)? {
+        found.insert(
+            test.id.clone(),
+            TestReach {
+                path: symbol_path(id).to_owned(),
+                id: test.id,
+                start_line: test.start_line,
+                end_line: test.end_line,
+                framework: test.framework,
+                name: test.name,
+                depth: 0,
+                path_calls: Vec::new(),
+            },
+        );
+    }
     for depth in 1..=max_depth.max(1) {
         let mut next = Vec::new();
         for &node in &frontier {
@@ -315,24 +398,18 @@ pub fn tests_reaching(
                 let caller = match &call.caller {
                     Some(caller) => Caller {
                         id: caller.clone(),
-                        test: match query::symbol_key(conn, caller)? {
-                            Some(key) => match symbol_info(conn, key)? {
-                                Some(info) => test_framework(conn, &info, is_test)?
-                                    .map(|f| (f, caller.clone(), info.start_line, info.end_line)),
-                                None => None,
-                            },
-                            None => None,
-                        },
+                        test: symbol_test(conn, caller, is_test)?,
                     },
                     None => match test_callback(conn, &call.path, call.line)? {
                         Some(test) => Caller {
-                            id: test.1.clone(),
+                            id: test.id.clone(),
                             test: Some(test),
                         },
                         None => continue,
                     },
                 };
-                if let Some((framework, test_id, start_line, end_line)) = caller.test {
+                if let Some(test) = caller.test {
+                    let test_id = test.id;
                     if found.contains_key(&test_id) {
                         continue;
                     }
@@ -355,9 +432,10 @@ pub fn tests_reaching(
                         TestReach {
                             path: call.path.clone(),
                             id: test_id,
-                            start_line,
-                            end_line,
-                            framework,
+                            start_line: test.start_line,
+                            end_line: test.end_line,
+                            framework: test.framework,
+                            name: test.name,
                             depth,
                             path_calls,
                         },
@@ -397,6 +475,91 @@ pub fn tests_reaching(
     })
 }
 
+/// The former callers of a removed definition (calls of its name that
+/// now resolve to nothing: they will break) and the tests that reach them,
+/// one call further than each test's own path.
+fn removed_reach(
+    conn: &Connection,
+    def: &Def,
+    max_depth: u32,
+    is_test: IsTest<'_>,
+) -> Result<(Vec<RefRow>, Vec<TestReach>), Error> {
+    let name = def.qualname.rsplit('.').next().unwrap_or(&def.qualname);
+    let callers = query::unresolved_calls(conn, name)?;
+    let mut tests: BTreeMap<String, TestReach> = BTreeMap::new();
+    for call in &callers {
+        let hop = |from: &str| Hop {
+            from: from.to_owned(),
+            line: call.line,
+            to: def.id.clone(),
+        };
+        let reached: Vec<TestReach> = match &call.caller {
+            Some(caller) => {
+                tests_reaching(conn, caller, max_depth.saturating_sub(1).max(1), is_test)?
+                    .tests
+                    .into_iter()
+                    .map(|mut test| {
+                        test.depth += 1;
+                        test.path_calls.push(hop(caller));
+                        test
+                    })
+                    .collect()
+            }
+            None => test_callback(conn, &call.path, call.line)?
+                .map(|test| TestReach {
+                    path: call.path.clone(),
+                    path_calls: vec![hop(&test.id)],
+                    id: test.id,
+                    start_line: test.start_line,
+                    end_line: test.end_line,
+                    framework: test.framework,
+                    name: test.name,
+                    depth: 1,
+                })
+                .into_iter()
+                .collect(),
+        };
+        for test in reached {
+            let known = tests.get(&test.id).is_some_and(|t| t.depth <= test.depth);
+            if !known {
+                tests.insert(test.id.clone(), test);
+            }
+        }
+    }
+    let mut tests: Vec<TestReach> = tests.into_values().collect();
+    tests.sort_by(|a, b| (a.depth, &a.path, a.start_line).cmp(&(b.depth, &b.path, b.start_line)));
+    Ok((callers, tests))
+}
+
+/// The test that the definition `id` is, if it is one.
+fn symbol_test(conn: &Connection, id: &str, is_test: IsTest<'_>) -> Result<Option<TestAt>, Error> {
+    let Some(key) = query::symbol_key(conn, id)? else {
+        return Ok(None);
+    };
+    let Some(info) = symbol_info(conn, key)? else {
+        return Ok(None);
+    };
+    Ok(
+        test_framework(conn, &info, is_test)?.map(|framework| TestAt {
+            framework,
+            id: id.to_owned(),
+            name: runner_name(&info.path, id),
+            start_line: info.start_line,
+            end_line: info.end_line,
+        }),
+    )
+}
+
+/// The path of an id (before its `:LINE:`).
+fn symbol_path(id: &str) -> &str {
+    let qualname = short(id);
+    id.len()
+        .checked_sub(qualname.len() + 1)
+        .and_then(|end| id.get(..end))
+        .and_then(|head| head.rsplit_once(':'))
+        .map_or(id, |(path, _)| path)
+}
+
 /// The short name of an id (its qualname, after the path and line).
 fn short(id: &str) -> &str {
     // `PATH:LINE:QUALNAME`: the qualname is after the first `:DIGITS:`.
@@ -417,10 +580,18 @@ fn short(id: &str) -> &str {
 /// One test as text lines: `ID  LSTART-END  FRAMEWORK, depth N` then its
 /// call path.
 fn test_lines(test: &TestReach, prefix: &str, indent: &str, out: &mut Vec<String>) {
+    let depth = if test.depth == 0 {
+        "itself".to_owned()
+    } else {
+        format!("depth {}", test.depth)
+    };
     out.push(format!(
-        "{prefix}{}  L{}-{}  {}, depth {}",
-        test.id, test.start_line, test.end_line, test.framework, test.depth
+        "{prefix}{}  L{}-{}  {}, {depth}: {}",
+        test.id, test.start_line, test.end_line, test.framework, test.name
     ));
+    if test.path_calls.is_empty() {
+        return;
+    }
     let mut path = String::new();
     for hop in &test.path_calls {
         let _ = write!(path, "{} (L{}) → ", short(&hop.from), hop.line);
@@ -447,7 +618,27 @@ fn within(lines: &[String], budget: usize, what: &str) -> Option<String> {
     })
 }
 
-/// The `tests TARGET` answer: text (cut to `budget` tokens) and JSON (whole).
+/// Why the settings may hide every test (for [`tests_answer`]'s
+/// `if_none`): test files not indexed, or an include list that may leave
+/// them out.
+pub fn hidden_tests_hint(settings: &ast_outline_settings::Settings) -> Option<String> {
+    let file = settings.file.as_ref()?.display();
+    if !settings.index_tests {
+        Some(format!(
+            "tests.index is false in {file}: test files are not indexed, so no test is seen"
+        ))
+    } else if !settings.include.is_empty() {
+        Some(format!(
+            "files.include of {file} may leave test files out of the index"
+        ))
+    } else {
+        None
+    }
+}
+
+/// The `tests TARGET` answer: text (cut to `budget` tokens) and JSON
+/// (whole); `if_none` is said when no test is found (why the settings
+/// may hide them).
 ///
 /// # Errors
 /// [`Error::Sqlite`]; a message when not even the header fits in `budget`.
@@ -457,6 +648,7 @@ pub fn tests_answer(
     max_depth: u32,
     budget: usize,
     is_test: IsTest<'_>,
+    if_none: Option<&str>,
 ) -> Result<(String, serde_json::Value), String> {
     let tests = tests_reaching(index.connection(), &symbol.id, max_depth, is_test)
         .map_err(|e| e.to_string())?;
@@ -473,10 +665,11 @@ pub fn tests_answer(
     }
     if tests.tests.is_empty() {
         lines.push(format!(
-            "(no test calls it, directly or through {} callers, by the call graph; a test \
+            "(no test calls it, directly or through {}, by the call graph; a test \
              that reaches it only through a dynamic call or a fixture is not seen)",
-            tests.visited.saturating_sub(1)
+            crate::answers::plural(tests.visited.saturating_sub(1), "caller")
         ));
+        lines.extend(if_none.map(|hint| format!("({hint})")));
     }
     for test in &tests.tests {
         test_lines(test, "", "", &mut lines);
@@ -658,6 +851,13 @@ pub fn impact(
             note: None,
         };
         let known = |path: &str| ast_outline::Language::from_path(path).is_some();
+        let outside =
+            |path: &str| path.starts_with('/') || path.split(['/', '\\']).any(|part| part == "..");
+        if outside(file.path()) || file.old_path.as_deref().is_some_and(outside) {
+            report.note = Some("outside the project root: not read".to_owned());
+            out.push(report);
+            continue;
+        }
         if file.binary || !known(file.path()) {
             report.note = Some(
                 if file.binary {
@@ -750,6 +950,19 @@ pub fn impact(
             for (i, mut lines) in removed {
                 lines.sort_unstable();
                 let def = &old_defs[i];
+                // Calls still made by name: they will break.
+                // (A removed method's name alone says too little of who
+                // called it: functions and types only.)
+                let (callers, tests) = if def.qualname.contains('.') {
+                    (None, None)
+                } else if analysed < MAX_ANALYSED {
+                    analysed += 1;
+                    let (callers, tests) = removed_reach(conn, def, max_depth, is_test)?;
+                    (Some(callers), Some(tests))
+                } else {
+                    not_analysed += 1;
+                    (None, None)
+                };
                 report.definitions.push(Changed {
                     change: "removed",
                     id: def.id.clone(),
@@ -757,8 +970,8 @@ pub fn impact(
                     start_line: def.start,
                     end_line: def.end,
                     lines: runs(&lines),
-                    callers: None,
-                    tests: None,
+                    callers,
+                    tests,
                 });
             }
         } else if !file.removed.is_empty() {
@@ -877,14 +1090,22 @@ pub fn impact_answer(
         .filter_map(|d| d.callers.as_ref())
         .map(Vec::len)
         .sum();
-    let tests: HashSet<&str> = definitions
+    // Each test once, by path and line.
+    let mut tests: Vec<&TestReach> = definitions
         .iter()
         .filter_map(|d| d.tests.as_ref())
         .flatten()
-        .map(|t| t.id.as_str())
         .collect();
+    tests.sort_by(|a, b| (&a.path, a.start_line, &a.id).cmp(&(&b.path, b.start_line, &b.id)));
+    tests.dedup_by(|a, b| a.id == b.id);
+    let looked_up = definitions.iter().filter(|d| d.tests.is_some()).count();
+    let of = if looked_up < definitions.len() {
+        format!("the {looked_up} looked up")
+    } else {
+        "them".to_owned()
+    };
     let mut lines = vec![format!(
-        "impact of the {}: {}, {} ({} modified, {} added, {} removed), {}, {} reaching them",
+        "impact of the {}: {}, {} ({} modified, {} added, {} removed), {}, {} reaching {of}",
         impact.diff,
         crate::answers::plural(impact.files.len() + impact.files_left_out, "file"),
         crate::answers::plural(definitions.len(), "definition"),
@@ -895,9 +1116,19 @@ pub fn impact_answer(
         crate::answers::plural(tests.len(), "test"),
     )];
     if !tests.is_empty() {
-        let mut ids: Vec<&str> = tests.iter().copied().collect();
-        ids.sort_unstable();
-        lines.push(format!("tests to run: {}", ids.join(" ")));
+        let names: Vec<String> = tests
+            .iter()
+            .map(|t| {
+                if t.name.contains(' ') || t.name.is_empty() {
+                    format!("{} ({:?})", t.id, t.name)
+                } else if t.name.contains("::") && t.name.starts_with(&t.path) {
+                    t.name.clone()
+                } else {
+                    t.id.clone()
+                }
+            })
+            .collect();
+        lines.push(format!("tests to run: {}", names.join(" ")));
     }
     if impact.files_left_out > 0 {
         lines.push(format!(
@@ -918,10 +1149,14 @@ pub fn impact_answer(
             let _ = write!(head, " from {old}");
         }
         if !file.added.is_empty() {
-            let _ = write!(head, "; +{}", ranges(&file.added));
+            let _ = write!(head, "; lines {} added", ranges(&file.added));
         }
         if !file.removed.is_empty() {
-            let _ = write!(head, "; -{} before", ranges(&file.removed));
+            let _ = write!(
+                head,
+                "; lines {} removed (numbered as before)",
+                ranges(&file.removed)
+            );
         }
         head.push(')');
         lines.push(head);

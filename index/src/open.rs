@@ -146,6 +146,7 @@ pub fn entries(root: &Path) -> (Vec<SourceEntry>, Vec<String>) {
 /// Commands that stop on a bad settings file check it first
 /// ([`check_settings`]).
 pub fn settings(root: &Path) -> (Arc<Settings>, Option<String>) {
+    let root = &settings_dir(root);
     type Loaded = HashMap<PathBuf, (Reloader, Arc<Settings>)>;
     static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
     let mut loaded = LOADED
@@ -220,7 +221,12 @@ pub fn settings_for(path: &Path) -> Result<(Option<PathBuf>, Settings), String> 
 /// # Errors
 /// The message of [`ast_outline_settings::SettingsError`].
 pub fn check_settings(root: &Path) -> Result<Settings, String> {
-    Settings::load(root).map_err(|error| format!("error: {error}"))
+    Settings::load(&settings_dir(root)).map_err(|error| format!("error: {error}"))
+}
+
+/// `root` made absolute (so that messages name the settings file whole).
+fn settings_dir(root: &Path) -> PathBuf {
+    std::path::absolute(root).unwrap_or_else(|_| root.to_owned())
 }
 
 /// Decodes and parses one file for the index (the library's adapters, the

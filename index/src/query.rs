@@ -658,6 +658,23 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
     Ok(rows)
 }
 
+/// Calls and instantiations named `name` that resolve to no definition
+/// (a removed definition's former callers: what an impact report says
+/// will break), in the files `ref_names` says use the name; references to
+/// modules left out. By path, line and column.
+///
+/// # Errors
+/// [`Error::Sqlite`].
+pub fn unresolved_calls(conn: &Connection, name: &str) -> Result<Vec<RefRow>, Error> {
+    references(
+        conn,
+        "r.file_id IN (SELECT file_id FROM ref_names WHERE name_hash = ?1) AND r.name = ?2 \
+         AND r.role IN (0, 1) /* call, instantiate */ AND r.target IS NULL \
+         AND r.status != 3 /* module */",
+        rusqlite::params![crate::store::name_hash(name), name],
+    )
+}
+
 /// How many unresolved references list `id` among their name-only
 /// candidates without being shown by [`refs`] without `candidates` (those
 /// whose likely candidate it is not); with `calls_only`, only calls and

@@ -492,12 +492,19 @@ impl Workspace {
             Some(_) => budget(args.max_tokens)?,
             None => settings.max_tokens.tests.unwrap_or(DEFAULT_TESTS_TOKENS),
         };
+        let hint = impact::hidden_tests_hint(&settings);
         let text = self.with_index(|index| {
             let symbol = Self::target(index, &args.target)?;
-            let (text, json) =
-                impact::tests_answer(index, &symbol, depth, budget, &|p| settings.is_test(p))?;
+            let (text, json) = impact::tests_answer(
+                index,
+                &symbol,
+                depth,
+                budget,
+                &|p| settings.is_test(p),
+                hint.as_deref(),
+            )?;
             Ok((
-                with_moved_note(&args.target, &symbol, text),
+                with_moved_note(&args.target, &symbol, in_tool_terms(&text)),
                 files_of(&json),
             ))
         })?;
@@ -544,7 +551,7 @@ impl Workspace {
                 })
                 .map_err(|e| e.to_string())?;
             let (text, json) = impact::impact_answer(&found, budget)?;
-            Ok((text, files_of(&json)))
+            Ok((in_tool_terms(&text), files_of(&json)))
         })?;
         Ok(with_settings_note(note, text))
     }
@@ -667,6 +674,14 @@ fn test_depth(asked: Option<u32>) -> Result<u32, String> {
 
 /// `text` after a note about the settings file (reloaded, or kept after an
 /// error), when there is one.
+/// An answer of the command line's `tests`/`impact` in the tools' terms:
+/// their arguments and tool names for the flags and commands it suggests.
+fn in_tool_terms(text: &str) -> String {
+    text.replace("--max-tokens", "max_tokens")
+        .replace("(--depth)", "(depth)")
+        .replace("`callers`/`tests`", "get_callers/find_tests")
+}
+
 pub(super) fn with_settings_note(note: Option<String>, text: String) -> String {
     match note {
         Some(note) => format!("({note})\n{text}"),

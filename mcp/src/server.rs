@@ -188,14 +188,28 @@ impl OutlineServer {
 }
 
 /// A tool's text result with its token count, or its error as an MCP tool
-/// error (`isError: true`); no work is started once the client left.
+/// error (`isError: true`); no work is started once the client left. A
+/// panic in the work (a bug) is that call's error, not a request left
+/// without an answer (a new user's trial: the client waited forever).
 fn answer(work: impl FnOnce() -> Result<String, String>) -> CallToolResult {
     if super::stdio::client_gone() {
         return reply(Err(
             "the client closed the connection; nothing was done".to_owned()
         ));
     }
-    reply(work())
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(format!(
+                "internal error (a bug in ast-outline: {what}); the server goes on — \
+             please report the call that caused it"
+            ))
+        });
+    reply(result)
 }
 
 fn reply(result: Result<String, String>) -> CallToolResult {

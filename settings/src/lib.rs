@@ -7,8 +7,10 @@
 //! With no settings file every value is its default.
 //!
 //! [`Settings::load`] reads and validates the file: unknown keys, wrong
-//! types, invalid globs and out-of-range numbers are errors
-//! ([`SettingsError`]) naming the file, line, column and dotted key.
+//! types, invalid globs, out-of-range numbers, duplicate keys and NUL
+//! bytes are errors ([`SettingsError`]) naming the file, line, column and
+//! dotted key (in a pyproject.toml the full path, `tool.ast-outline.…`).
+//! Only a regular file of at most 1 MiB ([`MAX_FILE_SIZE`]) is read.
 //! [`Settings`] holds the effective values and where each came from
 //! ([`Source`]); [`Reloader`] is a server's view that re-reads the file
 //! when it changes and keeps the last good settings on an error.
@@ -40,11 +42,13 @@ use toml::Spanned;
 
 mod globs;
 mod locate;
+mod pyproject;
 mod raw;
 mod render;
 
 use globs::{Compiled, Matcher};
-use raw::{Pyproject, SettingsFile, Sp};
+use pyproject::Holds;
+use raw::{Int, Pyproject, SettingsFile, Sp};
 
 /// The name of the settings file in the project root.
 pub const FILE_NAME: &str = ".ast-outline.toml";
@@ -52,6 +56,10 @@ pub const FILE_NAME: &str = ".ast-outline.toml";
 /// The pyproject file read when [`FILE_NAME`] is absent (its
 /// `[tool.ast-outline]` table).
 pub const PYPROJECT: &str = "pyproject.toml";
+
+/// The largest settings file read, in bytes (1 MiB); a larger one is an
+/// error.
+pub const MAX_FILE_SIZE: u64 = 1024 * 1024;
 
 /// The default test globs, per language:
 ///
@@ -286,7 +294,9 @@ pub struct SettingsError {
     pub line: Option<u32>,
     /// The 1-based column in characters, when known.
     pub column: Option<u32>,
-    /// The dotted key (`tests.paths[2]`), when known.
+    /// The dotted key (`tests.paths[2]`), when known: the full path from
+    /// the file's root (`tool.ast-outline.tests.paths[2]` in a
+    /// pyproject.toml).
     pub key: Option<String>,
     /// What is wrong.
     pub message: String,
@@ -329,6 +339,9 @@ type GlobList = (Vec<String>, Vec<Compiled>);
 struct Builder<'a> {
     path: &'a Path,
     text: &'a str,
+    /// What error keys start with: `tool.ast-outline.` in a pyproject.toml
+    /// (an error names the full dotted path from the file's root).
+    key_prefix: &'a str,
     sources: BTreeMap<String, Source>,
 }
 
@@ -339,7 +352,7 @@ impl<'a> Builder<'a> {
             path: self.path.to_path_buf(),
             line: Some(line),
             column: Some(column),
-            key: Some(key.to_owned()),
+            key: Some(format!("{}{key}", self.key_prefix)),
             message,
         }
     }
@@ -381,7 +394,7 @@ impl<'a> Builder<'a> {
             path: self.path.to_path_buf(),
             line: None,
             column: None,
-            key: Some(key.to_owned()),
+            key: Some(format!("{}{key}", self.key_prefix)),
             message,
         })
     }
@@ -392,25 +405,27 @@ impl<'a> Builder<'a> {
         Some(value.into_inner())
     }
 
-    /// An integer in `1..=max`.
-    fn count(&mut self, key: &str, value: Sp<i64>, max: u64) -> Result<Option<u64>, SettingsError> {
+    /// An integer in `1..=max` (of any size in the file: one beyond an
+    /// i64 is out of range too).
+    fn count(&mut self, key: &str, value: Sp<Int>, max: u64) -> Result<Option<u64>, SettingsError> {
         let Some(value) = value else { return Ok(None) };
         let start = value.span().start;
         let n = value.into_inner();
-        let Ok(n) = u64::try_from(n) else {
-            return Err(self.error(start, key, format!("must be an integer >= 1, not {n}")));
-        };
-        if n == 0 {
-            return Err(self.error(start, key, "must be an integer >= 1, not 0".to_owned()));
+        match n {
+            Int::Negative(_) | Int::NonNegative(0) => {
+                Err(self.error(start, key, format!("must be an integer >= 1, not {n}")))
+            }
+            Int::NonNegative(big) => match u64::try_from(big) {
+                Ok(n) if n <= max => {
+                    self.found(key, start);
+                    Ok(Some(n))
+                }
+                _ => Err(self.error(start, key, format!("must be at most {max}, not {n}"))),
+            },
         }
-        if n > max {
-            return Err(self.error(start, key, format!("must be at most {max}, not {n}")));
-        }
-        self.found(key, start);
-        Ok(Some(n))
     }
 
-    fn size(&mut self, key: &str, value: Sp<i64>) -> Result<Option<usize>, SettingsError> {
+    fn size(&mut self, key: &str, value: Sp<Int>) -> Result<Option<usize>, SettingsError> {
         let max = u64::try_from(usize::MAX).unwrap_or(u64::MAX);
         Ok(self
             .count(key, value, max)?
@@ -474,9 +489,12 @@ impl Settings {
     /// Reads `ROOT/.ast-outline.toml`, else `ROOT/pyproject.toml`'s
     /// `[tool.ast-outline]`; none → defaults.
     ///
-    /// A `pyproject.toml` that does not mention `ast-outline` at all is
-    /// not parsed (it cannot hold the table), so a broken pyproject.toml
-    /// of another tool is no error here.
+    /// Only a regular file (after following symlinks) of at most
+    /// [`MAX_FILE_SIZE`] bytes is read; a directory, FIFO, device or
+    /// socket by that name, or a larger file, is an error. A
+    /// `pyproject.toml` whose lines cannot hold the table is not parsed
+    /// (see [`Settings::parse`]), so a broken pyproject.toml of another
+    /// tool is no error here.
     pub fn load(root: &Path) -> Result<Settings, SettingsError> {
         let file = root.join(FILE_NAME);
         if std::fs::symlink_metadata(&file).is_ok() {
@@ -494,33 +512,88 @@ impl Settings {
     /// Parses `text` as the file `path` (`pyproject`: whether it is a
     /// pyproject.toml, whose `[tool.ast-outline]` table is read; without
     /// that table the result is the defaults, with no file).
+    ///
+    /// A pyproject.toml is parsed only when a line could hold the table:
+    /// a header `[tool.ast-outline…]` (spaces and quotes allowed), or a
+    /// dotted key `tool.ast-outline…` or `ast-outline` starting a line, or
+    /// the misspelt `ast_outline` so (an error: `[tool.ast_outline]` is
+    /// no table of ast-outline). In a pyproject.toml an error names the
+    /// key's full dotted path (`tool.ast-outline.files.exclud`).
     pub fn parse(path: &Path, text: &str, pyproject: bool) -> Result<Settings, SettingsError> {
-        if pyproject && !text.contains("ast-outline") {
-            return Ok(Settings::defaults());
+        let holds = if pyproject {
+            let holds = pyproject::holds(text);
+            if !holds.anything() {
+                return Ok(Settings::defaults());
+            }
+            Some(holds)
+        } else {
+            None
+        };
+        let error_at = |offset: usize, key: Option<String>, message: &str| {
+            let (line, column) = locate::line_col(text, offset);
+            SettingsError {
+                path: path.to_path_buf(),
+                line: Some(line),
+                column: Some(column),
+                key,
+                message: message.to_owned(),
+            }
+        };
+        let misspelt_key = format!("tool.{}", pyproject::MISSPELT);
+        let misspelt_message = format!(
+            "unknown table; the table of ast-outline is [tool.{}]",
+            pyproject::TABLE
+        );
+        if let Some(offset) = text.find('\0') {
+            return Err(error_at(
+                offset,
+                None,
+                "contains a NUL byte (a settings file is text)",
+            ));
         }
         // TOML syntax first, so a syntax error is not reported as a key's.
-        if let Err(e) = text.parse::<toml::Table>() {
-            return Err(toml_error(path, text, &e, None));
+        if let Err(e) = toml::de::DeTable::parse(text) {
+            if let Some(Holds {
+                table: false,
+                misspelt: Some(offset),
+            }) = holds
+            {
+                // Only the misspelt table: that is what to fix.
+                return Err(error_at(offset, Some(misspelt_key), &misspelt_message));
+            }
+            let duplicate = e.message().trim_end() == "duplicate key";
+            return Err(toml_error(path, text, &e, duplicate));
         }
-        let file = if pyproject {
-            let parsed: Pyproject = toml::from_str(text)
-                .map_err(|e| toml_error(path, text, &e, Some(&["tool", "ast-outline"])))?;
-            match parsed.tool.and_then(|t| t.ast_outline) {
+        let file = if let Some(holds) = holds {
+            let parsed: Pyproject =
+                toml::from_str(text).map_err(|e| toml_error(path, text, &e, true))?;
+            let tool = parsed.tool.unwrap_or_default();
+            if let Some(misspelt) = tool.misspelt {
+                let offset = holds.misspelt.unwrap_or(misspelt.span().start);
+                return Err(error_at(offset, Some(misspelt_key), &misspelt_message));
+            }
+            match tool.ast_outline {
                 Some(file) => file,
                 None => return Ok(Settings::defaults()),
             }
         } else {
-            toml::from_str::<SettingsFile>(text)
-                .map_err(|e| toml_error(path, text, &e, Some(&[])))?
+            toml::from_str::<SettingsFile>(text).map_err(|e| toml_error(path, text, &e, true))?
         };
-        Settings::from_file(file, path, text)
+        let key_prefix = if pyproject { "tool.ast-outline." } else { "" };
+        Settings::from_file(file, path, text, key_prefix)
     }
 
-    fn from_file(file: SettingsFile, path: &Path, text: &str) -> Result<Settings, SettingsError> {
+    fn from_file(
+        file: SettingsFile,
+        path: &Path,
+        text: &str,
+        key_prefix: &str,
+    ) -> Result<Settings, SettingsError> {
         let mut s = Settings::defaults();
         let mut b = Builder {
             path,
             text,
+            key_prefix,
             sources: std::mem::take(&mut s.sources),
         };
         s.file = Some(path.to_path_buf());
@@ -692,46 +765,120 @@ impl Settings {
     }
 }
 
-/// Reads a settings file as UTF-8; an unreadable file or invalid UTF-8 is
-/// an error (with the line and column of the first invalid byte).
+/// Reads a settings file as UTF-8: only a regular file (after following
+/// symlinks) of at most [`MAX_FILE_SIZE`] bytes; an unreadable file, a
+/// directory, FIFO, device or socket, a larger file or invalid UTF-8 is an
+/// error (invalid UTF-8 with the line and column of the first invalid
+/// byte).
 fn read(path: &Path) -> Result<String, SettingsError> {
-    let error = |line: Option<u32>, column: Option<u32>, message: String| SettingsError {
+    let error = |message: String| SettingsError {
         path: path.to_path_buf(),
-        line,
-        column,
+        line: None,
+        column: None,
         key: None,
         message,
     };
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return Err(error(
-            None,
-            None,
-            "cannot read: it is a directory".to_owned(),
-        ));
+    // Before opening: opening a FIFO blocks, reading a device may not end.
+    let meta = std::fs::metadata(path).map_err(|e| error(format!("cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(error("cannot read: it is a directory".to_owned()));
     }
-    let bytes = std::fs::read(path).map_err(|e| error(None, None, format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(error(match file_kind(&meta.file_type()) {
+            Some(kind) => format!("cannot read: not a regular file ({kind})"),
+            None => "cannot read: not a regular file".to_owned(),
+        }));
+    }
+    if meta.len() > MAX_FILE_SIZE {
+        return Err(error(too_large(&meta.len().to_string())));
+    }
+    let file = std::fs::File::open(path).map_err(|e| error(format!("cannot read: {e}")))?;
+    let bytes = read_at_most(file, MAX_FILE_SIZE).map_err(|e| {
+        error(match e {
+            ReadError::TooLarge => too_large(&format!("more than {MAX_FILE_SIZE}")),
+            ReadError::Io(e) => format!("cannot read: {e}"),
+        })
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let prefix = String::from_utf8_lossy(&bytes[..valid]);
         let (line, column) = locate::line_col(&prefix, valid);
-        error(Some(line), Some(column), "invalid UTF-8".to_owned())
+        SettingsError {
+            line: Some(line),
+            column: Some(column),
+            ..error("invalid UTF-8".to_owned())
+        }
     })
 }
 
-/// A toml error as a [`SettingsError`]; `key_prefix` is `Some` for serde
-/// errors (the key is found from the span, the prefix stripped), `None`
-/// for syntax errors (no key).
-fn toml_error(
-    path: &Path,
-    text: &str,
-    e: &toml::de::Error,
-    key_prefix: Option<&[&str]>,
-) -> SettingsError {
+/// The message on a file of `size` bytes, over [`MAX_FILE_SIZE`].
+fn too_large(size: &str) -> String {
+    format!("too large: {size} bytes (a settings file is at most 1 MiB, {MAX_FILE_SIZE} bytes)")
+}
+
+/// What a file that is neither a regular file nor a directory is: "a
+/// FIFO", "a character device", "a block device" or "a socket"; `None`
+/// when unknown.
+fn file_kind(file_type: &std::fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return Some("a FIFO");
+        }
+        if file_type.is_char_device() {
+            return Some("a character device");
+        }
+        if file_type.is_block_device() {
+            return Some("a block device");
+        }
+        if file_type.is_socket() {
+            return Some("a socket");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = file_type;
+    None
+}
+
+/// Why [`read_at_most`] failed.
+#[derive(Debug)]
+enum ReadError {
+    /// More than the limit.
+    TooLarge,
+    /// The read failed.
+    Io(std::io::Error),
+}
+
+/// All of `reader`, when it holds at most `limit` bytes: at most
+/// `limit + 1` bytes are read, so a file growing meanwhile (or an endless
+/// one) is bounded too.
+fn read_at_most(reader: impl std::io::Read, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+        return Err(ReadError::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// A toml error as a [`SettingsError`]; `with_key`: whether the key is
+/// found from the span (serde errors, a duplicate key; not other syntax
+/// errors). The key is the full dotted path from the file's root.
+fn toml_error(path: &Path, text: &str, e: &toml::de::Error, with_key: bool) -> SettingsError {
     let (line, column, key) = match e.span() {
         Some(span) => {
             let (line, column) = locate::line_col(text, span.start);
-            let key = key_prefix.and_then(|strip| locate::key_at(text, span.start, strip));
+            let key = if with_key {
+                locate::key_at(text, span.start)
+            } else {
+                None
+            };
             (Some(line), Some(column), key)
         }
         None => (None, None, None),
@@ -903,6 +1050,26 @@ mod tests {
         assert_eq!(
             w.order(),
             [ContextKind::TypeHierarchy, ContextKind::References]
+        );
+    }
+
+    #[test]
+    fn reads_stop_past_the_limit() {
+        // An endless reader (as /dev/zero, or a file growing meanwhile).
+        let endless = std::io::repeat(b'#');
+        assert!(matches!(
+            read_at_most(endless, MAX_FILE_SIZE),
+            Err(ReadError::TooLarge)
+        ));
+        let bytes = read_at_most(&b"abc"[..], 3).ok();
+        assert_eq!(bytes.as_deref(), Some(&b"abc"[..]));
+        assert!(matches!(
+            read_at_most(&b"abcd"[..], 3),
+            Err(ReadError::TooLarge)
+        ));
+        assert_eq!(
+            too_large(&format!("more than {MAX_FILE_SIZE}")),
+            "too large: more than 1048576 bytes (a settings file is at most 1 MiB, 1048576 bytes)"
         );
     }
 

@@ -268,12 +268,12 @@ impl Scan {
     }
 }
 
-/// The dotted key whose key text or value holds byte `offset` of `text`:
-/// `tests.paths[2]` for the third element of `paths` under `[tests]`,
-/// `context.dcos` for the key `dcos` under `[context]`. `strip` is a
-/// prefix of key parts left out (`["tool", "ast-outline"]` in a
-/// pyproject.toml). `None` when nothing is found.
-pub(crate) fn key_at(text: &str, offset: usize, strip: &[&str]) -> Option<String> {
+/// The dotted key whose key text or value holds byte `offset` of `text`,
+/// from the file's root: `tests.paths[2]` for the third element of `paths`
+/// under `[tests]`, `context.dcos` for the key `dcos` under `[context]`,
+/// `tool.ast-outline.files.exclud` in a pyproject.toml. `None` when
+/// nothing is found.
+pub(crate) fn key_at(text: &str, offset: usize) -> Option<String> {
     let toks = tokens(text);
     let mut scan = Scan::new();
     let mut rest = toks
@@ -309,14 +309,7 @@ pub(crate) fn key_at(text: &str, offset: usize, strip: &[&str]) -> Option<String
             }
         }
     }
-    let mut parts = scan.path();
-    if !strip.is_empty() {
-        if parts.len() >= strip.len() && parts.iter().zip(strip).all(|(p, s)| p == s) {
-            parts.drain(..strip.len());
-        } else {
-            return None;
-        }
-    }
+    let parts = scan.path();
     if parts.is_empty() {
         None
     } else {
@@ -330,7 +323,7 @@ mod tests {
 
     fn at(text: &str, needle: &str) -> Option<String> {
         let offset = text.find(needle).unwrap_or(text.len());
-        key_at(text, offset, &[])
+        key_at(text, offset)
     }
 
     #[test]
@@ -361,14 +354,24 @@ mod tests {
     }
 
     #[test]
-    fn strip_prefix() {
-        let text = "[tool.ast-outline.outline]\nblock_threshold = 0\n[tool.other]\nx = 1\n";
-        let offset = text.find('0').unwrap_or(0);
+    fn pyproject_keys_are_full_paths() {
+        let text = "[tool.ast-outline.outline]\nblock_threshold = 0\n[tool]\nast-outline = 3\n";
         assert_eq!(
-            key_at(text, offset, &["tool", "ast-outline"]).as_deref(),
+            at(text, "0").as_deref(),
+            Some("tool.ast-outline.outline.block_threshold")
+        );
+        assert_eq!(at(text, "3").as_deref(), Some("tool.ast-outline"));
+    }
+
+    #[test]
+    fn duplicate_keys_and_tables() {
+        let text = "[outline]\nblock_threshold = 1\nblock_threshold = 2\n[outline]\n";
+        let second = text.rfind("block_threshold").unwrap_or(0);
+        assert_eq!(
+            key_at(text, second).as_deref(),
             Some("outline.block_threshold")
         );
-        let offset = text.find('1').unwrap_or(0);
-        assert_eq!(key_at(text, offset, &["tool", "ast-outline"]), None);
+        let header = text.rfind("outline]").unwrap_or(0);
+        assert_eq!(key_at(text, header).as_deref(), Some("outline"));
     }
 }

@@ -2,14 +2,72 @@
 //! and what the JSON Schema is made from. Doc comments here are the
 //! schema's descriptions.
 
+use std::fmt;
+
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde::de::{IgnoredAny, Visitor};
 use toml::Spanned;
 
 use crate::ContextKind;
 
 /// A value with its byte span in the file.
 pub(crate) type Sp<T> = Option<Spanned<T>>;
+
+/// An integer of any size toml reads (beyond an i64 too), so an
+/// out-of-range count is reported with its key and range rather than as
+/// a type error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Int {
+    /// A negative integer.
+    Negative(i128),
+    /// An integer >= 0.
+    NonNegative(u128),
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Negative(n) => write!(f, "{n}"),
+            Int::NonNegative(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Int {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Int, D::Error> {
+        struct IntVisitor;
+
+        impl Visitor<'_> for IntVisitor {
+            type Value = Int;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an integer")
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Int, E> {
+                self.visit_i128(i128::from(v))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Int, E> {
+                Ok(Int::NonNegative(u128::from(v)))
+            }
+
+            fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Int, E> {
+                Ok(match u128::try_from(v) {
+                    Ok(n) => Int::NonNegative(n),
+                    Err(_) => Int::Negative(v),
+                })
+            }
+
+            fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Int, E> {
+                Ok(Int::NonNegative(v))
+            }
+        }
+
+        deserializer.deserialize_any(IntVisitor)
+    }
+}
 
 /// The settings file of ast-outline: `.ast-outline.toml` in the project
 /// root, or else the `[tool.ast-outline]` table of the root's
@@ -85,7 +143,7 @@ pub(crate) struct OutlineTable {
     /// Default: 100.
     #[serde(default)]
     #[schemars(with = "u32", range(min = 1), extend("default" = 100))]
-    pub block_threshold: Sp<i64>,
+    pub block_threshold: Sp<Int>,
 }
 
 /// Query answers.
@@ -95,7 +153,7 @@ pub(crate) struct QueriesTable {
     /// The most hits an answer lists. Default: no limit.
     #[serde(default)]
     #[schemars(with = "u64", range(min = 1))]
-    pub max_results: Sp<i64>,
+    pub max_results: Sp<Int>,
 }
 
 /// `context` answers.
@@ -141,19 +199,19 @@ pub(crate) struct MaxTokensTable {
     /// Token budget of `search` answers.
     #[serde(default)]
     #[schemars(with = "u64", range(min = 1))]
-    pub search: Sp<i64>,
+    pub search: Sp<Int>,
     /// Token budget of `context` answers.
     #[serde(default)]
     #[schemars(with = "u64", range(min = 1))]
-    pub context: Sp<i64>,
+    pub context: Sp<Int>,
     /// Token budget of `tests` answers.
     #[serde(default)]
     #[schemars(with = "u64", range(min = 1))]
-    pub tests: Sp<i64>,
+    pub tests: Sp<Int>,
     /// Token budget of `impact` answers.
     #[serde(default)]
     #[schemars(with = "u64", range(min = 1))]
-    pub impact: Sp<i64>,
+    pub impact: Sp<Int>,
 }
 
 /// A pyproject.toml: only `[tool.ast-outline]` is read.
@@ -168,4 +226,7 @@ pub(crate) struct Pyproject {
 pub(crate) struct PyprojectTool {
     #[serde(default, rename = "ast-outline")]
     pub ast_outline: Option<SettingsFile>,
+    /// `[tool.ast_outline]`: a misspelt table name, an error.
+    #[serde(default, rename = "ast_outline")]
+    pub misspelt: Option<Spanned<IgnoredAny>>,
 }

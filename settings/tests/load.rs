@@ -80,6 +80,46 @@ fn pyproject_without_the_table_is_no_settings_file() {
 }
 
 #[test]
+fn pyproject_is_parsed_only_when_a_line_could_hold_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    // Broken for another tool, naming ast-outline only in a description
+    // and a comment: not parsed.
+    write(
+        dir.path(),
+        "pyproject.toml",
+        "[project]\ndescription = \"indexed with ast-outline\"\n# see [tool.ast-outline] later\n[broken\n",
+    );
+    assert_eq!(Settings::load(dir.path()).unwrap().file, None);
+    // Every form of the table is parsed: broken, an error.
+    for text in [
+        "[tool.\"ast-outline\"]\n[broken\n",
+        "[ tool.ast-outline.files ]\n[broken\n",
+        "[tool]\nast-outline = { outline = { block_threshold = 5 } }\n[broken\n",
+        "tool.ast-outline.outline.block_threshold = 5\n[broken\n",
+    ] {
+        write(dir.path(), "pyproject.toml", text);
+        assert_eq!(
+            Settings::load(dir.path()).err().map(|e| e.message),
+            Some("unclosed table, expected `]`".to_owned()),
+            "{text:?}"
+        );
+    }
+    // And read when sound.
+    for text in [
+        "[tool]\nast-outline = { outline = { block_threshold = 5 } }\n",
+        "tool.ast-outline.outline.block_threshold = 5\n",
+        "[ tool . 'ast-outline' . outline ]\nblock_threshold = 5\n",
+    ] {
+        write(dir.path(), "pyproject.toml", text);
+        assert_eq!(
+            Settings::load(dir.path()).unwrap().block_threshold,
+            5,
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
 fn values_and_sources() {
     let text = "\
 [files]
