@@ -163,8 +163,15 @@ fn impact_of_edits_additions_removals_renames_deletions_and_a_merge() {
             "src/new.py added",
             "added src/new.py:1:brand_new",
             "web/slugs.ts renamed",
+            "moved web/slugs.ts:1:slug",
         ]
     );
+    // The renamed module's function: the test importing the old path
+    // breaks.
+    let moved = &value["files"][3]["definitions"][0];
+    assert_eq!(moved["change"], "moved");
+    assert_eq!(moved["tests"][0]["id"], "web/slug.test.ts:4:", "{moved}");
+    assert_eq!(moved["tests"][0]["name"], "slug > lowers", "{moved}");
     let add = &value["files"][0]["definitions"][1];
     let tests: Vec<&str> = add["tests"]
         .as_array()

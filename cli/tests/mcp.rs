@@ -1693,9 +1693,12 @@ fn the_server_follows_a_changed_settings_file_and_keeps_the_last_good_one() {
         "{outline}"
     );
     assert!(!outline.contains("web/api.ts"), "{outline}");
-    // Said once.
+    // Said in every answer while the file is bad.
     let again = server.ok("get_file_outline", json!({"path": "."}));
-    assert!(again.starts_with("shop/cart.py"), "{again}");
+    assert!(
+        again.starts_with(&format!("{first}\nshop/cart.py")),
+        "{again}"
+    );
     assert!(!again.contains("web/api.ts"), "{again}");
 
     // No file: the defaults again.
@@ -1720,6 +1723,12 @@ fn the_server_follows_a_changed_settings_file_and_keeps_the_last_good_one() {
         )),
         "{outline}"
     );
+    let again = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
+    assert!(again.starts_with("(error: "), "{again}");
+    // Fixed: said once, then nothing.
+    write(&settings, "[outline]\nblock_threshold = 50\n");
+    let fixed = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
+    assert!(fixed.starts_with("(settings reloaded from "), "{fixed}");
     let again = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
     assert!(again.starts_with("web/api.ts"), "{again}");
 }

@@ -359,6 +359,12 @@ pub fn git_diff(root: &Path, base: &Base) -> Result<GitDiff, String> {
     if rev.starts_with('-') {
         return Err(format!("unknown revision {rev:?}"));
     }
+    if rev.contains("..") {
+        return Err(format!(
+            "{rev:?} is a range: --base takes one revision, and the working tree is compared \
+             with it (for a range, pipe `git diff {rev}` to --diff -)"
+        ));
+    }
     let verified = git(
         root,
         &[

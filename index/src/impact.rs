@@ -460,8 +460,8 @@ pub fn tests_reaching(
         }
         if depth == max_depth.max(1) {
             stopped = Some(format!(
-                "stopped at depth {depth}: {} callers left to follow (--depth)",
-                next.len()
+                "stopped at depth {depth}: {} left to follow (--depth)",
+                crate::answers::plural(next.len(), "caller")
             ));
         }
         frontier = next;
@@ -674,15 +674,20 @@ pub fn tests_answer(
     for test in &tests.tests {
         test_lines(test, "", "", &mut lines);
     }
-    let text = within(&lines, budget, "raise --max-tokens")
-        .ok_or_else(|| format!("{budget} tokens is too small: not even the header fits"))?;
+    let text = within(&lines, budget, "raise --max-tokens").ok_or_else(|| {
+        format!(
+            "a budget of {} is too small: not even the header fits",
+            crate::answers::plural(budget, "token")
+        )
+    })?;
     Ok((text, json!({ "target": symbol, "tests": tests })))
 }
 
 /// A definition a diff touches.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Changed {
-    /// `modified`, `added` or `removed`.
+    /// `modified`, `added`, `removed`, or `moved` (a top-level definition
+    /// of a renamed file: its module path changed).
     pub change: &'static str,
     /// Its id (a removed one's is its id in the old file).
     pub id: String,
@@ -1050,6 +1055,47 @@ pub fn impact(
                 tests,
             });
         }
+        // A renamed file moves every top-level definition to another
+        // module: importers of the old path break. Each one not already
+        // listed: its callers now (resolved), and calls by its name that
+        // resolve to nothing (imports of the old path), with their tests.
+        if report.status == "renamed" {
+            let listed: HashSet<String> = report.definitions.iter().map(|d| d.id.clone()).collect();
+            for def in new_defs.iter().filter(|d| !d.qualname.contains('.')) {
+                if listed.contains(&def.id) {
+                    continue;
+                }
+                let (callers, tests) = if analysed < MAX_ANALYSED {
+                    analysed += 1;
+                    let mut callers: Vec<RefRow> = query::callers(conn, &def.id, 1)?
+                        .into_iter()
+                        .map(|row| row.call)
+                        .collect();
+                    let mut tests = tests_reaching(conn, &def.id, max_depth, is_test)?.tests;
+                    let (broken, broken_tests) = removed_reach(conn, def, max_depth, is_test)?;
+                    callers.extend(broken);
+                    for test in broken_tests {
+                        if !tests.iter().any(|t| t.id == test.id) {
+                            tests.push(test);
+                        }
+                    }
+                    (Some(callers), Some(tests))
+                } else {
+                    not_analysed += 1;
+                    (None, None)
+                };
+                report.definitions.push(Changed {
+                    change: "moved",
+                    id: def.id.clone(),
+                    kind: def.kind.clone(),
+                    start_line: def.start,
+                    end_line: def.end,
+                    lines: Vec::new(),
+                    callers,
+                    tests,
+                });
+            }
+        }
         report.module_lines = runs(&module);
         out.push(report);
     }
@@ -1104,8 +1150,12 @@ pub fn impact_answer(
     } else {
         "them".to_owned()
     };
+    let moved = match count("moved") {
+        0 => String::new(),
+        n => format!(", {n} moved"),
+    };
     let mut lines = vec![format!(
-        "impact of the {}: {}, {} ({} modified, {} added, {} removed), {}, {} reaching {of}",
+        "impact of the {}: {}, {} ({} modified, {} added, {} removed{moved}), {}, {} reaching {of}",
         impact.diff,
         crate::answers::plural(impact.files.len() + impact.files_left_out, "file"),
         crate::answers::plural(definitions.len(), "definition"),
@@ -1170,20 +1220,20 @@ pub fn impact_answer(
             ));
         }
         for def in &file.definitions {
+            let changed = if def.lines.is_empty() {
+                String::new()
+            } else {
+                format!(" (lines {})", ranges(&def.lines))
+            };
             lines.push(format!(
-                "  {} {}  L{}-{} {} (lines {})",
-                def.change,
-                def.id,
-                def.start_line,
-                def.end_line,
-                def.kind,
-                ranges(&def.lines)
+                "  {} {}  L{}-{} {}{changed}",
+                def.change, def.id, def.start_line, def.end_line, def.kind,
             ));
             if let Some(callers) = &def.callers {
                 if callers.is_empty() {
                     lines.push("    callers: none found".to_owned());
                 } else {
-                    let list: Vec<String> = callers
+                    let mut list: Vec<String> = callers
                         .iter()
                         .map(|c| {
                             format!(
@@ -1197,11 +1247,9 @@ pub fn impact_answer(
                             )
                         })
                         .collect();
-                    lines.push(format!(
-                        "    callers ({}): {}",
-                        callers.len(),
-                        list.join(", ")
-                    ));
+                    // Two calls on one line (`f(f(x))`) are one place.
+                    list.dedup();
+                    lines.push(format!("    callers ({}): {}", list.len(), list.join(", ")));
                 }
             }
             if let Some(tests) = &def.tests {
@@ -1220,6 +1268,11 @@ pub fn impact_answer(
         budget,
         "raise --max-tokens, or ask `callers`/`tests` per definition",
     )
-    .ok_or_else(|| format!("{budget} tokens is too small: not even the header fits"))?;
+    .ok_or_else(|| {
+        format!(
+            "a budget of {} is too small: not even the header fits",
+            crate::answers::plural(budget, "token")
+        )
+    })?;
     Ok((text, serde_json::to_value(impact).unwrap_or_default()))
 }

@@ -320,6 +320,13 @@ pub const MAX_TARGET_CHARS: usize = 1_000;
 /// [`Error::Target`] when nothing or more than one definition matches (the
 /// message lists up to ten), or the path is not in the index.
 pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> {
+    if target.trim().is_empty() {
+        return Err(Error::Target(
+            "the target is empty: give an id (PATH:LINE:QUALNAME), PATH:QUALNAME, PATH:LINE \
+             or PATH:LINE:COL"
+                .to_owned(),
+        ));
+    }
     let length = target.chars().count();
     if length > MAX_TARGET_CHARS {
         return Err(Error::Target(format!(

@@ -226,8 +226,9 @@ pub struct Workspace {
     /// The project settings (`.ast-outline.toml`), read again when the file
     /// changes; a bad file keeps the last good settings.
     settings: std::sync::Mutex<ast_outline_settings::Reloader>,
-    /// The settings file's error at start, said in the first answer.
-    start_error: std::sync::Mutex<Option<String>>,
+    /// The settings file's error while it lasts (from the start, or since
+    /// a bad edit), said at the top of every answer until it is fixed.
+    settings_error: std::sync::Mutex<Option<String>>,
 }
 
 impl Workspace {
@@ -247,29 +248,30 @@ impl Workspace {
             found_in_index: AtomicUsize::new(0),
             found_walking: AtomicUsize::new(0),
             settings: std::sync::Mutex::new(settings),
-            start_error: std::sync::Mutex::new(start_error),
+            settings_error: std::sync::Mutex::new(start_error),
         }
     }
 
     /// The settings in effect now (read again when the file changed), and a
-    /// note when they were just reloaded or a bad file was kept out (also
-    /// printed on standard error).
+    /// note when they were just reloaded (once) or while a bad file is kept
+    /// out (every time; printed on standard error when it changes).
     pub fn settings(&self) -> (ast_outline_settings::Settings, Option<String>) {
         let mut reloader = match self.settings.lock() {
             Ok(reloader) => reloader,
             Err(poisoned) => poisoned.into_inner(),
         };
         let (settings, note) = reloader.current();
+        let mut error = self
+            .settings_error
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(note) = &note {
             eprintln!("ast-outline: {note}");
+            // A reload that worked ends the error; a failed one starts it.
+            *error = (!note.starts_with("settings reloaded")).then(|| note.clone());
         }
-        // The error at start is said once, in the first answer after it
-        // (unless a reload's note replaces it).
-        let start_error = match self.start_error.lock() {
-            Ok(mut error) => error.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
-        };
-        (settings.clone(), note.or(start_error))
+        // A bad file is said in every answer until it is fixed.
+        (settings.clone(), note.or_else(|| error.clone()))
     }
 
     /// How many `find_symbol(pattern)` answers came from the index, and

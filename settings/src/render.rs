@@ -1,4 +1,5 @@
-//! `ast-outline config` output: TOML-like text and JSON.
+//! `ast-outline config` output: TOML text (a valid settings file; unset
+//! limits are comment lines) and JSON.
 
 use serde_json::{Map, Value, json};
 
@@ -22,7 +23,7 @@ impl Val<'_> {
             }
             Val::Bool(b) => b.to_string(),
             Val::Int(Some(n)) => n.to_string(),
-            Val::Int(None) => "none".to_owned(),
+            Val::Int(None) => String::new(),
             Val::Float(f) => float(*f),
             Val::Str(s) => quote(s),
         }
@@ -127,7 +128,12 @@ pub(crate) fn text(s: &Settings) -> String {
         out.push_str(&format!("\n[{table}]\n"));
         for (key, val) in keys {
             let source = s.source(&format!("{table}.{key}"));
-            out.push_str(&format!("{key} = {}  # {source}\n", val.text()));
+            // An unset limit has no TOML value: the line is a comment, so
+            // that the text stays a valid settings file.
+            match val {
+                Val::Int(None) => out.push_str(&format!("# {key} unset  # {source}\n")),
+                _ => out.push_str(&format!("{key} = {}  # {source}\n", val.text())),
+            }
         }
     }
     out

@@ -230,7 +230,7 @@ in_queries = true  # default
 block_threshold = 100  # default
 
 [queries]
-max_results = none  # default
+# max_results unset  # default
 
 [context]
 docs = true  # default
@@ -243,9 +243,9 @@ type_hierarchy = 1.0  # default
 
 [max_tokens]
 search = 100  # /repo/.ast-outline.toml:6
-context = none  # default
-tests = none  # default
-impact = none  # default
+# context unset  # default
+# tests unset  # default
+# impact unset  # default
 ";
     assert_eq!(s.render_text(), expected);
     assert!(
