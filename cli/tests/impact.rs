@@ -488,3 +488,39 @@ fn impact_and_tests_answer_what_a_new_user_asked() {
     assert_eq!(code, 2);
     assert!(err.contains("/no/such/dir: no such directory"), "{err}");
 }
+
+/// A name defined twice in one file (`if`/`else` alternatives, a property's
+/// getter and setter): a target without the line says which one answers
+/// and how to name the other (it answered for the last in silence: a new
+/// user's trial); an id with the line answers for that one.
+#[test]
+fn a_name_defined_twice_says_which_one_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "dup.py",
+        "import sys\n\nif sys.platform == \"win32\":\n    def path_sep():\n        return \"\\\\\"\nelse:\n    def path_sep():\n        return \"/\"\n",
+    );
+    write(
+        root,
+        "test_dup.py",
+        "from dup import path_sep\n\n\ndef test_sep():\n    assert path_sep()\n",
+    );
+    let (out, err, code) = run(root, &["tests", "dup.py:path_sep"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.ends_with(
+            "ast-outline: note: 2 functions are named path_sep in dup.py (lines 4, 7): this \
+             answers for L7, the last, where references to the name resolve; give \
+             dup.py:4:path_sep for another\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        out.starts_with("tests reaching dup.py:7:path_sep (function L7-8): 1 test\n"),
+        "{out}"
+    );
+    let (_, err, _) = run(root, &["tests", "dup.py:7:path_sep"]);
+    assert!(!err.contains("are named"), "{err}");
+}

@@ -12,8 +12,55 @@ use crate::Index;
 use crate::query::{self, CallerRow, RefRow, SymbolRow};
 
 /// A note when `target` is an id `PATH:LINE:QUALNAME` whose line is no
-/// longer the definition's (it was found again by qualname), as `read` says.
-pub fn moved_note(target: &str, symbol: &SymbolRow) -> Option<String> {
+/// longer the definition's (it was found again by qualname), as `read` says;
+/// or, for a target without the line, when its file defines the name more
+/// than once (`if`/`else` alternatives, a property's getter and setter,
+/// overloads): which one answers, and how to name another.
+pub fn moved_note(index: &Index, target: &str, symbol: &SymbolRow) -> Option<String> {
+    moved(target, symbol).or_else(|| same_named(index, target, symbol))
+}
+
+/// The other definitions of `symbol`'s qualname and kind in its file, when
+/// `target` did not name its line.
+fn same_named(index: &Index, target: &str, symbol: &SymbolRow) -> Option<String> {
+    if target.ends_with(&symbol.id) {
+        return None;
+    }
+    let lines: Vec<u32> = index
+        .connection()
+        .prepare_cached(
+            "SELECT s.start_line FROM symbols s JOIN files f ON f.id = s.file_id \
+             WHERE f.path = ?1 AND s.qualname = ?2 AND s.kind = ?3 ORDER BY s.start_line",
+        )
+        .ok()?
+        .query_map(
+            rusqlite::params![symbol.path, symbol.qualname, symbol.kind],
+            |row| row.get(0),
+        )
+        .ok()?
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let others: Vec<&u32> = lines.iter().filter(|&&l| l != symbol.start_line).collect();
+    let other = others.first()?;
+    Some(format!(
+        "note: {} {} are named {} in {} (lines {}): this answers for L{}, the last, where \
+         references to the name resolve; give {}:{other}:{} for another",
+        lines.len(),
+        symbol.kind.replace('_', " ") + "s",
+        symbol.qualname,
+        symbol.path,
+        lines
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        symbol.start_line,
+        symbol.path,
+        symbol.qualname
+    ))
+}
+
+fn moved(target: &str, symbol: &SymbolRow) -> Option<String> {
     let mut parts = target.rsplitn(3, ':');
     let qualname = parts.next()?;
     let line: u32 = parts.next()?.parse().ok()?;

@@ -96,7 +96,7 @@ impl Query {
             .as_deref()
             .ok_or_else(|| crate::Error::Target("no target".into()))?;
         let symbol = query::find_target(self.index.connection(), target)?;
-        if let Some(note) = crate::answers::moved_note(target, &symbol) {
+        if let Some(note) = crate::answers::moved_note(&self.index, target, &symbol) {
             notes(note);
         }
         Ok(symbol)

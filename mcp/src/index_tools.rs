@@ -439,7 +439,7 @@ impl Workspace {
                 queries::refs_answer(index, &symbol, args.include_candidates.unwrap_or(false))
                     .map_err(|e| e.to_string())?;
             Ok((
-                cut(&with_moved_note(&args.target, &symbol, text), budget)?,
+                cut(&with_moved_note(index, &args.target, &symbol, text), budget)?,
                 files_of(&json),
             ))
         })
@@ -475,7 +475,7 @@ impl Workspace {
             }
             .map_err(|e| e.to_string())?;
             Ok((
-                cut(&with_moved_note(&args.target, &symbol, text), budget)?,
+                cut(&with_moved_note(index, &args.target, &symbol, text), budget)?,
                 files_of(&json),
             ))
         })
@@ -504,7 +504,7 @@ impl Workspace {
                 hint.as_deref(),
             )?;
             Ok((
-                with_moved_note(&args.target, &symbol, in_tool_terms(&text)),
+                with_moved_note(index, &args.target, &symbol, in_tool_terms(&text)),
                 files_of(&json),
             ))
         })?;
@@ -650,8 +650,8 @@ fn files_of(json: &serde_json::Value) -> Vec<String> {
 }
 
 /// `text` after a note when `target` was an id whose line moved.
-fn with_moved_note(target: &str, symbol: &SymbolRow, text: String) -> String {
-    match queries::moved_note(target, symbol) {
+fn with_moved_note(index: &Index, target: &str, symbol: &SymbolRow, text: String) -> String {
+    match queries::moved_note(index, target, symbol) {
         Some(note) => format!("({})\n{text}", note.trim_start_matches("note: ")),
         None => text,
     }
