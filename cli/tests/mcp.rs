@@ -1725,9 +1725,12 @@ fn the_server_follows_a_changed_settings_file_and_keeps_the_last_good_one() {
     );
     let again = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
     assert!(again.starts_with("(error: "), "{again}");
-    // Fixed: said once, then nothing.
+    // Every tool says it, not only those that use the settings.
+    let refused = server.refused("read_symbol", json!({"symbol_id": "web/api.ts:nothing"}));
+    assert!(refused.starts_with("(error: "), "{refused}");
+    // Fixed: said once (in an error answer too), then nothing.
     write(&settings, "[outline]\nblock_threshold = 50\n");
-    let fixed = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
+    let fixed = server.refused("read_symbol", json!({"symbol_id": "web/api.ts:nothing"}));
     assert!(fixed.starts_with("(settings reloaded from "), "{fixed}");
     let again = server.ok("get_file_outline", json!({"path": "web/api.ts"}));
     assert!(again.starts_with("web/api.ts"), "{again}");

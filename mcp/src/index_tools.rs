@@ -487,7 +487,7 @@ impl Workspace {
     /// As [`Workspace::find_references`]; also when `depth` is out of range.
     pub fn find_tests(&self, args: &FindTestsArgs) -> Result<String, String> {
         let depth = test_depth(args.depth)?;
-        let (settings, note) = self.settings();
+        let settings = self.settings();
         let budget = match args.max_tokens {
             Some(_) => budget(args.max_tokens)?,
             None => settings.max_tokens.tests.unwrap_or(DEFAULT_TESTS_TOKENS),
@@ -508,7 +508,7 @@ impl Workspace {
                 files_of(&json),
             ))
         })?;
-        Ok(with_settings_note(note, text))
+        Ok(text)
     }
 
     /// `get_impact`: what a diff (git's, or one given) touches.
@@ -518,7 +518,7 @@ impl Workspace {
     /// that cannot be read, or as [`Workspace::find_references`].
     pub fn get_impact(&self, args: &GetImpactArgs) -> Result<String, String> {
         let depth = test_depth(args.depth)?;
-        let (settings, note) = self.settings();
+        let settings = self.settings();
         let budget = match args.max_tokens {
             Some(_) => budget(args.max_tokens)?,
             None => settings.max_tokens.impact.unwrap_or(DEFAULT_IMPACT_TOKENS),
@@ -553,7 +553,7 @@ impl Workspace {
             let (text, json) = impact::impact_answer(&found, budget)?;
             Ok((in_tool_terms(&text), files_of(&json)))
         })?;
-        Ok(with_settings_note(note, text))
+        Ok(text)
     }
 
     /// `get_type_hierarchy`: supertypes and subtypes, transitive.
@@ -576,7 +576,7 @@ impl Workspace {
     /// # Errors
     /// As [`Workspace::find_references`]; also when not even the header fits.
     pub fn get_context(&self, args: &GetContextArgs) -> Result<String, String> {
-        let (settings, note) = self.settings();
+        let settings = self.settings();
         let budget = match args.max_tokens {
             Some(_) => budget(args.max_tokens)?,
             None => settings
@@ -613,7 +613,7 @@ impl Workspace {
                 .unwrap_or_default();
             Ok((text, files))
         })?;
-        Ok(with_settings_note(note, text))
+        Ok(text)
     }
 }
 
@@ -680,13 +680,6 @@ fn in_tool_terms(text: &str) -> String {
     text.replace("--max-tokens", "max_tokens")
         .replace("(--depth)", "(depth)")
         .replace("`callers`/`tests`", "get_callers/find_tests")
-}
-
-pub(super) fn with_settings_note(note: Option<String>, text: String) -> String {
-    match note {
-        Some(note) => format!("({note})\n{text}"),
-        None => text,
-    }
 }
 
 /// `max_tokens` or its default.

@@ -187,6 +187,21 @@ impl OutlineServer {
     }
 }
 
+impl OutlineServer {
+    /// [`answer`] after the settings note ([`Workspace::settings_note`]):
+    /// an answer (or error) starts with it in parentheses.
+    fn answer(&self, work: impl FnOnce() -> Result<String, String>) -> CallToolResult {
+        match self.workspace.settings_note() {
+            Some(note) => answer(|| {
+                work()
+                    .map(|text| format!("({note})\n{text}"))
+                    .map_err(|text| format!("({note})\n{text}"))
+            }),
+            None => answer(work),
+        }
+    }
+}
+
 /// A tool's text result with its token count, or its error as an MCP tool
 /// error (`isError: true`); no work is started once the client left. A
 /// panic in the work (a bug) is that call's error, not a request left
@@ -226,7 +241,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<FileOutlineArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.file_outline(&args))
+        self.answer(|| self.workspace.file_outline(&args))
     }
 
     #[tool(description = SEARCH_CODE, annotations(read_only_hint = true, open_world_hint = false))]
@@ -234,7 +249,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<SearchCodeArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.search_code(&args))
+        self.answer(|| self.workspace.search_code(&args))
     }
 
     #[tool(description = READ_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
@@ -242,7 +257,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<ReadSymbolArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.read_symbol(&args))
+        self.answer(|| self.workspace.read_symbol(&args))
     }
 
     #[tool(description = READ_LINES, annotations(read_only_hint = true, open_world_hint = false))]
@@ -250,7 +265,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<ReadLinesArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.read_lines(&args))
+        self.answer(|| self.workspace.read_lines(&args))
     }
 
     #[tool(description = FIND_SYMBOL, annotations(read_only_hint = true, open_world_hint = false))]
@@ -258,7 +273,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<FindSymbolArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.find_symbol(&args))
+        self.answer(|| self.workspace.find_symbol(&args))
     }
 
     #[tool(description = FIND_REFERENCES, annotations(read_only_hint = true, open_world_hint = false))]
@@ -266,7 +281,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<FindReferencesArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.find_references(&args))
+        self.answer(|| self.workspace.find_references(&args))
     }
 
     #[tool(description = GET_CALLERS, annotations(read_only_hint = true, open_world_hint = false))]
@@ -274,7 +289,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<GetCallersArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.get_callers(&args))
+        self.answer(|| self.workspace.get_callers(&args))
     }
 
     #[tool(description = GET_TYPE_HIERARCHY, annotations(read_only_hint = true, open_world_hint = false))]
@@ -282,7 +297,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<TypeHierarchyArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.get_type_hierarchy(&args))
+        self.answer(|| self.workspace.get_type_hierarchy(&args))
     }
 
     #[tool(description = FIND_TESTS, annotations(read_only_hint = true, open_world_hint = false))]
@@ -290,7 +305,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<FindTestsArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.find_tests(&args))
+        self.answer(|| self.workspace.find_tests(&args))
     }
 
     #[tool(description = GET_IMPACT, annotations(read_only_hint = true, open_world_hint = false))]
@@ -298,7 +313,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<GetImpactArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.get_impact(&args))
+        self.answer(|| self.workspace.get_impact(&args))
     }
 
     #[tool(description = GET_CONTEXT, annotations(read_only_hint = true, open_world_hint = false))]
@@ -306,7 +321,7 @@ impl OutlineServer {
         &self,
         Parameters(Checked(args)): Parameters<Checked<GetContextArgs>>,
     ) -> CallToolResult {
-        answer(|| self.workspace.get_context(&args))
+        self.answer(|| self.workspace.get_context(&args))
     }
 }
 

@@ -19,7 +19,6 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 
 use super::cache::{OutlineCache, Parsed};
-use super::index_tools::with_settings_note;
 use super::jail::{Jail, JailError, Jailed};
 use ast_outline::find::{Found, Pattern, answer_line, findable, render};
 use ast_outline::read::{header, locate, passage_lines, summary_detail};
@@ -226,9 +225,10 @@ pub struct Workspace {
     /// The project settings (`.ast-outline.toml`), read again when the file
     /// changes; a bad file keeps the last good settings.
     settings: std::sync::Mutex<ast_outline_settings::Reloader>,
-    /// The settings file's error while it lasts (from the start, or since
-    /// a bad edit), said at the top of every answer until it is fixed.
-    settings_error: std::sync::Mutex<Option<String>>,
+    /// What the settings file's reloads said: a reload not yet said, and
+    /// the file's error while it lasts (from the start, or since a bad
+    /// edit).
+    settings_said: std::sync::Mutex<(Option<String>, Option<String>)>,
 }
 
 impl Workspace {
@@ -248,30 +248,49 @@ impl Workspace {
             found_in_index: AtomicUsize::new(0),
             found_walking: AtomicUsize::new(0),
             settings: std::sync::Mutex::new(settings),
-            settings_error: std::sync::Mutex::new(start_error),
+            settings_said: std::sync::Mutex::new((None, start_error)),
         }
     }
 
-    /// The settings in effect now (read again when the file changed), and a
-    /// note when they were just reloaded (once) or while a bad file is kept
-    /// out (every time; printed on standard error when it changes).
-    pub fn settings(&self) -> (ast_outline_settings::Settings, Option<String>) {
+    /// The settings in effect now, read again when the file changed. What
+    /// a reload said is kept for [`Workspace::settings_note`] (and printed
+    /// on standard error).
+    pub fn settings(&self) -> ast_outline_settings::Settings {
         let mut reloader = match self.settings.lock() {
             Ok(reloader) => reloader,
             Err(poisoned) => poisoned.into_inner(),
         };
         let (settings, note) = reloader.current();
-        let mut error = self
-            .settings_error
+        if let Some(note) = note {
+            eprintln!("ast-outline: {note}");
+            let mut said = self
+                .settings_said
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // A reload that worked ends an error (and is said once); a
+            // failed one starts it.
+            if note.starts_with("settings reloaded") {
+                said.0 = Some(note);
+                said.1 = None;
+            } else {
+                said.0 = None;
+                said.1 = Some(note);
+            }
+        }
+        settings.clone()
+    }
+
+    /// The note every answer starts with: a reload of the settings file
+    /// (once, in the next answer), or the settings file's error (in every
+    /// answer until it is fixed). Reads the file again first when it
+    /// changed, so the answer that follows uses what the note says.
+    pub fn settings_note(&self) -> Option<String> {
+        drop(self.settings());
+        let mut said = self
+            .settings_said
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(note) = &note {
-            eprintln!("ast-outline: {note}");
-            // A reload that worked ends the error; a failed one starts it.
-            *error = (!note.starts_with("settings reloaded")).then(|| note.clone());
-        }
-        // A bad file is said in every answer until it is fixed.
-        (settings.clone(), note.or_else(|| error.clone()))
+        said.0.take().or_else(|| said.1.clone())
     }
 
     /// How many `find_symbol(pattern)` answers came from the index, and
@@ -309,7 +328,7 @@ impl Workspace {
         let max_tokens = at_least_one("max_tokens", args.max_tokens)?;
         let block_threshold = at_least_one("block_threshold", args.block_threshold)?;
         let target = self.resolve(&args.path)?;
-        let (settings, note) = self.settings();
+        let settings = self.settings();
         let mut options = OutlineOptions {
             block_threshold: block_threshold.unwrap_or(settings.block_threshold),
             ..OutlineOptions::default()
@@ -338,7 +357,7 @@ impl Workspace {
                 .saturating_sub(tokens::count(&inside).unwrap_or(0))
                 .max(1);
             let text = fit_outline(&[&focused], &[], &text_options, depth, room, true)?;
-            return Ok(with_settings_note(note, inside + &text));
+            return Ok(inside + &text);
         }
         let mut outlines: Vec<Arc<Parsed>> = Vec::new();
         let mut problems = Vec::new();
@@ -375,7 +394,6 @@ impl Workspace {
             budget,
             single_file,
         )
-        .map(|text| with_settings_note(note, text))
     }
 
     /// The outline of one symbol of the file `target` (an id, or a
@@ -738,7 +756,7 @@ impl Workspace {
         target: &Jailed,
     ) -> Result<String, String> {
         let mut problems = Vec::new();
-        let (settings, _) = self.settings();
+        let settings = self.settings();
         let files = self.files_under(target, &settings, &mut problems)?;
         let options = OutlineOptions::default();
         let mut found: Found<String> = Found::default();
@@ -841,7 +859,7 @@ impl Workspace {
         );
         // Display paths relative to the root, as every other tool shows
         // them; walked files the settings do not select left out.
-        let (settings, note) = self.settings();
+        let settings = self.settings();
         let files: Vec<ast_outline::walk::FileEntry> = walked
             .into_iter()
             .map(|mut file| {
@@ -898,7 +916,7 @@ impl Workspace {
                 plural(found.hit_count(), "hit")
             ));
         }
-        Ok(with_settings_note(note, text))
+        Ok(text)
     }
 
     fn resolve(&self, path: &str) -> Result<Jailed, String> {
