@@ -39,6 +39,17 @@ pub(super) fn run_tests(args: &TestsArgs) -> ExitCode {
         Ok(settings) => settings,
         Err(code) => return code,
     };
+    // A TypeScript/JavaScript test case by its callback's id: itself.
+    if let Some(target) = opened.target.as_deref() {
+        match index::impact::callback_tests_answer(&opened.index, target) {
+            Ok(Some(answer)) => return print(args.location.format, answer),
+            Ok(None) => {}
+            Err(message) => {
+                report(message);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let symbol = match opened.symbol(&note) {
         Ok(symbol) => symbol,
         Err(error) => {
@@ -170,7 +181,13 @@ pub(super) fn run_impact(args: &ImpactArgs) -> ExitCode {
         settings.is_test(path)
     })
     .map_err(|error| error.to_string())
-    .and_then(|impact| impact_answer(&impact, budget));
+    .and_then(|impact| {
+        impact_answer(
+            &impact,
+            budget,
+            index::impact::hidden_tests_hint(&settings).as_deref(),
+        )
+    });
     match result {
         Ok(answer) => print(args.location.format, answer),
         Err(message) => {

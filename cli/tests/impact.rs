@@ -92,6 +92,14 @@ fn tests_reach_a_definition_by_each_languages_conventions() {
         out.contains("web/slug.test.ts:4:  L4-6  test case, depth 1: slug > lowers\n"),
         "{out}"
     );
+    // A test case by its id, as listed: itself.
+    let (out, err, code) = run(dir.path(), &["tests", "web/slug.test.ts:4:"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "tests reaching web/slug.test.ts:4: (test case L4-6): 1 test\n\
+         web/slug.test.ts:4:  L4-6  test case, itself: slug > lowers\n"
+    );
     // `helper` is in a test file but is no test: nothing reaches it.
     let (out, _, _) = run(dir.path(), &["tests", "tests/test_calc.py:helper"]);
     assert!(
@@ -459,8 +467,24 @@ fn impact_and_tests_answer_what_a_new_user_asked() {
         "src/selfcheck.py",
         "import unittest\nfrom src.calc import total\n\n\nclass Check(unittest.TestCase):\n    def test_it(self):\n        total([])\n",
     );
+    // Nor a `Test*` class with `__init__` (pytest does not collect it).
+    write(
+        root,
+        "tests/test_init.py",
+        "from src.calc import total
+
+
+class TestWithInit:
+    def __init__(self):
+        pass
+
+    def test_it(self):
+        total([])
+",
+    );
     let (out, _, _) = run(root, &["tests", "src/calc.py:total"]);
     assert!(!out.contains("selfcheck"), "{out}");
+    assert!(!out.contains("TestWithInit"), "{out}");
     assert!(out.contains("tests/test_calc.py:4:test_total"), "{out}");
 
     // Settings: test files left out, and said; errors stop with 2.

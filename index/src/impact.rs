@@ -226,7 +226,9 @@ fn test_framework(
             {
                 // As unittest's discovery: in test files only.
                 Ok(is_test(path).then_some("unittest"))
-            } else if class.name.starts_with("Test") && is_test(path) {
+            } else if class.name.starts_with("Test") && is_test(path) && !has_init(conn, class.key)?
+            {
+                // pytest collects a `Test*` class without `__init__`.
                 Ok(Some("pytest"))
             } else {
                 Ok(None)
@@ -235,6 +237,15 @@ fn test_framework(
         None if info.kind == "function" && is_test(path) => Ok(Some("pytest")),
         _ => Ok(None),
     }
+}
+
+/// Whether the class `key` defines `__init__` (pytest does not collect
+/// such a class: "cannot collect test class because it has a __init__
+/// constructor").
+fn has_init(conn: &Connection, key: i64) -> Result<bool, Error> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM symbols WHERE parent = ?1 AND name = '__init__'")?
+        .exists([key])?)
 }
 
 /// The callee of a TypeScript/JavaScript callback's name (`it('adds')` →
@@ -321,18 +332,41 @@ fn test_callback(conn: &Connection, path: &str, line: u32) -> Result<Option<Test
         }))
 }
 
-/// The title of a callback named as the outline names it
-/// (`it('adds')` → `adds`; `describe.each(...)` → as written).
+/// The title of a callback named as the outline names it: its last
+/// string argument, unescaped (`it('adds')` → `adds`,
+/// `it.each(…)('each %i')` → `each %i`, `` describe(`x ${y}`) `` → `x ${y}`,
+/// `it("a \"b\"")` → `a "b"`); the name as written when it has none.
 fn callback_title(name: &str) -> String {
-    let inner = name
-        .split_once('(')
-        .and_then(|(_, rest)| rest.strip_suffix(')'))
-        .unwrap_or(name);
-    let unquoted = inner
-        .strip_prefix(['\'', '"', '`'])
-        .and_then(|rest| rest.strip_suffix(['\'', '"', '`']))
-        .unwrap_or(inner);
-    unquoted.to_owned()
+    // The last `(` or `,` followed by a quote opens the title.
+    let Some(open) = name
+        .char_indices()
+        .filter(|&(i, c)| {
+            (c == '(' || c == ',') && name[i + 1..].trim_start().starts_with(['\'', '"', '`'])
+        })
+        .map(|(i, _)| i)
+        .last()
+    else {
+        return name.to_owned();
+    };
+    let rest = name[open + 1..].trim_start();
+    let mut chars = rest.chars();
+    let Some(quote) = chars.next() else {
+        return name.to_owned();
+    };
+    let mut title = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    title.push(next);
+                }
+            }
+            c if c == quote => return title,
+            c => title.push(c),
+        }
+    }
+    // Cut short by the outline (`…`): what there is.
+    title
 }
 
 /// A test found: its framework, id, runner name and lines.
@@ -616,6 +650,51 @@ fn within(lines: &[String], budget: usize, what: &str) -> Option<String> {
             )
         }
     })
+}
+
+/// The `tests` answer for a TypeScript/JavaScript test case named by its
+/// callback's id (`PATH:LINE:`, as `tests` lists it, or `PATH:LINE` on its
+/// first line): the case itself. `None` when `target` is no such id.
+///
+/// # Errors
+/// [`Error::Sqlite`] as a message.
+pub fn callback_tests_answer(
+    index: &Index,
+    target: &str,
+) -> Result<Option<(String, serde_json::Value)>, String> {
+    let trimmed = target.strip_suffix(':').unwrap_or(target);
+    let Some((path, line)) = trimmed.rsplit_once(':') else {
+        return Ok(None);
+    };
+    let Ok(line) = line.parse::<u32>() else {
+        return Ok(None);
+    };
+    let Some(test) = test_callback(index.connection(), path, line).map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    if test.start_line != line {
+        return Ok(None);
+    }
+    let reach = TestReach {
+        path: path.to_owned(),
+        id: test.id,
+        start_line: test.start_line,
+        end_line: test.end_line,
+        framework: test.framework,
+        name: test.name,
+        depth: 0,
+        path_calls: Vec::new(),
+    };
+    let mut lines = vec![format!(
+        "tests reaching {} ({} L{}-{}): 1 test",
+        reach.id, reach.framework, reach.start_line, reach.end_line
+    )];
+    test_lines(&reach, "", "", &mut lines);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let json =
+        json!({ "target": reach.id, "tests": { "tests": [reach], "visited": 1, "stopped": null } });
+    Ok(Some((text, json)))
 }
 
 /// Why the settings may hide every test (for [`tests_answer`]'s
@@ -1121,13 +1200,15 @@ fn ranges(runs: &[(u32, u32)]) -> String {
 }
 
 /// The `impact` answer: text cut to `budget` tokens, saying what was left
-/// out; JSON whole.
+/// out; JSON whole. `if_none` ([`hidden_tests_hint`]) is said when the
+/// settings may hide tests.
 ///
 /// # Errors
 /// A message when not even the header fits in `budget`.
 pub fn impact_answer(
     impact: &Impact,
     budget: usize,
+    if_none: Option<&str>,
 ) -> Result<(String, serde_json::Value), String> {
     let definitions: Vec<&Changed> = impact.files.iter().flat_map(|f| &f.definitions).collect();
     let count = |change: &str| definitions.iter().filter(|d| d.change == change).count();
@@ -1154,10 +1235,18 @@ pub fn impact_answer(
         0 => String::new(),
         n => format!(", {n} moved"),
     };
+    let files = if impact.files_left_out > 0 {
+        format!(
+            "{} ({} read)",
+            crate::answers::plural(impact.files.len() + impact.files_left_out, "file"),
+            impact.files.len()
+        )
+    } else {
+        crate::answers::plural(impact.files.len(), "file")
+    };
     let mut lines = vec![format!(
-        "impact of the {}: {}, {} ({} modified, {} added, {} removed{moved}), {}, {} reaching {of}",
+        "impact of the {}: {files}, {} ({} modified, {} added, {} removed{moved}), {}, {} reaching {of}",
         impact.diff,
-        crate::answers::plural(impact.files.len() + impact.files_left_out, "file"),
         crate::answers::plural(definitions.len(), "definition"),
         count("modified"),
         count("added"),
@@ -1178,8 +1267,14 @@ pub fn impact_answer(
                 }
             })
             .collect();
-        lines.push(format!("tests to run: {}", names.join(" ")));
+        let incomplete = if impact.files_left_out > 0 || impact.not_analysed > 0 {
+            " (incomplete: see the limits below)"
+        } else {
+            ""
+        };
+        lines.push(format!("tests to run{incomplete}: {}", names.join(" ")));
     }
+    lines.extend(if_none.map(|hint| format!("({hint})")));
     if impact.files_left_out > 0 {
         lines.push(format!(
             "({} files of the diff left out: only the first {MAX_FILES} are read)",
@@ -1275,4 +1370,28 @@ pub fn impact_answer(
         )
     })?;
     Ok((text, serde_json::to_value(impact).unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::callback_title;
+
+    /// Titles as a runner's `-t` takes them (a new user's trial found them
+    /// mangled: `…)('each %i'`, escapes kept).
+    #[test]
+    fn callback_titles_are_the_last_string_argument_unescaped() {
+        for (name, title) in [
+            ("it('adds')", "adds"),
+            ("describe(\"math\")", "math"),
+            ("it.each(…)('each %i')", "each %i"),
+            ("describe.each([1, 2])('group %i')", "group %i"),
+            ("describe(`tmpl ${name}`)", "tmpl ${name}"),
+            ("it(\"quote's \\\"name\\\"\")", "quote's \"name\""),
+            ("it('has > arrow')", "has > arrow"),
+            ("it('cut short…", "cut short…"),
+            ("beforeEach", "beforeEach"),
+        ] {
+            assert_eq!(callback_title(name), title, "{name}");
+        }
+    }
 }

@@ -362,6 +362,8 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
         })
     })?;
     let asked = match &selector {
+        // `PATH:LINE:` (a module-level block's id): the line.
+        Selector::Id { line, qualname } if qualname.is_empty() => Asked::Line(*line),
         Selector::Id { line, qualname } if qualname.bytes().all(|b| b.is_ascii_digit()) => {
             Asked::Position(*line, qualname.parse().unwrap_or(0))
         }
@@ -371,6 +373,7 @@ pub fn find_target(conn: &Connection, target: &str) -> Result<SymbolRow, Error> 
         Selector::Line(line) | Selector::Lines { start: line, .. } => Asked::Line(*line),
     };
     let found = match selector {
+        Selector::Id { line, qualname } if qualname.is_empty() => innermost(conn, path, line)?,
         Selector::Id { line, qualname } if qualname.bytes().all(|b| b.is_ascii_digit()) => {
             let column: u32 = qualname
                 .parse()

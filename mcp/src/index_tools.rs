@@ -494,6 +494,10 @@ impl Workspace {
         };
         let hint = impact::hidden_tests_hint(&settings);
         let text = self.with_index(|index| {
+            // A TypeScript/JavaScript test case by its callback's id.
+            if let Some((text, json)) = impact::callback_tests_answer(index, &args.target)? {
+                return Ok((text, files_of(&json)));
+            }
             let symbol = Self::target(index, &args.target)?;
             let (text, json) = impact::tests_answer(
                 index,
@@ -550,7 +554,11 @@ impl Workspace {
                     settings.is_test(p)
                 })
                 .map_err(|e| e.to_string())?;
-            let (text, json) = impact::impact_answer(&found, budget)?;
+            let (text, json) = impact::impact_answer(
+                &found,
+                budget,
+                impact::hidden_tests_hint(&settings).as_deref(),
+            )?;
             Ok((in_tool_terms(&text), files_of(&json)))
         })?;
         Ok(text)
