@@ -340,11 +340,11 @@ fn callback_title(name: &str) -> String {
     // The last `(` or `,` followed by a quote opens the title.
     let Some(open) = name
         .char_indices()
-        .filter(|&(i, c)| {
+        .rev()
+        .find(|&(i, c)| {
             (c == '(' || c == ',') && name[i + 1..].trim_start().starts_with(['\'', '"', '`'])
         })
         .map(|(i, _)| i)
-        .last()
     else {
         return name.to_owned();
     };
