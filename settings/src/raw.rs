@@ -69,6 +69,40 @@ impl<'de> Deserialize<'de> for Int {
     }
 }
 
+/// A table, and only a table: serde would fill a struct from an array by
+/// position (`outline = [7]` set `block_threshold`; a new user's trial),
+/// which TOML's meaning of a table forbids.
+fn table<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct TableVisitor<T>(std::marker::PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for TableVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a table")
+        }
+
+        fn visit_map<M: serde::de::MapAccess<'de>>(self, map: M) -> Result<T, M::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+
+    deserializer.deserialize_map(TableVisitor(std::marker::PhantomData))
+}
+
+/// [`table`] for a table that may be absent (absent: the field's default).
+fn optional_table<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    table(deserializer).map(Some)
+}
+
 /// The settings file of ast-outline: `.ast-outline.toml` in the project
 /// root, or else the `[tool.ast-outline]` table of the root's
 /// `pyproject.toml`. Every key is optional; an unknown key is an error.
@@ -77,22 +111,22 @@ impl<'de> Deserialize<'de> for Int {
 #[schemars(title = "ast-outline settings")]
 pub(crate) struct SettingsFile {
     /// Which files are walked and indexed.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table")]
     pub files: FilesTable,
     /// Which files are tests, and how tests are treated.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table")]
     pub tests: TestsTable,
     /// Outline rendering.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table")]
     pub outline: OutlineTable,
     /// Query answers (refs, callers, defs, context).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table")]
     pub queries: QueriesTable,
     /// `context` answers.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table")]
     pub context: ContextTable,
     /// Default token budgets per command; a `--max-tokens` flag wins.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table")]
     pub max_tokens: MaxTokensTable,
 }
 
@@ -169,7 +203,7 @@ pub(crate) struct ContextTable {
     #[schemars(with = "ContextKind", extend("default" = "definition"))]
     pub kind: Sp<ContextKind>,
     /// The order of the relation groups in kind "all", higher first.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table")]
     pub weights: WeightsTable,
 }
 
@@ -217,14 +251,14 @@ pub(crate) struct MaxTokensTable {
 /// A pyproject.toml: only `[tool.ast-outline]` is read.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Pyproject {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "optional_table")]
     pub tool: Option<PyprojectTool>,
 }
 
 /// The `[tool]` table of a pyproject.toml.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct PyprojectTool {
-    #[serde(default, rename = "ast-outline")]
+    #[serde(default, rename = "ast-outline", deserialize_with = "optional_table")]
     pub ast_outline: Option<SettingsFile>,
     /// `[tool.ast_outline]`: a misspelt table name, an error.
     #[serde(default, rename = "ast_outline")]

@@ -399,3 +399,37 @@ fn display_leaves_out_unknown_parts() {
     e.column = Some(2);
     assert_eq!(e.to_string(), "a.toml:4:2: key `tests.paths`: m");
 }
+
+/// A table given as an array (or anything else) is a type error: serde
+/// filled a table's keys from an array by position (a new user's trial:
+/// `outline = [7]` set `block_threshold`).
+#[test]
+fn tables_must_be_tables() {
+    for (text, key, column) in [
+        ("files = [[\"src/\"], [\"vendor/\"]]\n", "files", 9),
+        ("outline = [7]\n", "outline", 11),
+        ("context = [false, \"all\"]\n", "context", 11),
+        ("[context]\nweights = [1.0]\n", "context.weights", 11),
+        ("max_tokens = 5\n", "max_tokens", 14),
+    ] {
+        let message = error(text);
+        let line = text.lines().count();
+        assert!(
+            message.starts_with(&format!(
+                ".ast-outline.toml:{line}:{column}: key `{key}`: invalid type: "
+            )),
+            "{text:?}: {message}"
+        );
+        assert!(
+            message.ends_with(", expected a table"),
+            "{text:?}: {message}"
+        );
+    }
+    let message = pyproject_error("[[tool.ast-outline]]\n");
+    assert!(
+        message.starts_with("pyproject.toml:1:")
+            && message.contains("key `tool.ast-outline`")
+            && message.ends_with(", expected a table"),
+        "{message}"
+    );
+}
