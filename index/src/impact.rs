@@ -1139,6 +1139,24 @@ pub fn impact(
         // listed: its callers now (resolved), and calls by its name that
         // resolve to nothing (imports of the old path), with their tests.
         if report.status == "renamed" {
+            // The changed ones too: the calls through the old path.
+            for changed in &mut report.definitions {
+                let Some(def) = new_defs.iter().find(|d| d.id == changed.id) else {
+                    continue;
+                };
+                if def.qualname.contains('.') {
+                    continue;
+                }
+                if let (Some(callers), Some(tests)) = (&mut changed.callers, &mut changed.tests) {
+                    let (broken, broken_tests) = removed_reach(conn, def, max_depth, is_test)?;
+                    callers.extend(broken);
+                    for test in broken_tests {
+                        if !tests.iter().any(|t| t.id == test.id) {
+                            tests.push(test);
+                        }
+                    }
+                }
+            }
             let listed: HashSet<String> = report.definitions.iter().map(|d| d.id.clone()).collect();
             for def in new_defs.iter().filter(|d| !d.qualname.contains('.')) {
                 if listed.contains(&def.id) {
