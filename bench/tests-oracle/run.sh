@@ -11,11 +11,11 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 AO="${AO:-$HERE/../../target/release/ast-outline}"
+[ -x "$AO" ] || { echo "no ast-outline binary at $AO (build it, or set AO=...)" >&2; exit 2; }
 AO="$(cd "$(dirname "$AO")" && pwd)/$(basename "$AO")"
 WORK="${WORK:-/tmp/oracle}"
 FRESH="${FRESH:-1}"
 VERSION=5.13.2
-[ -x "$AO" ] || { echo "no ast-outline binary at $AO (set AO=...)" >&2; exit 2; }
 mkdir -p "$WORK"
 cd "$WORK"
 
