@@ -1286,6 +1286,8 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 let def_line = self.definition(f, d).map_or(0, |d| d.start_line);
                 if binding.line > def_line && binding.line <= line.max(def_line) {
                     (self.follow_import(f, binding, hops + 1), binding.line)
+                } else if let Some(imported) = self.import_over_fallback(f, d, binding, hops) {
+                    (imported, binding.line)
                 } else {
                     (self.variable(f, d, hops), def_line)
                 }
@@ -1331,6 +1333,47 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                 entity
             }
             _ => bound,
+        }
+    }
+
+    /// Python: the import of a name that a module-level variable also
+    /// binds, when the import is a class, function or type and the
+    /// variable is a fallback for it (`if TYPE_CHECKING: from m import X` /
+    /// `else: X = Any`; `try: from m import X` / `except ImportError: X =
+    /// None`): what a type checker takes the name to be. `None` otherwise.
+    fn import_over_fallback(
+        &self,
+        f: usize,
+        d: usize,
+        binding: &ImportBinding,
+        hops: u32,
+    ) -> Option<Entity> {
+        if self.rust(f) || self.script(f) {
+            return None;
+        }
+        let fallback = matches!(
+            self.kind(f, d),
+            Some(SymbolKind::Variable | SymbolKind::Constant | SymbolKind::TypeAlias)
+        );
+        if !fallback {
+            return None;
+        }
+        match self.follow_import(f, binding, hops + 1) {
+            imported @ Entity::Def(g, e)
+                if matches!(
+                    self.kind(g, e),
+                    Some(
+                        SymbolKind::Class
+                            | SymbolKind::Function
+                            | SymbolKind::Interface
+                            | SymbolKind::TypeAlias
+                            | SymbolKind::Enum
+                    )
+                ) =>
+            {
+                Some(imported)
+            }
+            _ => None,
         }
     }
 
@@ -1680,6 +1723,17 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             }
             return Entity::External;
         };
+        // `from . import sub` in a package's own `__init__.py`: the import
+        // of the submodule (looking the name up in the package would find
+        // this very import again).
+        if m == f
+            && !self.script(f)
+            && let Some(name) = &binding.name
+            && let Some(module) = self.src.module(m)
+            && let Some(sub) = self.submodule(module, name)
+        {
+            return Entity::Module(sub);
+        }
         match &binding.name {
             None => Entity::Module(m),
             Some(name) => match self.module_member(m, name, hops + 1) {

@@ -860,3 +860,70 @@ def main(name: str):
     assert_eq!(at(&p, "a.py", 8, "KeyboardInterrupt").0, Status::External);
     assert_eq!(at(&p, "a.py", 9, "SystemExit").0, Status::External);
 }
+
+/// `if TYPE_CHECKING: from .settings import Config` / `else: Config = Any`
+/// (and `try: import … except ImportError: X = None`): the import is the
+/// type, the assignment a runtime fallback. The fallback won (isort's
+/// `sorting.py`: every `config.X` was external; found by the tests-oracle
+/// bench against coverage).
+#[test]
+fn an_import_wins_over_a_fallback_variable_of_the_same_name() {
+    let p = project(&[
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/settings.py",
+            "class Config:\n    def sorting_function(self):\n        pass\n",
+        ),
+        (
+            "pkg/sorting.py",
+            "from typing import TYPE_CHECKING, Any\n\nif TYPE_CHECKING:\n    from .settings import Config\nelse:\n    Config = Any\n\n\ndef key(config: Config):\n    return config.sorting_function()\n",
+        ),
+        (
+            "pkg/fallback.py",
+            "try:\n    from .settings import Config\nexcept ImportError:\n    Config = None\n\n\ndef make():\n    return Config()\n",
+        ),
+    ]);
+    assert_eq!(
+        target(&p, "pkg/sorting.py", 10, "sorting_function"),
+        "pkg/settings.py:2:Config.sorting_function"
+    );
+    assert_eq!(
+        target(&p, "pkg/sorting.py", 9, "Config"),
+        "pkg/settings.py:1:Config"
+    );
+    assert_eq!(
+        target(&p, "pkg/fallback.py", 8, "Config"),
+        "pkg/settings.py:1:Config"
+    );
+}
+
+/// `from . import settings` in a package's `__init__.py` binds the
+/// submodule; `from pkg import settings` elsewhere is that module (it
+/// stayed a candidate: isort's `__init__.py`, found by the tests-oracle
+/// bench).
+#[test]
+fn a_submodule_imported_by_its_package_init_is_the_module() {
+    let p = project(&[
+        (
+            "pkg/__init__.py",
+            "from . import settings\nfrom .settings import Config\n",
+        ),
+        (
+            "pkg/settings.py",
+            "class Config:\n    pass\n\n\ndef load():\n    pass\n",
+        ),
+        (
+            "tests/test_x.py",
+            "from pkg import settings\n\n\ndef test_it():\n    settings.Config()\n    settings.load()\n",
+        ),
+    ]);
+    assert_eq!(at(&p, "pkg/__init__.py", 1, "settings").0, Status::Module);
+    assert_eq!(
+        target(&p, "tests/test_x.py", 5, "Config"),
+        "pkg/settings.py:1:Config"
+    );
+    assert_eq!(
+        target(&p, "tests/test_x.py", 6, "load"),
+        "pkg/settings.py:5:load"
+    );
+}
