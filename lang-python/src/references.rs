@@ -1073,6 +1073,14 @@ impl Collector<'_, '_> {
             };
             if typed {
                 self.visit_annotation(argument);
+            } else if i == 0
+                && matches!(callee, Some("partial" | "partialmethod"))
+                && matches!(argument, Expr::Name(_) | Expr::Attribute(_))
+            {
+                // `functools.partial(f, …)` calls `f` when it is called
+                // (Python library reference, functools.partial): a call of
+                // `f` here, so callers and the tests that reach `f` see it.
+                self.named(argument, Role::Call, None);
             } else {
                 self.visit_expr(argument);
             }

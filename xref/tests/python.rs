@@ -927,3 +927,35 @@ fn a_submodule_imported_by_its_package_init_is_the_module() {
         "pkg/settings.py:5:load"
     );
 }
+
+/// `functools.partial(f, …)` is a call of `f` by the function that makes
+/// the partial (isort's `partial(place.module, config=…)` hid `place.module`
+/// from every test: the tests-oracle bench's largest miss).
+#[test]
+fn a_function_given_to_partial_is_called() {
+    let p = project(&[
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/place.py",
+            "def module(name, config=None):\n    return name\n",
+        ),
+        (
+            "pkg/sort.py",
+            "from functools import partial\nimport functools\nfrom pkg import place\n\n\ndef key(config):\n    return partial(place.module, config=config)\n\n\ndef other(config):\n    return functools.partial(place.module, config=config)\n",
+        ),
+    ]);
+    let (status, found, role, _) = at(&p, "pkg/sort.py", 7, "module");
+    assert_eq!(
+        (status, found.as_str(), role),
+        (Status::Resolved, "pkg/place.py:1:module", Role::Call)
+    );
+    assert_eq!(at(&p, "pkg/sort.py", 11, "module").2, Role::Call);
+    let scope =
+        p.1.references
+            .iter()
+            .map(|r| &p.0[r.file].facts.references[r.reference])
+            .find(|r| r.line == 7 && r.name == "module")
+            .and_then(|r| r.scope.as_ref())
+            .map(|s| s.id("pkg/sort.py"));
+    assert_eq!(scope.as_deref(), Some("pkg/sort.py:6:key"));
+}
