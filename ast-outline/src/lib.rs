@@ -55,6 +55,7 @@ pub mod find;
 pub mod read;
 pub mod search;
 mod source_file;
+pub mod supervise;
 pub mod tree;
 pub mod walk;
 
@@ -136,7 +137,25 @@ const PARSER_STACK_RED_ZONE: usize = 128 << 20;
 /// An adapter never panics by design; should one do so anyway, the panic is
 /// caught and reported as an error diagnostic of an empty, partial outline.
 ///
+/// When a supervisor is installed ([`supervise::install`]: the servers and
+/// the command-line tool do), the parse runs in a worker process and a file
+/// that crashes it, or passes its time or memory limit, gives an empty
+/// partial outline with one error diagnostic.
 pub fn outline_source_as(
+    path: &str,
+    language: Language,
+    source: &str,
+    options: &OutlineOptions,
+) -> FileOutline {
+    match supervise::parse(path, language, source, options, false) {
+        Some((outline, _)) => outline,
+        None => in_process(path, language, source, options),
+    }
+}
+
+/// [`outline_source_as`] in this process, whether or not a supervisor is
+/// installed (what a worker runs).
+pub(crate) fn in_process(
     path: &str,
     language: Language,
     source: &str,
@@ -149,30 +168,60 @@ pub fn outline_source_as(
         }))
     });
     outlined.unwrap_or_else(|_| {
-        let mut outline = outline_core::finish(
+        not_outlined(
             path,
             language,
-            outline_core::strip_bom(source),
-            outline_core::Extracted::default(),
-        );
-        outline.partial = true;
-        outline.diagnostics.push(Diagnostic {
-            line: 1,
-            column: 1,
-            severity: Severity::Error,
-            message: "internal error in the language adapter; no symbols were extracted \
-                      (please report this file)"
+            source,
+            "internal error in the language adapter; no symbols were extracted \
+             (please report this file)"
                 .to_owned(),
-        });
-        outline
+        )
     })
+}
+
+/// The outline of a file no adapter could outline: no symbols, the lines
+/// counted, partial, and one error diagnostic at 1:1 saying why.
+pub(crate) fn not_outlined(
+    path: &str,
+    language: Language,
+    source: &str,
+    message: String,
+) -> FileOutline {
+    let mut outline = outline_core::finish(
+        path,
+        language,
+        outline_core::strip_bom(source),
+        outline_core::Extracted::default(),
+    );
+    outline.partial = true;
+    outline.diagnostics.push(Diagnostic {
+        line: 1,
+        column: 1,
+        severity: Severity::Error,
+        message,
+    });
+    outline
 }
 
 /// [`outline_source_as`] and the file's cross-reference facts from the same
 /// parse ([`outline_core::Outline::outline_with_facts`]), with the same
 /// stack and panic protection (a panic gives an empty partial outline and
-/// facts marked unsupported). Used to build the index.
+/// facts marked unsupported) and the same supervision (a failed worker
+/// gives empty facts). Used to build the index.
 pub fn outline_source_with_facts(
+    path: &str,
+    language: Language,
+    source: &str,
+    options: &OutlineOptions,
+) -> (FileOutline, outline_core::xref::Facts) {
+    match supervise::parse(path, language, source, options, true) {
+        Some((outline, facts)) => (outline, facts.unwrap_or_default()),
+        None => in_process_with_facts(path, language, source, options),
+    }
+}
+
+/// [`outline_source_with_facts`] in this process (what a worker runs).
+pub(crate) fn in_process_with_facts(
     path: &str,
     language: Language,
     source: &str,
@@ -185,7 +234,7 @@ pub fn outline_source_with_facts(
         }))
     });
     outlined.unwrap_or_else(|_| {
-        let outline = outline_source_as(path, language, source, options);
+        let outline = in_process(path, language, source, options);
         (outline, outline_core::xref::Facts::default())
     })
 }

@@ -347,6 +347,11 @@ impl Outliner {
             return Ok(found(hit, lookup, Some(stamp)));
         }
         let outline = self.parse_bytes(file, bytes)?;
+        if crate::supervise::failed_outline(&outline) {
+            // A worker's failure may depend on the machine's load (a time
+            // limit): never kept, tried again by the next process.
+            return Ok((Outlined::Parsed(outline, None), Save::Nothing));
+        }
         Ok(match json_line(&outline) {
             Ok(json) => (
                 Outlined::Parsed(outline, Some(json.clone())),

@@ -31,13 +31,60 @@ TARGET is a symbol id (PATH:LINE:QUALNAME), PATH:QUALNAME, PATH:LINE or
 PATH:LINE:COL (column 1-based, in characters); PATH is relative to --root.
 Queries refresh the index first unless --no-refresh is given.";
 
+/// `--version`: the package version and the git commit built from
+/// (`-modified` when the checkout had uncommitted changes; see build.rs).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("AST_OUTLINE_COMMIT"),
+    ")"
+);
+
 /// Outline code by symbol and read one symbol back, for AI coding agents.
 #[derive(Debug, Parser)]
-#[command(name = "ast-outline", version, after_help = EXAMPLES, max_term_width = 100)]
+#[command(name = "ast-outline", version = VERSION, after_help = EXAMPLES, max_term_width = 100)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// How files are parsed (flags of every command).
+    #[command(flatten)]
+    pub parsing: ParsingArgs,
+}
+
+/// Parse supervision: every file is parsed in a worker process, so one
+/// that crashes a parser, passes the time limit or the memory cap is
+/// reported (an error diagnostic, no symbols) and the rest is served.
+#[derive(Debug, Args)]
+pub struct ParsingArgs {
+    /// Longest a single file's parse may take, in seconds, before its worker
+    /// is stopped and the file reported.
+    #[arg(long, global = true, default_value_t = 60.0, value_name = "SECONDS",
+          value_parser = positive_seconds, help_heading = "Parsing")]
+    pub parse_timeout: f64,
+    /// Largest resident memory of a parse worker, in MiB (Linux), before it
+    /// is stopped and its file reported.
+    #[arg(long, global = true, default_value_t = 4096, value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(16..=1 << 30), help_heading = "Parsing")]
+    pub parse_memory: u64,
+    /// Parse in this process, without worker processes (faster to start; a
+    /// file that crashes a parser then ends the process).
+    #[arg(long, global = true, help_heading = "Parsing")]
+    pub parse_in_process: bool,
+}
+
+/// A number of seconds above 0 and at most a day.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0 {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "`{text}`: give more than 0 and at most 86400 seconds"
+        ))
+    }
 }
 
 /// The subcommands.

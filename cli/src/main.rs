@@ -37,12 +37,53 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// (also when files had syntax errors), 1 when nothing could be read, 2 for
 /// usage errors.
 fn main() -> ExitCode {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| first == PARSE_WORKER)
+    {
+        return on_big_stack(ast_outline::supervise::serve_worker);
+    }
     let cli = Cli::parse();
-    // Run on a thread with a large stack: parsers recurse on deeply nested code.
+    supervise(&cli.parsing);
+    on_big_stack(move || run(cli))
+}
+
+/// The hidden first argument that makes this binary a parse worker
+/// ([`ast_outline::supervise::serve_worker`]).
+const PARSE_WORKER: &str = "__parse-worker";
+
+/// Sends this process's parses to supervised worker processes (this binary
+/// with [`PARSE_WORKER`]), unless `--parse-in-process` was given: a file
+/// that overflows a parser's stack, runs out of memory or never ends is
+/// reported and every other file served.
+fn supervise(parsing: &args::ParsingArgs) {
+    if parsing.parse_in_process {
+        return;
+    }
+    let Ok(program) = std::env::current_exe() else {
+        eprintln!("ast-outline: cannot find this program's path; parsing unsupervised");
+        return;
+    };
+    ast_outline::supervise::install(
+        ast_outline::supervise::WorkerCommand {
+            program,
+            args: vec![PARSE_WORKER.into()],
+        },
+        ast_outline::supervise::Limits {
+            time: std::time::Duration::from_secs_f64(parsing.parse_timeout),
+            memory_bytes: parsing.parse_memory << 20,
+            ..ast_outline::supervise::Limits::default()
+        },
+    );
+}
+
+/// Runs `job` on a thread with a large stack: parsers recurse on deeply
+/// nested code.
+fn on_big_stack(job: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
     let worker = std::thread::Builder::new()
         .name("ast-outline".into())
         .stack_size(PARSER_STACK_BYTES)
-        .spawn(move || run(cli));
+        .spawn(job);
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => {

@@ -235,7 +235,8 @@ fn settings_dir(root: &Path) -> PathBuf {
 ///
 /// # Errors
 /// The reason, when the file is larger than
-/// [`ast_outline::DEFAULT_MAX_FILE_SIZE`] or holds NUL bytes.
+/// [`ast_outline::DEFAULT_MAX_FILE_SIZE`], holds NUL bytes, or its parse
+/// worker failed ([`ast_outline::supervise`]).
 pub fn parse(
     path: &str,
     language: Language,
@@ -250,12 +251,18 @@ pub fn parse(
         return Err("binary (holds NUL bytes), not indexed".to_owned());
     }
     let text = SourceText::from_bytes(bytes, Some(language));
-    Ok(outline_source_with_facts(
-        path,
-        language,
-        &text.text,
-        &OutlineOptions::default(),
-    ))
+    let (outline, facts) =
+        outline_source_with_facts(path, language, &text.text, &OutlineOptions::default());
+    // A file whose parse worker crashed, or passed its time or memory
+    // limit, is left out like an unreadable one, with the reason.
+    if let Some(failure) = outline.diagnostics.iter().find(|diagnostic| {
+        diagnostic
+            .message
+            .starts_with(ast_outline::supervise::WORKER_FAILURE)
+    }) {
+        return Err(failure.message.clone());
+    }
+    Ok((outline, facts))
 }
 
 fn db_path(root: &Path, db: Option<&PathBuf>) -> PathBuf {

@@ -316,9 +316,9 @@ impl Workspace {
             Some(Held::Live(live)) => {
                 let answer = || {
                     live.query(|index| {
-                        Ok::<_, String>(
-                            work(index)?.map(|(text, files)| (text, live.stale(index, &files))),
-                        )
+                        Ok::<_, String>(work(index)?.map(|(text, files)| {
+                            (with_failures_note(index, text), live.stale(index, &files))
+                        }))
                     })
                 };
                 let Some((mut text, mut stale)) = answer()? else {
@@ -337,6 +337,7 @@ impl Workspace {
                 let Some((text, files)) = work(index)? else {
                     return Ok(None);
                 };
+                let text = with_failures_note(index, text);
                 let stale = index.stale(root, &files).map_err(|e| e.to_string())?;
                 Ok(Some(with_stale_note(text, &stale)))
             }
@@ -711,6 +712,43 @@ fn cut(text: &str, budget: usize) -> Result<String, String> {
         )
     })
     .ok_or_else(|| format!("max_tokens={budget} is too small for even the first line"))
+}
+
+/// Most files named in [`with_failures_note`].
+const FAILURES_NAMED: usize = 5;
+
+/// `text`, then a note naming the files left out of the index because
+/// their parse worker failed (a crash, the time limit or the memory cap:
+/// [`ast_outline::supervise`]), when there are any: the answer may miss
+/// what they define or reference.
+fn with_failures_note(index: &Index, text: String) -> String {
+    let failed: Vec<String> = index
+        .left_out(".")
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, why)| why.starts_with(ast_outline::supervise::WORKER_FAILURE))
+        .map(|(path, _)| path)
+        .collect();
+    if failed.is_empty() {
+        return text;
+    }
+    let mut named = failed
+        .iter()
+        .take(FAILURES_NAMED)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if failed.len() > FAILURES_NAMED {
+        named.push_str(&format!(" and {} more", failed.len() - FAILURES_NAMED));
+    }
+    format!(
+        "{}\nnote: {} not indexed: the parser's worker failed on {} (get_file_outline says \
+         why); what {} define or reference is missing here",
+        text.trim_end(),
+        outline_core::text::plural(failed.len(), "file"),
+        named,
+        if failed.len() == 1 { "it" } else { "they" },
+    )
 }
 
 #[cfg(test)]
