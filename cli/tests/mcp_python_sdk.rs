@@ -72,3 +72,43 @@ fn the_official_python_sdk_outlines_reads_by_id_across_an_edit_and_is_refused_ou
         "{stdout}"
     );
 }
+
+/// Every MCP client snippet of `docs/clients.md` (Claude Code, Cursor,
+/// Codex, VS Code) is parsed in its client's format and the server it
+/// describes is started with the official SDK, with this build's
+/// `ast-outline` first on the `PATH`: it lists the tools and outlines a file.
+#[test]
+fn every_client_snippet_of_the_docs_starts_a_server_the_sdk_can_use() {
+    let dir = client_dir();
+    let python = python_with_sdk(&dir);
+    let binary = Path::new(env!("CARGO_BIN_EXE_ast-outline"));
+    let output = Command::new(&python)
+        .arg(dir.join("snippets_test.py"))
+        .arg(dir.join("..").join("..").join("docs").join("clients.md"))
+        .arg(binary.parent().expect("the binary's directory"))
+        .output()
+        .expect("run snippets_test.py");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "snippets_test.py failed:\n--- stdout\n{stdout}--- stderr\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let checked: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("ok "))
+        .filter_map(|line| line.split(':').next())
+        .collect();
+    assert_eq!(
+        checked,
+        [
+            "claude-code",
+            "claude-code-cli",
+            "codex",
+            "codex-cli",
+            "cursor",
+            "vscode"
+        ],
+        "{stdout}"
+    );
+}
