@@ -167,6 +167,14 @@ enum Failure {
 }
 
 impl Failure {
+    /// Whether the worker was killed by SIGKILL or SIGTERM from outside
+    /// (this supervisor's own kills are [`Failure::TimedOut`] and
+    /// [`Failure::Memory`]).
+    fn killed_from_outside(&self) -> bool {
+        matches!(self, Failure::Died(how) if how.starts_with("killed by signal 9 ")
+            || how.starts_with("killed by signal 15"))
+    }
+
     fn message(&self) -> String {
         let why = match self {
             Failure::Died(how) => format!("stopped on this file ({how})"),
@@ -240,6 +248,12 @@ impl Supervisor {
             Ok(answer) => {
                 self.give_back(Some(worker));
                 Some(answer)
+            }
+            Err(failure) if failure.killed_from_outside() => {
+                // Not the file's fault (an administrator, the kernel's
+                // out-of-memory killer): reported, and tried again next time.
+                self.give_back(None);
+                Some(failed(path, language, source, &failure, facts))
             }
             Err(failure) => {
                 self.give_back(None);

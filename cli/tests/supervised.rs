@@ -543,3 +543,35 @@ fn watch_reports_failing_files_and_keeps_indexing_the_others() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// A failure met by the MCP server is not written to the outline cache: the
+/// next process (here without the test faults) outlines the file (a
+/// new-user trial found the server's failure read back by `outline .`).
+#[test]
+fn a_failure_met_by_the_mcp_server_is_not_kept_in_the_outline_cache() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "ok.py", "def total(items):\n    return sum(items)\n");
+    let index = Command::new(BIN)
+        .arg("index")
+        .arg(root)
+        .output()
+        .expect("index");
+    assert!(index.status.success(), "{index:?}");
+    write(root, "n3.py", "x = '@@ast-outline-fault:abort@@'\n");
+    let mut mcp = Mcp::start(root);
+    let text = mcp.call("get_file_outline", json!({"path": "n3.py"}));
+    assert!(text.contains("SIGABRT"), "{text}");
+    drop(mcp);
+    let output = Command::new(BIN)
+        .args(["outline", "--format", "json"])
+        .arg(root)
+        .output()
+        .expect("outline");
+    let n3 = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("JSON"))
+        .find(|o| o["path"].as_str().is_some_and(|p| p.ends_with("n3.py")))
+        .expect("n3.py outlined");
+    assert_eq!(symbol_names(&n3), ["x"], "{n3}");
+}

@@ -125,7 +125,10 @@ impl OutlineCache {
             (language, _) => {
                 self.parses.fetch_add(1, Ordering::Relaxed);
                 let outline = language.map(|language| source.outline(display, language, options));
+                // A worker's failure is never kept on disk: it may come
+                // from this process's limits or load (ast_outline::supervise).
                 if let (Some(disk), Some(outline)) = (&disk, &outline)
+                    && !ast_outline::supervise::failed_outline(outline)
                     && let Ok(json) = outline_core::json_line(outline)
                 {
                     // Writing is a courtesy: a read-only cache is fine.
