@@ -90,10 +90,16 @@ impl Default for Limits {
 /// Whether `outline` is the answer for a file whose worker failed (its
 /// diagnostics hold one starting with [`WORKER_FAILURE`]).
 pub fn failed_outline(outline: &FileOutline) -> bool {
+    failure(outline).is_some()
+}
+
+/// The diagnostic saying why `outline`'s worker failed (its message starts
+/// with [`WORKER_FAILURE`]), if it did.
+pub fn failure(outline: &FileOutline) -> Option<&outline_core::Diagnostic> {
     outline
         .diagnostics
         .iter()
-        .any(|diagnostic| diagnostic.message.starts_with(WORKER_FAILURE))
+        .find(|diagnostic| diagnostic.message.starts_with(WORKER_FAILURE))
 }
 
 /// How to start a worker: `program` run with `args`, whose `main` calls
@@ -469,7 +475,8 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        // Closing its input ends an idle worker; a busy one is killed.
+        // Killed whether idle or busy (an idle one would also end when its
+        // input closes, but a busy one would finish its file first).
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -255,11 +255,7 @@ pub fn parse(
         outline_source_with_facts(path, language, &text.text, &OutlineOptions::default());
     // A file whose parse worker crashed, or passed its time or memory
     // limit, is left out like an unreadable one, with the reason.
-    if let Some(failure) = outline.diagnostics.iter().find(|diagnostic| {
-        diagnostic
-            .message
-            .starts_with(ast_outline::supervise::WORKER_FAILURE)
-    }) {
+    if let Some(failure) = ast_outline::supervise::failure(&outline) {
         return Err(failure.message.clone());
     }
     Ok((outline, facts))
