@@ -129,6 +129,24 @@ fn python_regressions() {
             assert_eq!(inside, ["c", "fahrenheit", "_get_mode"]);
             true
         }
+        // 88 bytes decoded to 256 (a `\r`, then mostly bytes replaced by
+        // U+FFFD): ruff's "Expected a statement" at the very end of the
+        // text, a whole number of the line index's 256-byte counting blocks,
+        // was given column 0 (an overflow, caught as an internal error in
+        // debug builds). It is one past the 87 characters of line 2.
+        "error-at-the-end-of-a-whole-block.py" => {
+            let last = outline.diagnostics.last().expect("diagnostics");
+            assert_eq!(
+                (last.line, last.column, last.message.as_str()),
+                (2, 88, "Expected a statement")
+            );
+            assert!(
+                outline.not_outlined().is_none(),
+                "{:?}",
+                outline.diagnostics
+            );
+            true
+        }
         _ => false,
     });
 }

@@ -85,7 +85,9 @@ impl<'a> LineIndex<'a> {
         if self.chars_before_block.is_empty() {
             return offset;
         }
-        let block = offset / CHAR_BLOCK;
+        // The end of a text whose length is a multiple of the block is in
+        // the last block (there is no block after it to count from).
+        let block = (offset / CHAR_BLOCK).min(self.chars_before_block.len().saturating_sub(1));
         let block_start = block * CHAR_BLOCK;
         let in_block = self
             .text
@@ -250,6 +252,30 @@ mod tests {
             let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
             let expected = text[line_start..offset].chars().count() + 1;
             assert_eq!(index.column(offset) as usize, expected, "offset {offset}");
+        }
+    }
+
+    /// The end of a non-ASCII text whose byte length is a multiple of the
+    /// counting block (found by fuzzing: column 0, or an overflow).
+    #[test]
+    fn the_end_of_a_text_a_whole_number_of_blocks_long_has_its_column() {
+        for blocks in 1..=3 {
+            // "\r" and 85 three-byte characters: 256 bytes a block.
+            let text = format!("\r{}", "\u{fffd}".repeat(85)).repeat(blocks);
+            assert_eq!(text.len(), CHAR_BLOCK * blocks);
+            let index = LineIndex::new(&text);
+            let offsets = text.char_indices().map(|(offset, _)| offset);
+            for offset in offsets.chain([text.len()]) {
+                let line_start = text[..offset].rfind('\r').map_or(0, |i| i + 1);
+                let line_start = if offset == text.len() && line_start == offset {
+                    // A text ending in a line end ends on its last line.
+                    text[..offset - 1].rfind('\r').map_or(0, |i| i + 1)
+                } else {
+                    line_start
+                };
+                let expected = text[line_start..offset].chars().count() + 1;
+                assert_eq!(index.column(offset) as usize, expected, "offset {offset}");
+            }
         }
     }
 
