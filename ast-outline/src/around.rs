@@ -62,6 +62,9 @@ pub fn holding(outline: &FileOutline, index: &LineIndex<'_>, line: u32) -> Resul
     }
     let chain = outline.enclosing(line);
     let mut out = match chain.len() {
+        0 if let Some(why) = outline.not_outlined() => {
+            format!("{path}:{line}: {path} has no symbols, it was not outlined: {why}\n")
+        }
         0 => format!("{path}:{line} is at module level (inside no symbol)\n"),
         1 => format!("{path}:{line} is inside 1 symbol:\n"),
         n if chain.iter().any(|s| s.kind == SymbolKind::Block) => {

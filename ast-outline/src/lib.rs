@@ -172,7 +172,7 @@ pub(crate) fn in_process(
             path,
             language,
             source,
-            "internal error in the language adapter; no symbols were extracted \
+            "not outlined: internal error in the language adapter; no symbols were extracted \
              (please report this file)"
                 .to_owned(),
         )

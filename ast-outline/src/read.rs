@@ -131,6 +131,17 @@ pub enum Miss {
         /// `id  summary` lines of the symbols of the same qualname and kind left.
         others: Vec<String>,
     },
+    /// The file could not be outlined at all (its parser crashed, ran out
+    /// of time or memory: [`FileOutline::not_outlined`]), so it has no
+    /// symbols; only line ranges can be read.
+    NotOutlined {
+        /// The file looked in.
+        path: String,
+        /// Why it was not outlined.
+        why: String,
+        /// Its line count.
+        lines: u32,
+    },
     /// Nothing matches: `id  summary` lines of the nearest names (maybe none).
     NotFound {
         /// The file looked in.
@@ -176,6 +187,10 @@ impl Miss {
                 }
                 message
             }
+            Miss::NotOutlined { path, why, lines } => format!(
+                "{target}: {path} has no symbols, it was not outlined: {why}; read it by lines \
+                 instead ({path}:1-{lines})"
+            ),
             Miss::NotFound { path, suggestions } => {
                 let mut message = format!("{target}: no such symbol in {path}");
                 if suggestions.is_empty() {
@@ -310,7 +325,12 @@ pub fn locate(
             (outline, resolution, false)
         }
         (Selector::Line(line), Resolution::NotFound { .. }) => {
-            return Ok(range(*line, *line, Some("(no symbol contains this line)")));
+            // A file that was not outlined has no symbols to contain it.
+            let label = match outline.not_outlined() {
+                Some(why) => format!("(the file was not outlined: {why})"),
+                None => "(no symbol contains this line)".to_owned(),
+            };
+            return Ok(range(*line, *line, Some(&label)));
         }
         (_, resolution) => (outline, resolution, false),
     };
@@ -346,6 +366,13 @@ fn settle(
             total: candidates.len(),
             shown: listed(&candidates[..candidates.len().min(MOST_CANDIDATES)]),
         }),
+        Resolution::NotFound { .. } if let Some(why) = outline.not_outlined() => {
+            Err(Miss::NotOutlined {
+                path: outline.path.clone(),
+                why: why.to_owned(),
+                lines: outline.line_count,
+            })
+        }
         Resolution::NotFound { suggestions } => Err(Miss::NotFound {
             path: outline.path.clone(),
             suggestions: listed(&suggestions),

@@ -994,7 +994,11 @@ fn file_lines(file: &FileHits, outline: Option<&FileOutline>) -> Vec<Line> {
     for group in groups {
         match group.named {
             Some(symbol) => lines.push(line(2, symbol_line(symbol), false, true)),
-            None => lines.push(line(2, "(module level)".to_owned(), false, false)),
+            // A file that was not outlined has no symbols to hold its hits.
+            None => match outline.not_outlined() {
+                Some(why) => lines.push(line(2, format!("(not outlined: {why})"), false, false)),
+                None => lines.push(line(2, "(module level)".to_owned(), false, false)),
+            },
         }
         for (block, hits) in group.items {
             let indent = match block {

@@ -633,3 +633,35 @@ fn the_server_follows_a_changed_settings_file_and_tells_the_editor() {
     assert!(area(&mut client) > 0);
     client.stop();
 }
+
+/// Positions at the protocol's largest line and character (u32::MAX) get an
+/// answer, not an error, and the server lives on (a new-user trial found an
+/// overflow that ended it), in UTF-16 and UTF-32.
+#[test]
+fn the_largest_positions_are_answered_and_the_server_lives_on() {
+    let dir = project();
+    for encodings in [None, Some(json!(["utf-32"]))] {
+        let mut client = Client::start(dir.path(), encodings);
+        for (line, character) in [(u32::MAX, 0), (0, u32::MAX), (u32::MAX, u32::MAX)] {
+            for method in [
+                "textDocument/definition",
+                "textDocument/references",
+                "textDocument/hover",
+                "textDocument/prepareCallHierarchy",
+                "textDocument/prepareTypeHierarchy",
+            ] {
+                let mut params = client.at("app.py", line, character);
+                params["context"] = json!({ "includeDeclaration": true });
+                let answer = client.request(method, params);
+                assert!(
+                    answer.get("error").is_none(),
+                    "{method} {line}:{character}: {answer}"
+                );
+            }
+        }
+        // Still answering.
+        let found = client.result("workspace/symbol", json!({ "query": "total" }));
+        assert_eq!(found[0]["name"], "total");
+        client.stop();
+    }
+}

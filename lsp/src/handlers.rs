@@ -16,7 +16,7 @@ use outline_core::{OutlineOptions, Symbol, SymbolKind};
 use serde_json::{Value, json};
 
 use super::convert::{self, Encoding};
-use super::{Failure, INTERNAL_ERROR, INVALID_PARAMS, Server};
+use super::{Failure, INTERNAL_ERROR, INVALID_PARAMS, REQUEST_FAILED, Server};
 
 /// Longest `workspace/symbol` query, in characters.
 const MOST_QUERY_CHARS: usize = 1_000;
@@ -118,7 +118,12 @@ impl Server {
             let line = text.lines().nth(line0 as usize).unwrap_or("");
             self.encoding.chars_of(line, at.position.character)
         };
-        Ok(Some(format!("{display}:{}:{}", line0 + 1, chars + 1)))
+        // 1-based, in u64: a position of u32::MAX stays a line past the end.
+        Ok(Some(format!(
+            "{display}:{}:{}",
+            u64::from(line0) + 1,
+            u64::from(chars) + 1
+        )))
     }
 
     /// The definition at an LSP position (a use resolved, or a name where it
@@ -185,6 +190,14 @@ impl Server {
         else {
             return Ok(Value::Null);
         };
+        // A file whose parser crashed or ran out of time or memory: say so
+        // rather than answer "no symbols".
+        if let Some(why) = outline.not_outlined() {
+            return Err((
+                REQUEST_FAILED,
+                format!("{display} has no symbols, it was not outlined: {why}"),
+            ));
+        }
         let mut lines = self.lines();
         let mut out = Vec::new();
         document_symbols(&outline.symbols, &path, &mut lines, &mut out);

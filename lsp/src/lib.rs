@@ -51,6 +51,9 @@ const INVALID_PARAMS: i32 = -32602;
 const INTERNAL_ERROR: i32 = -32603;
 /// JSON-RPC's "method not found".
 const METHOD_NOT_FOUND: i32 = -32601;
+/// LSP's `RequestFailed`: a valid request the server could not carry out
+/// (the message says why).
+const REQUEST_FAILED: i32 = -32803;
 
 /// The server's state between messages.
 struct Server {

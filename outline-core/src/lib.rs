@@ -44,8 +44,8 @@ pub use id::{
 pub use language::Language;
 pub use line_index::{BOM, LineIndex, count_lines, strip_bom};
 pub use model::{
-    Accessor, Diagnostic, FileOutline, Import, ImportedName, Modifier, Parameter, ParameterKind,
-    Severity, Symbol, SymbolKind, TypeParameter, TypeParameterKind,
+    Accessor, Diagnostic, FileOutline, Import, ImportedName, Modifier, NOT_OUTLINED, Parameter,
+    ParameterKind, Severity, Symbol, SymbolKind, TypeParameter, TypeParameterKind,
 };
 pub use outline::{
     DEFAULT_MAX_NESTING, Extracted, MAX_DIAGNOSTICS, MAX_NESTING_CAP, MAX_SYMBOL_DEPTH, Outline,

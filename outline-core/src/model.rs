@@ -36,7 +36,10 @@ pub struct FileOutline {
     /// `if`/`try` blocks), in source order.
     #[serde(default)]
     pub imports: Vec<Import>,
-    /// Syntax errors and other notes about this file, in source order.
+    /// Syntax errors and other notes about this file, in source order. A
+    /// file that could not be outlined at all (its parser crashed, ran out
+    /// of time or memory) has no symbols and an error at 1:1 whose message
+    /// starts with [`NOT_OUTLINED`] and says why.
     pub diagnostics: Vec<Diagnostic>,
     /// `true` when the parser had to recover from syntax errors: the symbols are
     /// what it could recover, and `diagnostics` says where it failed.
@@ -46,6 +49,11 @@ pub struct FileOutline {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub omitted_diagnostics: u32,
 }
+
+/// How the message of the diagnostic starts that marks a file as not
+/// outlined at all (see [`FileOutline::not_outlined`]); a program reading the
+/// JSON can test for it.
+pub const NOT_OUTLINED: &str = "not outlined: ";
 
 fn is_zero(count: &u32) -> bool {
     *count == 0
@@ -517,6 +525,15 @@ impl FileOutline {
             level = &symbol.children;
         }
         chain
+    }
+
+    /// Why this file could not be outlined at all (the message of its
+    /// diagnostic that starts with [`NOT_OUTLINED`], without that prefix),
+    /// or `None` for an outline the parser made, partial or not.
+    pub fn not_outlined(&self) -> Option<&str> {
+        self.diagnostics
+            .iter()
+            .find_map(|diagnostic| diagnostic.message.strip_prefix(NOT_OUTLINED))
     }
 
     /// Number of syntax errors among the diagnostics.

@@ -63,7 +63,9 @@ fn write_header(out: &mut String, outline: &FileOutline) {
     let lines = plural(outline.line_count as usize, "line");
     let path = escape_controls(&outline.path);
     let _ = write!(out, "{path} ({}, {lines}", outline.language);
-    if outline.partial {
+    if outline.not_outlined().is_some() {
+        out.push_str("; not outlined");
+    } else if outline.partial {
         let errors = plural(outline.error_count(), "syntax error");
         let _ = write!(out, "; partial outline: {errors}");
         if outline.omitted_diagnostics > 0 {
