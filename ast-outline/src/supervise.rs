@@ -52,7 +52,7 @@ use serde::{Deserialize, Serialize};
 
 /// The message every diagnostic of a failed worker starts with: a program
 /// can tell such an outline from one the parser made (the outline cache
-/// does not keep them).
+/// does not keep them). It starts with [`outline_core::NOT_OUTLINED`].
 pub const WORKER_FAILURE: &str = "not outlined: the parser's worker process";
 
 /// Environment variable that, set to `1` in a worker's environment, lets a
@@ -340,7 +340,8 @@ fn failed(
 /// One worker process and the thread that reads its answers.
 struct Worker {
     child: Child,
-    stdin: BufWriter<ChildStdin>,
+    /// Its input; `None` only while a request is being written.
+    stdin: Option<BufWriter<ChildStdin>>,
     answers: Receiver<io::Result<Vec<u8>>>,
     /// The end of what the worker wrote on standard error (its last words).
     stderr: Arc<Mutex<Vec<u8>>>,
@@ -393,7 +394,7 @@ impl Worker {
             })?;
         Ok(Worker {
             child,
-            stdin: BufWriter::new(stdin),
+            stdin: Some(BufWriter::new(stdin)),
             answers,
             stderr: tail,
         })
@@ -401,6 +402,10 @@ impl Worker {
 
     /// Sends one file and waits for its outline under `limits`. On any
     /// failure the worker is dead (killed when it was not) and reaped.
+    ///
+    /// The request is written from another thread under the same clock: a
+    /// worker that stops reading (stopped, or stuck) cannot hold the caller
+    /// past the time limit on a full pipe; killing it ends the write.
     fn ask(
         &mut self,
         header: &Header,
@@ -408,9 +413,34 @@ impl Worker {
         limits: &Limits,
     ) -> Result<(FileOutline, Option<Facts>), Failure> {
         let started = Instant::now();
-        if let Err(error) = write_request(&mut self.stdin, header, source) {
-            return Err(self.died(&error.to_string()));
-        }
+        let Some(mut stdin) = self.stdin.take() else {
+            return Err(self.died("its input was closed"));
+        };
+        let (written, write_result) = mpsc::channel();
+        std::thread::scope(|scope| {
+            let writer = scope.spawn(move || {
+                let _ = written.send(write_request(&mut stdin, header, source));
+                stdin
+            });
+            let answer = self.wait(started, limits, &write_result);
+            // The worker answered (so it read everything) or is dead (so the
+            // write has failed): the writer is done or about to be.
+            let stdin = writer
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            self.stdin = Some(stdin);
+            answer
+        })
+    }
+
+    /// Waits for the answer to the request being written (its result comes
+    /// on `written`) under `limits`, from `started`.
+    fn wait(
+        &mut self,
+        started: Instant,
+        limits: &Limits,
+        written: &Receiver<io::Result<()>>,
+    ) -> Result<(FileOutline, Option<Facts>), Failure> {
         loop {
             match self.answers.recv_timeout(Duration::from_millis(20)) {
                 Ok(Ok(bytes)) => {
@@ -422,6 +452,10 @@ impl Worker {
                 Ok(Err(error)) => return Err(self.died(&error.to_string())),
                 Err(RecvTimeoutError::Disconnected) => return Err(self.died("no answer")),
                 Err(RecvTimeoutError::Timeout) => {}
+            }
+            // A request that could not be written is never answered.
+            if let Ok(Err(error)) = written.try_recv() {
+                return Err(self.died(&error.to_string()));
             }
             if started.elapsed() > limits.time {
                 self.kill();
@@ -667,5 +701,42 @@ fn fault(source: &str) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A "worker" that never reads its input (`sleep`) is sent a source far
+    /// larger than a pipe holds: the write blocks, and the time limit must
+    /// still end the request (the kill ends the write).
+    #[test]
+    fn a_worker_that_never_reads_its_request_is_stopped_at_the_time_limit() {
+        let command = WorkerCommand {
+            program: PathBuf::from("sleep"),
+            args: vec![OsString::from("600")],
+        };
+        let mut worker = Worker::start(&command).expect("start `sleep`");
+        let limits = Limits {
+            time: Duration::from_millis(500),
+            ..Limits::default()
+        };
+        let header = Header {
+            path: "big.py".to_owned(),
+            language: Language::Python,
+            block_threshold: 100,
+            max_nesting: 100,
+            facts: false,
+        };
+        let source = "x = 1\n".repeat(1 << 20);
+        let answer = worker.ask(&header, &source, &limits);
+        assert!(
+            matches!(answer, Err(Failure::TimedOut(time)) if time == limits.time),
+            "{:?}",
+            answer.err()
+        );
+        // Killed and reaped.
+        assert!(worker.child.try_wait().expect("try_wait").is_some());
     }
 }

@@ -60,12 +60,14 @@ pub struct ParsingArgs {
     /// Longest a single file's parse may take, in seconds, before its worker
     /// is stopped and the file reported.
     #[arg(long, global = true, default_value_t = 60.0, value_name = "SECONDS",
-          value_parser = positive_seconds, help_heading = "Parsing")]
+          value_parser = positive_seconds, conflicts_with = "parse_in_process",
+          help_heading = "Parsing")]
     pub parse_timeout: f64,
     /// Largest resident memory of a parse worker, in MiB (Linux), before it
     /// is stopped and its file reported.
     #[arg(long, global = true, default_value_t = 4096, value_name = "MIB",
-          value_parser = clap::value_parser!(u64).range(16..=1 << 30), help_heading = "Parsing")]
+          value_parser = clap::value_parser!(u64).range(16..=1 << 30),
+          conflicts_with = "parse_in_process", help_heading = "Parsing")]
     pub parse_memory: u64,
     /// Parse in this process, without worker processes (faster to start; a
     /// file that crashes a parser then ends the process).
@@ -73,16 +75,17 @@ pub struct ParsingArgs {
     pub parse_in_process: bool,
 }
 
-/// A number of seconds above 0 and at most a day.
+/// A number of seconds from 0.1 (a worker must have the time to start and
+/// answer) to a day.
 fn positive_seconds(text: &str) -> Result<f64, String> {
     let seconds: f64 = text
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0 {
+    if seconds.is_finite() && (0.1..=86_400.0).contains(&seconds) {
         Ok(seconds)
     } else {
         Err(format!(
-            "`{text}`: give more than 0 and at most 86400 seconds"
+            "`{text}`: give at least 0.1 and at most 86400 seconds"
         ))
     }
 }
@@ -290,8 +293,10 @@ pub struct AtArgs {
 /// Flags of `search`.
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// The text to find on one line (literal unless --regex).
-    #[arg(value_name = "PATTERN", allow_hyphen_values = true)]
+    /// The text to find on one line (literal unless --regex). One that
+    /// starts with `-` comes after `--` (`search -- -x`), as in ripgrep:
+    /// otherwise `-C1 PATTERN` would search for `-C1`.
+    #[arg(value_name = "PATTERN")]
     pub pattern: String,
     /// Files and directories to search (default: the current directory).
     #[arg(value_name = "PATH")]

@@ -20,8 +20,11 @@ use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ast-outline");
 
-/// The limits every server here runs under: short enough for a test.
-const LIMITS: [&str; 4] = ["--parse-timeout", "4", "--parse-memory", "768"];
+/// The limits every server here runs under: short enough for a test, long
+/// enough for the hostile files that do parse (a million chained
+/// assignments, the 50 MB line: about 4 s each in a debug build on a
+/// loaded 2-core machine) to finish.
+const LIMITS: [&str; 4] = ["--parse-timeout", "10", "--parse-memory", "768"];
 
 /// The files that make a worker fail, with what the diagnostic says.
 const FAULTS: [(&str, &str, &str); 4] = [
@@ -34,7 +37,7 @@ const FAULTS: [(&str, &str, &str); 4] = [
     (
         "hang.rs",
         "// @@ast-outline-fault:hang@@\npub fn h() {}\n",
-        "took longer than 4 s",
+        "took longer than 10 s",
     ),
     (
         "alloc.js",
@@ -227,6 +230,68 @@ fn the_cli_walk_reports_each_failing_file_and_outlines_every_other() {
     }
     assert!(symbol_names(by_name("big.js")).contains(&"after".to_owned()));
     assert_eq!(symbol_names(by_name("ok.py")), ["total"]);
+}
+
+#[test]
+fn outline_read_and_at_name_a_failed_file_as_not_outlined_and_say_why() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (name, text, _) = FAULTS[0];
+    write(dir.path(), name, text);
+    let file = dir.path().join("abort.py");
+    let file = file.to_str().expect("a UTF-8 path");
+    let run = |args: &[&str]| {
+        let output = command(args).output().expect("run ast-outline");
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (status, out, _) = run(&["outline", "--no-cache", file]);
+    assert_eq!(status, Some(0));
+    let header = out.lines().next().unwrap_or_default();
+    assert!(
+        header.ends_with("abort.py (python, 1 line; not outlined)"),
+        "{out}"
+    );
+    // A symbol cannot be found in it: the error says why and how to read it.
+    let (status, _, err) = run(&["read", &format!("{file}:x")]);
+    assert_eq!(status, Some(1));
+    assert!(
+        err.contains("abort.py has no symbols, it was not outlined: the parser's worker process")
+            && err.contains("SIGABRT")
+            && err.contains("read it by lines instead (")
+            && err.trim_end().ends_with("abort.py:1-1)"),
+        "{err}"
+    );
+    // Its lines can still be read.
+    let (status, out, _) = run(&["read", &format!("{file}:1-1")]);
+    assert_eq!(status, Some(0));
+    assert!(out.contains("x = '@@ast-outline-fault:abort@@'"), "{out}");
+    // A line of it: the passage says the file was not outlined.
+    let (status, out, _) = run(&["read", &format!("{file}:1")]);
+    assert_eq!(status, Some(0));
+    let header = out.lines().next().unwrap_or_default();
+    assert!(
+        header.contains(":1-1 (the file was not outlined: the parser's worker process")
+            && header.contains("SIGABRT"),
+        "{out}"
+    );
+    // A search hit in it is not "at module level".
+    let dir_arg = dir.path().to_str().expect("a UTF-8 path");
+    let (status, out, _) = run(&["search", "ast-outline-fault", dir_arg]);
+    assert_eq!(status, Some(0));
+    assert!(
+        out.contains("\n  (not outlined: the parser's worker process stopped on this file")
+            && !out.contains("(module level)"),
+        "{out}"
+    );
+    let (status, out, _) = run(&["at", &format!("{file}:1")]);
+    assert_eq!(status, Some(0));
+    assert!(
+        out.contains("abort.py has no symbols, it was not outlined:") && out.contains("SIGABRT"),
+        "{out}"
+    );
 }
 
 /// A running `ast-outline mcp`, initialized.
@@ -436,8 +501,8 @@ impl Lsp {
         format!("file://{}/{name}", self.root.display())
     }
 
-    /// Opens `name` with `text` and asks its document symbols: the names.
-    fn symbols(&mut self, name: &str, text: &str) -> Vec<String> {
+    /// Opens `name` with `text` and asks its document symbols: the answer.
+    fn document_symbols(&mut self, name: &str, text: &str) -> Value {
         let language = match name.rsplit('.').next() {
             Some("py") => "python",
             Some("rs") => "rust",
@@ -449,10 +514,15 @@ impl Lsp {
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}),
         );
-        let answer = self.request(
+        self.request(
             "textDocument/documentSymbol",
             json!({"textDocument": {"uri": uri}}),
-        );
+        )
+    }
+
+    /// Opens `name` with `text` and asks its document symbols: the names.
+    fn symbols(&mut self, name: &str, text: &str) -> Vec<String> {
+        let answer = self.document_symbols(name, text);
         assert!(answer.get("error").is_none(), "{name}: {answer}");
         symbol_names(&answer["result"])
     }
@@ -472,8 +542,17 @@ fn the_lsp_server_answers_every_request_and_lives_through_every_bad_file() {
     let (stop, grower) = grow(root);
     let mut lsp = Lsp::start(root);
     let pid = lsp.child.id();
-    for (name, text, _) in FAULTS {
-        assert_eq!(lsp.symbols(name, text), Vec::<String>::new(), "{name}");
+    // A file whose worker failed: the request fails (LSP's RequestFailed)
+    // saying why, rather than answering "no symbols".
+    for (name, text, why) in FAULTS {
+        let answer = lsp.document_symbols(name, text);
+        assert_eq!(answer["error"]["code"], -32803, "{name}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("{name} has no symbols, it was not outlined: ")),
+            "{message}"
+        );
+        assert!(message.contains(why), "{name}: {message}");
     }
     for (name, text) in hostile() {
         assert!(
@@ -574,4 +653,73 @@ fn a_failure_met_by_the_mcp_server_is_not_kept_in_the_outline_cache() {
         .find(|o| o["path"].as_str().is_some_and(|p| p.ends_with("n3.py")))
         .expect("n3.py outlined");
     assert_eq!(symbol_names(&n3), ["x"], "{n3}");
+}
+
+#[test]
+fn a_parse_timeout_too_short_for_a_worker_to_answer_or_not_a_number_is_a_usage_error() {
+    for (value, why) in [
+        ("1e-300", "give at least 0.1 and at most 86400 seconds"),
+        ("0.05", "give at least 0.1 and at most 86400 seconds"),
+        ("NaN", "give at least 0.1 and at most 86400 seconds"),
+        ("86401", "give at least 0.1 and at most 86400 seconds"),
+        ("soon", "is not a number of seconds"),
+    ] {
+        let output = Command::new(BIN)
+            .args(["--parse-timeout", value, "outline", "."])
+            .output()
+            .expect("run ast-outline");
+        assert_eq!(output.status.code(), Some(2), "{value}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.contains(why), "{value}: {err}");
+    }
+    // Limits without workers would be ignored: refused.
+    for limit in ["--parse-timeout=5", "--parse-memory=100"] {
+        let output = Command::new(BIN)
+            .args([limit, "--parse-in-process", "outline", "."])
+            .output()
+            .expect("run ast-outline");
+        assert_eq!(output.status.code(), Some(2), "{limit}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            err.contains("cannot be used with '--parse-in-process'"),
+            "{err}"
+        );
+    }
+    let output = Command::new(BIN)
+        .args(["--parse-timeout", "0.1", "--version"])
+        .output()
+        .expect("run ast-outline");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+}
+
+#[test]
+fn an_unchanged_file_whose_worker_failed_is_not_parsed_again_by_the_next_refresh() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "ok.py", "def total(items):\n    return sum(items)\n");
+    let (name, text, _) = FAULTS[2];
+    write(root, name, text);
+    let index = |timeout: &str| {
+        let output = Command::new(BIN)
+            .args(["--parse-timeout", timeout, "index"])
+            .arg(root)
+            .env("AST_OUTLINE_WORKER_FAULTS", "1")
+            .output()
+            .expect("run index");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let first = index("2");
+    assert!(
+        first.contains("hang.rs: not outlined: the parser's worker process took longer than 2 s"),
+        "{first}"
+    );
+    // Unchanged: left out for the same reason without a parse (which would
+    // take the new limit, 30 s, and say so).
+    let again = index("30");
+    assert!(again.contains("took longer than 2 s"), "{again}");
+    // Changed: parsed again, under the limit given now.
+    write(root, name, &format!("{text}// changed\n"));
+    let changed = index("3");
+    assert!(changed.contains("took longer than 3 s"), "{changed}");
 }

@@ -175,10 +175,20 @@ struct Parsed {
 
 enum Checked {
     Unchanged,
-    Touched { id: i64, size: i64, mtime_ns: i64 },
+    Touched {
+        id: i64,
+        size: i64,
+        mtime_ns: i64,
+    },
     Parsed(Box<Parsed>),
-    Problem(String),
+    /// Not indexed, and why; with the file's size and mtime when its parse
+    /// worker failed on it (read from disk, not a buffer).
+    Problem(String, Option<(i64, i64)>),
 }
+
+/// A file left out of the index: display path, why, and the size and mtime
+/// of a file whose parse worker failed (see `left_out` in [`crate::store`]).
+type LeftOut = (String, String, Option<(i64, i64)>);
 
 /// Refreshes the index in `conn` to hold exactly `entries`, in one
 /// transaction.
@@ -321,18 +331,53 @@ pub(crate) fn refresh(
     // With the stored times trusted, most files of a refresh are known
     // unchanged from their size and mtime alone: one parallel pass of
     // stats leaves them out. The others are stat'ed again by `check`.
-    let to_check: Vec<&SourceEntry> = if trust_times && !stored.is_empty() {
-        entries
+    // A file whose parse worker failed is not parsed again while its size
+    // and mtime are the same (a file that hangs its parser would cost every
+    // refresh the time limit); it stays left out for the same reason.
+    let failed: HashMap<String, (String, i64, i64)> = if trust_times {
+        let mut statement = tx.prepare_cached(
+            "SELECT path, problem, size, mtime_ns FROM left_out WHERE size IS NOT NULL",
+        )?;
+        let rows = statement.query_map([], |row| {
+            Ok((row.get(0)?, (row.get(1)?, row.get(2)?, row.get(3)?)))
+        })?;
+        rows.collect::<Result<_, _>>()?
+    } else {
+        HashMap::new()
+    };
+    let failed_again = |entry: &SourceEntry| -> Option<LeftOut> {
+        let (problem, size, mtime_ns) = failed.get(entry.display.as_str())?;
+        let same =
+            entry.text.is_none() && times(entry).is_ok_and(|times| times == (*size, *mtime_ns));
+        same.then(|| {
+            (
+                entry.display.clone(),
+                problem.clone(),
+                Some((*size, *mtime_ns)),
+            )
+        })
+    };
+    let mut left: Vec<LeftOut> = Vec::new();
+    let to_check: Vec<&SourceEntry> = if trust_times && !(stored.is_empty() && failed.is_empty()) {
+        let (skipped, to_check): (Vec<Option<LeftOut>>, Vec<&SourceEntry>) = entries
             .par_iter()
             .filter(|entry| {
                 !stored
                     .get(entry.display.as_str())
                     .is_some_and(|row| same_times(entry, row))
             })
-            .collect()
+            .partition_map(|entry| match failed_again(entry) {
+                Some(left_out) => rayon::iter::Either::Left(Some(left_out)),
+                None => rayon::iter::Either::Right(entry),
+            });
+        left.extend(skipped.into_iter().flatten());
+        to_check
     } else {
         entries.iter().collect()
     };
+    for (path, problem, _) in &left {
+        stats.problems.push(format!("{path}: {problem}"));
+    }
     // Chunks of files are checked and parsed in parallel while the rows of
     // the chunk before are written (SQLite on this thread).
     let check_chunk = |chunk: &[&SourceEntry]| -> Vec<Checked> {
@@ -349,8 +394,8 @@ pub(crate) fn refresh(
             .collect()
     };
     let check_chunk = &check_chunk;
-    // The files checked and not indexed, with why (`left_out`).
-    let mut left: Vec<(String, String)> = Vec::new();
+    // The files checked and not indexed, with why (`left_out`), after
+    // those left out again unchecked.
     let mut write_chunk = |chunk: &[&SourceEntry], checked: Vec<Checked>| -> Result<(), Error> {
         for (entry, checked) in chunk.iter().zip(checked) {
             let row = stored.get(entry.display.as_str());
@@ -386,7 +431,7 @@ pub(crate) fn refresh(
                     stats.parsed += 1;
                     changed = true;
                 }
-                Checked::Problem(message) => {
+                Checked::Problem(message, stamp) => {
                     if let Some(row) = row {
                         other_language_changed |= not_python(&entry.display);
                         paths_changed = true;
@@ -397,7 +442,7 @@ pub(crate) fn refresh(
                         changed = true;
                     }
                     stats.problems.push(format!("{}: {message}", entry.display));
-                    left.push((entry.display.clone(), message));
+                    left.push((entry.display.clone(), message, stamp));
                 }
             }
         }
@@ -496,32 +541,39 @@ const CHUNK: usize = 256;
 fn update_left_out(
     tx: &Transaction<'_>,
     looked_at: Option<&[&str]>,
-    left: &[(String, String)],
+    left: &[LeftOut],
 ) -> Result<(), Error> {
-    let stored: HashMap<String, String> = match looked_at {
+    type Row = (String, Option<i64>, Option<i64>);
+    let stored: HashMap<String, Row> = match looked_at {
         None => {
-            let mut statement = tx.prepare_cached("SELECT path, problem FROM left_out")?;
-            let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            let mut statement =
+                tx.prepare_cached("SELECT path, problem, size, mtime_ns FROM left_out")?;
+            let rows = statement.query_map([], |row| Ok((row.get(0)?, read_from(row, 1)?)))?;
             rows.collect::<Result<_, _>>()?
         }
         Some(paths) => {
             let mut statement =
-                tx.prepare_cached("SELECT problem FROM left_out WHERE path = ?1")?;
+                tx.prepare_cached("SELECT problem, size, mtime_ns FROM left_out WHERE path = ?1")?;
             let mut stored = HashMap::new();
             for path in paths {
-                if let Some(problem) = statement
-                    .query_row([path], |row| row.get::<_, String>(0))
+                if let Some(row) = statement
+                    .query_row([path], |row| read_from(row, 0))
                     .optional()?
                 {
-                    stored.insert((*path).to_owned(), problem);
+                    stored.insert((*path).to_owned(), row);
                 }
             }
             stored
         }
     };
-    let now: HashMap<&str, &str> = left
+    let now: HashMap<&str, Row> = left
         .iter()
-        .map(|(path, problem)| (path.as_str(), problem.as_str()))
+        .map(|(path, problem, stamp)| {
+            (
+                path.as_str(),
+                (problem.clone(), stamp.map(|s| s.0), stamp.map(|s| s.1)),
+            )
+        })
         .collect();
     let mut delete = tx.prepare_cached("DELETE FROM left_out WHERE path = ?1")?;
     for path in stored.keys() {
@@ -530,15 +582,24 @@ fn update_left_out(
         }
     }
     let mut upsert = tx.prepare_cached(
-        "INSERT INTO left_out(path, problem) VALUES (?1, ?2) \
-         ON CONFLICT(path) DO UPDATE SET problem = excluded.problem",
+        "INSERT INTO left_out(path, problem, size, mtime_ns) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT(path) DO UPDATE SET problem = excluded.problem, size = excluded.size, \
+         mtime_ns = excluded.mtime_ns",
     )?;
-    for (path, problem) in now {
-        if stored.get(path).map(String::as_str) != Some(problem) {
-            upsert.execute([path, problem])?;
+    for (path, row) in now {
+        if stored.get(path) != Some(&row) {
+            upsert.execute(params![path, row.0, row.1, row.2])?;
         }
     }
     Ok(())
+}
+
+/// The `(problem, size, mtime_ns)` of a `left_out` row, from column `first`.
+fn read_from(
+    row: &rusqlite::Row<'_>,
+    first: usize,
+) -> rusqlite::Result<(String, Option<i64>, Option<i64>)> {
+    Ok((row.get(first)?, row.get(first + 1)?, row.get(first + 2)?))
 }
 
 /// What the files changed in this refresh were before it: the names and
@@ -968,7 +1029,7 @@ fn check(
     let (size, mtime_ns) = match (&entry.text, times(entry)) {
         (Some(text), _) => (i64::try_from(text.len()).unwrap_or(i64::MAX), BUFFER_MTIME),
         (None, Ok(times)) => times,
-        (None, Err(error)) => return Checked::Problem(error.to_string()),
+        (None, Err(error)) => return Checked::Problem(error.to_string(), None),
     };
     let same_times = stored.is_some_and(|s| s.size == size && s.mtime_ns == mtime_ns);
     if trust_times && same_times && entry.text.is_none() {
@@ -978,7 +1039,7 @@ fn check(
         Some(text) => text.to_vec(),
         None => match std::fs::read(&entry.path) {
             Ok(bytes) => bytes,
-            Err(error) => return Checked::Problem(error.to_string()),
+            Err(error) => return Checked::Problem(error.to_string(), None),
         },
     };
     // The size of what was read, not the stat's: a file written between
@@ -1030,10 +1091,16 @@ fn check(
                     name_hashes,
                     type_names,
                 })),
-                Err(error) => Checked::Problem(error.to_string()),
+                Err(error) => Checked::Problem(error.to_string(), None),
             }
         }
-        Err(message) => Checked::Problem(message),
+        Err(message)
+            if entry.text.is_none()
+                && message.starts_with(ast_outline::supervise::WORKER_FAILURE) =>
+        {
+            Checked::Problem(message, Some((size, mtime_ns)))
+        }
+        Err(message) => Checked::Problem(message, None),
     }
 }
 

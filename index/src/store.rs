@@ -44,9 +44,14 @@
 //!   file; `ord` is the number of symbols before it in the outline's order
 //!   (it comes after the symbol of `ord - 1` and before that of `ord`);
 //!   `qualname` is its owner's, as for every block.
-//! - `left_out(path, problem)`: the files the walk gave that are not
-//!   indexed (binary, too large, unreadable) and why, as the refresh says;
-//!   kept by every refresh, so a lookup knows its answer would miss them.
+//! - `left_out(path, problem, size, mtime_ns)`: the files the walk gave
+//!   that are not indexed (binary, too large, unreadable, or their parse
+//!   worker failed) and why, as the refresh says; kept by every refresh, so
+//!   a lookup knows its answer would miss them. A file whose parse worker
+//!   failed (crashed, or passed its time or memory limit) has the size and
+//!   mtime it had: a refresh of every file does not parse it again while
+//!   they are the same (each CLI query would otherwise wait the time limit
+//!   again for a file that hangs its parser); the other rows have NULLs.
 //! - `imports(file_id, line, local, module, level, name, scope)`; the
 //!   indexes `imports_module` (the absolute imports of a module) and
 //!   `imports_relative` (files with relative imports) find the importers of
@@ -91,7 +96,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -134,7 +139,12 @@ CREATE TABLE callbacks(
     detail TEXT NOT NULL,
     PRIMARY KEY(file_id, seq)
 ) WITHOUT ROWID;
-CREATE TABLE left_out(path TEXT PRIMARY KEY, problem TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE left_out(
+    path TEXT PRIMARY KEY,
+    problem TEXT NOT NULL,
+    size INTEGER,
+    mtime_ns INTEGER
+) WITHOUT ROWID;
 CREATE TABLE imports(
     file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
     line INTEGER NOT NULL,
