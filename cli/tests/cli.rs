@@ -1823,6 +1823,14 @@ def second(items):
     let dir = tree(&[("app.py", source)]);
     let text = run(dir.path(), &["search", "needle", "-C", "4", "--no-cache"]);
     assert_eq!(text.code, Some(0), "{}", text.stderr);
+    // A short flag with its value attached, before the pattern, is the flag
+    // (it was taken as the pattern: a new user's trial), and a pattern that
+    // starts with `-` comes after `--`, as in ripgrep.
+    let attached = run(dir.path(), &["search", "-C4", "needle", "--no-cache"]);
+    assert_eq!(attached.stdout, text.stdout, "{}", attached.stderr);
+    let dash = run(dir.path(), &["search", "--no-cache", "--", "-C4"]);
+    assert_eq!(dash.code, Some(0), "{}", dash.stderr);
+    assert!(String::from_utf8_lossy(&dash.stdout).starts_with("no hits for `-C4`"));
     // Lines 4-5 are before `second` and `first`'s: left out; the JSON
     // output has the match only.
     assert_eq!(

@@ -1153,3 +1153,43 @@ fn language_of_the_library_entry_point_is_checked() {
     assert_eq!(outline.language, Language::Rust);
     assert_eq!(outline.symbols[0].name, "a");
 }
+
+/// 300,000 chained `await`s overflowed ruff's stack (found by a new user's
+/// trial; each `await` is a level of its recursive descent, not a bracket):
+/// the awaits past the nesting limit are left out like deep brackets, and
+/// the facts and outline are made.
+#[test]
+fn python_await_chains_of_a_million_links_are_left_out_with_an_error() {
+    let source = format!(
+        "async def f():\n    x = {}y\n\ndef after():\n    pass\n",
+        "await ".repeat(1_000_000)
+    );
+    let (outline, facts) = on_small_stack(|| {
+        ast_outline::outline_source_with_facts(
+            "awaits.py",
+            Language::Python,
+            &source,
+            &OutlineOptions::default(),
+        )
+    });
+    let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["f", "after"]);
+    assert!(outline.partial);
+    assert!(
+        outline.not_outlined().is_none(),
+        "{:?}",
+        outline.diagnostics
+    );
+    let names: Vec<&str> = facts.references.iter().map(|r| r.name.as_str()).collect();
+    assert!(names.contains(&"y"), "{names:?}");
+    // `await await y` is not Python (an await takes a primary): ruff says
+    // so of each nested await that is left, and those fill the listed
+    // diagnostics before the left-out ones.
+    assert_eq!(
+        errors(&outline)[0],
+        "Await expression cannot be used here",
+        "{:?}",
+        outline.diagnostics
+    );
+    assert!(outline.omitted_diagnostics > 0);
+}

@@ -1,30 +1,68 @@
-//! The bracket pairs of a Python text opened deeper than a limit, found by a
-//! light scanner that skips comments and string literals (`'…'`, `"…"`, their
-//! triple-quoted forms, any prefix; an f-string counts as one literal).
+//! The bracket pairs of a Python text opened deeper than a limit, and the
+//! `await` keywords of a chain longer than it (`await await … x`: each one
+//! a level of ruff's recursive descent, which a few hundred thousand of
+//! overflow), found by a light scanner that skips comments and string
+//! literals (`'…'`, `"…"`, their triple-quoted forms, any prefix; an
+//! f-string counts as one literal).
 
 use std::ops::Range;
 
 /// Byte ranges of the insides of the bracket pairs (`(`, `[`, `{`) opened at
 /// depth `max + 1`: from just after the opening bracket to just before its
-/// closing bracket (or to the end of the text when it is never closed), in
-/// order. Blanking them leaves `( )`, `[ ]`, `{ }`: still valid Python.
+/// closing bracket (or to the end of the text when it is never closed); and
+/// of the `await` keywords after the first `max` of a chain of them (from the
+/// start of the `max + 1`-th to the end of the last); in order. Blanking
+/// them leaves `( )`, `[ ]`, `{ }` and `max` awaits: still valid Python.
 pub(crate) fn too_deep(text: &str, max: usize) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    // No deeper than the number of opening brackets: most files have fewer
-    // than `max` in all, and this count is much cheaper than the scan.
-    if bytes
+    // No deeper than the number of opening brackets and awaits: most files
+    // have fewer than `max` in all, and these counts are much cheaper than
+    // the scan.
+    let brackets = bytes
         .iter()
         .filter(|&&b| matches!(b, b'(' | b'[' | b'{'))
-        .count()
-        <= max
-    {
+        .count();
+    if brackets <= max && text.matches(AWAIT).count() <= max {
         return Vec::new();
     }
     let mut regions = Vec::new();
     let mut depth = 0usize;
     let mut deep_start = None;
+    // The chain of awaits being read: how many, where the `max + 1`-th
+    // starts and where the last ends.
+    let mut awaits = 0usize;
+    let mut cut: Option<Range<usize>> = None;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
+        let word = is_word(b) && (i == 0 || !is_word(bytes[i - 1]));
+        if word
+            && depth <= max
+            && bytes[i..].starts_with(AWAIT.as_bytes())
+            && !bytes.get(i + AWAIT.len()).is_some_and(|&c| is_word(c))
+        {
+            awaits += 1;
+            let end = i + AWAIT.len();
+            if awaits > max {
+                cut.get_or_insert(i..end).end = end;
+            }
+            i = end;
+            continue;
+        }
+        // Blanks and line continuations go on with a chain; anything else
+        // ends it.
+        if !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'\x0c') {
+            awaits = 0;
+            if let Some(cut) = cut.take() {
+                regions.push(cut);
+            }
+        }
+        if word {
+            // The rest of the word (an identifier such as `awaited`).
+            while bytes.get(i).is_some_and(|&c| is_word(c)) {
+                i += 1;
+            }
+            continue;
+        }
         match b {
             b'#' => {
                 while bytes.get(i).is_some_and(|&c| c != b'\n' && c != b'\r') {
@@ -54,7 +92,19 @@ pub(crate) fn too_deep(text: &str, max: usize) -> Vec<Range<usize>> {
     if let Some(start) = deep_start {
         regions.push(start..bytes.len());
     }
+    regions.extend(cut);
+    // A chain's region comes when the chain ends, after the deep regions
+    // that ended before it: in order, and apart (no chain is read inside a
+    // deep region).
+    regions.sort_by_key(|r| r.start);
     regions
+}
+
+const AWAIT: &str = "await";
+
+/// Whether `b` can be part of a Python identifier (any non-ASCII byte may).
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
 /// The offset just after the string literal whose opening quote is at
@@ -86,6 +136,24 @@ mod tests {
         let regions = too_deep(text, 2);
         let slices: Vec<&str> = regions.iter().filter_map(|r| text.get(r.clone())).collect();
         assert_eq!(slices, ["(1)", "(2)"]);
+    }
+
+    /// 300,000 chained awaits overflowed ruff's stack (found by a new
+    /// user's trial): those past the limit are left out.
+    #[test]
+    fn awaits_past_the_limit_in_a_chain_are_left_out() {
+        let text =
+            "async def f():\n    x = await await  await\\\n await awaited + await (await y)\n";
+        let regions = too_deep(text, 2);
+        let slices: Vec<&str> = regions.iter().filter_map(|r| text.get(r.clone())).collect();
+        // The third and fourth of the first chain; `awaited` is a name, and
+        // the two after `+` are another chain (the second in brackets).
+        assert_eq!(slices, ["await\\\n await"]);
+        let chain = format!("x = {}y\n", "await ".repeat(5));
+        let regions = too_deep(&chain, 3);
+        assert_eq!(regions.len(), 1);
+        assert_eq!(&chain[regions[0].clone()], "await await");
+        assert!(too_deep("# await await await\ns = 'await await await'\n", 1).is_empty());
     }
 
     #[test]
