@@ -995,10 +995,13 @@ fn file_lines(file: &FileHits, outline: Option<&FileOutline>) -> Vec<Line> {
         match group.named {
             Some(symbol) => lines.push(line(2, symbol_line(symbol), false, true)),
             // A file that was not outlined has no symbols to hold its hits.
-            None => match outline.not_outlined() {
-                Some(why) => lines.push(line(2, format!("(not outlined: {why})"), false, false)),
-                None => lines.push(line(2, "(module level)".to_owned(), false, false)),
-            },
+            None => {
+                let place = match outline.not_outlined() {
+                    Some(why) => format!("(not outlined: {why})"),
+                    None => "(module level)".to_owned(),
+                };
+                lines.push(line(2, place, false, false));
+            }
         }
         for (block, hits) in group.items {
             let indent = match block {

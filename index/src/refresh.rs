@@ -357,9 +357,11 @@ pub(crate) fn refresh(
             )
         })
     };
+    // The files not indexed, with why (`left_out`): first those left out
+    // again unchecked.
     let mut left: Vec<LeftOut> = Vec::new();
     let to_check: Vec<&SourceEntry> = if trust_times && !(stored.is_empty() && failed.is_empty()) {
-        let (skipped, to_check): (Vec<Option<LeftOut>>, Vec<&SourceEntry>) = entries
+        let (skipped, to_check): (Vec<LeftOut>, Vec<&SourceEntry>) = entries
             .par_iter()
             .filter(|entry| {
                 !stored
@@ -367,10 +369,10 @@ pub(crate) fn refresh(
                     .is_some_and(|row| same_times(entry, row))
             })
             .partition_map(|entry| match failed_again(entry) {
-                Some(left_out) => rayon::iter::Either::Left(Some(left_out)),
+                Some(left_out) => rayon::iter::Either::Left(left_out),
                 None => rayon::iter::Either::Right(entry),
             });
-        left.extend(skipped.into_iter().flatten());
+        left = skipped;
         to_check
     } else {
         entries.iter().collect()
@@ -394,8 +396,7 @@ pub(crate) fn refresh(
             .collect()
     };
     let check_chunk = &check_chunk;
-    // The files checked and not indexed, with why (`left_out`), after
-    // those left out again unchecked.
+    // The files checked and not indexed are added to `left` (`left_out`).
     let mut write_chunk = |chunk: &[&SourceEntry], checked: Vec<Checked>| -> Result<(), Error> {
         for (entry, checked) in chunk.iter().zip(checked) {
             let row = stored.get(entry.display.as_str());
