@@ -1193,3 +1193,32 @@ fn python_await_chains_of_a_million_links_are_left_out_with_an_error() {
     );
     assert!(outline.omitted_diagnostics > 0);
 }
+
+/// Chains of prefix operators mixed with `await`, 100,000 each, in an
+/// `async def` (a second new-user trial: the stack overflowed in-process):
+/// outlined, partial, on a 2 MiB stack.
+#[test]
+fn python_prefix_operators_mixed_with_awaits_are_left_out_past_the_limit() {
+    for chunk in [
+        "- await ",
+        "not await ",
+        "await - ",
+        "await not ",
+        "~await ",
+        "+await ",
+    ] {
+        let source = format!(
+            "async def f():\n    return {}x\n\ndef after():\n    pass\n",
+            chunk.repeat(100_000)
+        );
+        let outline = on_small_stack(|| outline("mixed.py", &source));
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["f", "after"], "{chunk:?}");
+        assert!(outline.partial, "{chunk:?}");
+        assert!(
+            outline.not_outlined().is_none(),
+            "{chunk:?}: {:?}",
+            outline.diagnostics
+        );
+    }
+}

@@ -1,7 +1,7 @@
 //! The bracket pairs of a Python text opened deeper than a limit, and the
-//! `await` keywords of a chain longer than it (`await await … x`: each one
-//! a level of ruff's recursive descent, which a few hundred thousand of
-//! overflow), found by a light scanner that skips comments and string
+//! prefix operators of a chain longer than it (`await - await … x`: each
+//! await a level of ruff's recursive descent, which a few hundred thousand
+//! of overflow), found by a light scanner that skips comments and string
 //! literals (`'…'`, `"…"`, their triple-quoted forms, any prefix; an
 //! f-string counts as one literal).
 
@@ -10,9 +10,10 @@ use std::ops::Range;
 /// Byte ranges of the insides of the bracket pairs (`(`, `[`, `{`) opened at
 /// depth `max + 1`: from just after the opening bracket to just before its
 /// closing bracket (or to the end of the text when it is never closed); and
-/// of the `await` keywords after the first `max` of a chain of them (from the
-/// start of the `max + 1`-th to the end of the last); in order. Blanking
-/// them leaves `( )`, `[ ]`, `{ }` and `max` awaits: still valid Python.
+/// of the prefix operators (`await`, `not`, `-`, `+`, `~`) after the first
+/// `max` of a chain of them (from the start of the `max + 1`-th to the end
+/// of the last); in order. Blanking them leaves `( )`, `[ ]`, `{ }` and a
+/// chain of `max`: Python as valid as it was.
 pub(crate) fn too_deep(text: &str, max: usize) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     // No deeper than the number of opening brackets and awaits: most files
@@ -28,21 +29,19 @@ pub(crate) fn too_deep(text: &str, max: usize) -> Vec<Range<usize>> {
     let mut regions = Vec::new();
     let mut depth = 0usize;
     let mut deep_start = None;
-    // The chain of awaits being read: how many, where the `max + 1`-th
-    // starts and where the last ends.
-    let mut awaits = 0usize;
+    // The chain of prefix operators being read: how many, where the
+    // `max + 1`-th starts and where the last ends.
+    let mut prefixes = 0usize;
     let mut cut: Option<Range<usize>> = None;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         let word = is_word(b) && (i == 0 || !is_word(bytes[i - 1]));
-        if word
-            && depth <= max
-            && bytes[i..].starts_with(AWAIT.as_bytes())
-            && !bytes.get(i + AWAIT.len()).is_some_and(|&c| is_word(c))
+        if depth <= max
+            && let Some(len) = prefix_operator(bytes, i, word)
         {
-            awaits += 1;
-            let end = i + AWAIT.len();
-            if awaits > max {
+            prefixes += 1;
+            let end = i + len;
+            if prefixes > max {
                 cut.get_or_insert(i..end).end = end;
             }
             i = end;
@@ -51,7 +50,7 @@ pub(crate) fn too_deep(text: &str, max: usize) -> Vec<Range<usize>> {
         // Blanks and line continuations go on with a chain; anything else
         // ends it.
         if !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'\x0c') {
-            awaits = 0;
+            prefixes = 0;
             if let Some(cut) = cut.take() {
                 regions.push(cut);
             }
@@ -101,6 +100,26 @@ pub(crate) fn too_deep(text: &str, max: usize) -> Vec<Range<usize>> {
 }
 
 const AWAIT: &str = "await";
+
+/// The length of the prefix operator at `i` (`await`, `not`, `-`, `+`, `~`),
+/// if one is there; `word` says whether a word starts at `i`. An `await`
+/// chain, alone or mixed with the others, is one level of ruff's recursive
+/// descent per operator (`not`, `-`, `+`, `~` alone are not, but they count
+/// in a chain with awaits, so every one does). `-=`, `+=`, `->` are not.
+fn prefix_operator(bytes: &[u8], i: usize, word: bool) -> Option<usize> {
+    let rest = bytes.get(i..)?;
+    let whole = |keyword: &str| {
+        (word
+            && rest.starts_with(keyword.as_bytes())
+            && !rest.get(keyword.len()).is_some_and(|&c| is_word(c)))
+        .then_some(keyword.len())
+    };
+    match rest.first()? {
+        b'-' | b'+' => (!matches!(rest.get(1), Some(b'=' | b'>'))).then_some(1),
+        b'~' => Some(1),
+        _ => whole(AWAIT).or_else(|| whole("not")),
+    }
+}
 
 /// Whether `b` can be part of a Python identifier (any non-ASCII byte may).
 fn is_word(b: u8) -> bool {
@@ -154,6 +173,20 @@ mod tests {
         assert_eq!(regions.len(), 1);
         assert_eq!(&chain[regions[0].clone()], "await await");
         assert!(too_deep("# await await await\ns = 'await await await'\n", 1).is_empty());
+    }
+
+    /// `- await` 100,000 times in an `async def` overflowed too (a second
+    /// new-user trial): every prefix operator counts in a chain.
+    #[test]
+    fn prefix_operators_mixed_with_awaits_count_in_one_chain() {
+        let text = "x = - await not ~ +await y\n";
+        let regions = too_deep(text, 1);
+        let slices: Vec<&str> = regions.iter().filter_map(|r| text.get(r.clone())).collect();
+        assert_eq!(slices, ["await not ~ +await"]);
+        // Augmented assignments, arrows, binary operators and names are not
+        // prefix operators; a chain ends at anything else.
+        let text = "await await\na -= await b\ndef f() -> await: c + await notice\n";
+        assert!(too_deep(text, 2).is_empty(), "{:?}", too_deep(text, 2));
     }
 
     #[test]
