@@ -63,6 +63,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 pub use error::Error;
+pub use outline_core::chunks;
 pub use outline_core::{
     self, Diagnostic, FileOutline, Filter, Language, Modifier, Outline, OutlineOptions, Parameter,
     ParameterKind, Resolution, Selector, Severity, Symbol, SymbolKind, TextOptions, json_line,
@@ -258,6 +259,64 @@ pub fn outline_file(
     })?;
     let source = SourceText::read(path, Some(language))?;
     Ok(source.outline(&display, language, options))
+}
+
+/// The outline options [`chunk_source`] outlines with: the defaults, but
+/// every body's control-flow blocks kept
+/// ([`outline_core::chunks::CHUNK_BLOCK_THRESHOLD`]).
+pub fn chunk_outline_options() -> OutlineOptions {
+    OutlineOptions {
+        block_threshold: outline_core::chunks::CHUNK_BLOCK_THRESHOLD,
+        ..OutlineOptions::default()
+    }
+}
+
+/// Cuts `source` into symbol-bounded chunks for retrieval (see
+/// [`outline_core::chunks`]): one chunk per definition, a long one split at
+/// its members or blocks, the lines between definitions grouped; at most
+/// `options.max_tokens` tokens each as counted by `count` (the command-line
+/// tool counts `o200k_base` tokens with the `ast-outline-budget` crate).
+/// `path` names the language and goes into the ids; nothing is read.
+///
+/// ```
+/// use ast_outline::chunks::ChunkOptions;
+/// let source = "class A:\n    def f(self):\n        return 1\n";
+/// let count = |text: &str| text.len() / 4;
+/// let chunks = ast_outline::chunk_source("a.py", source, &ChunkOptions::default(), &count).unwrap();
+/// assert_eq!(chunks.len(), 1);
+/// assert_eq!((chunks[0].id.as_str(), chunks[0].start_line, chunks[0].end_line), ("a.py:1:A", 1, 3));
+/// ```
+///
+/// # Errors
+/// [`Error::UnknownLanguage`] when the extension is not one ast-outline knows.
+pub fn chunk_source(
+    path: &str,
+    source: &str,
+    options: &chunks::ChunkOptions,
+    count: &dyn Fn(&str) -> usize,
+) -> Result<Vec<chunks::Chunk>, Error> {
+    let outline = outline_source(path, source, &chunk_outline_options())?;
+    Ok(chunks::chunk(&outline, source, options, count))
+}
+
+/// Reads the file at `path` and cuts it as [`chunk_source`] does. The ids
+/// and chunk paths use `path` as given (with `\` turned into `/`).
+///
+/// # Errors
+/// As [`outline_file`].
+pub fn chunk_file(
+    path: impl AsRef<Path>,
+    options: &chunks::ChunkOptions,
+    count: &dyn Fn(&str) -> usize,
+) -> Result<Vec<chunks::Chunk>, Error> {
+    let path = path.as_ref();
+    let display = walk::display_path(path);
+    let language = Language::from_path(&display).ok_or_else(|| Error::UnknownLanguage {
+        path: display.clone(),
+    })?;
+    let source = SourceText::read(path, Some(language))?;
+    let outline = source.outline(&display, language, &chunk_outline_options());
+    Ok(chunks::chunk(&outline, &source.text, options, count))
 }
 
 impl SourceText {

@@ -109,6 +109,12 @@ pub enum Command {
     /// and block that hold it: the symbol's id, kind, lines and signature once,
     /// then its hit lines; cut to a token budget (o200k_base).
     Search(SearchArgs),
+    /// Cut files into symbol-bounded chunks for retrieval (BM25, embeddings):
+    /// JSON Lines, one chunk per definition (a long one split at its members
+    /// or blocks), the lines between definitions grouped; every line in
+    /// exactly one chunk.
+    #[command(after_help = CHUNKS_EXAMPLES)]
+    Chunks(ChunksArgs),
     /// Serve MCP (Model Context Protocol) on stdio: tools to outline files, read
     /// a symbol by id (also after edits), read line ranges and find symbols, for
     /// the files under --root only.
@@ -229,6 +235,43 @@ pub struct OutlineArgs {
     #[arg(short, long)]
     pub quiet: bool,
 }
+
+/// Flags of `chunks`.
+#[derive(Debug, Args)]
+pub struct ChunksArgs {
+    /// Files and directories to cut. Directories are walked recursively,
+    /// honouring .gitignore/.ignore and skipping hidden files.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Largest chunk in tokens (o200k_base). A unit that cannot be cut (a
+    /// function without control-flow blocks, one long statement) may be
+    /// larger and says so (`"over_budget": true`).
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: u32,
+    /// Also walk hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honour .gitignore, .ignore and git exclude files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Worker threads (default: one per CPU).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+    /// Print no notes (skipped files); errors are still printed.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+const CHUNKS_EXAMPLES: &str = "\
+Each line is one chunk: {\"id\", \"path\", \"language\", \"start_line\", \"end_line\",
+\"kind\", \"part\" (whole|head|group), \"name\", \"qualname\", \"context\" (enclosing
+headers, outermost first), \"text\", \"tokens\", \"over_budget\"}. Lines are 1-based,
+inclusive; ids are readable with `read`.
+
+Examples:
+  ast-outline chunks src/ > chunks.jsonl
+  ast-outline chunks --max-tokens 500 app.py | jq -r '[.id, .tokens] | @tsv'";
 
 /// Flags that change what is extracted (and therefore the ids of blocks).
 #[derive(Debug, Args)]

@@ -5,6 +5,7 @@
 
 mod args;
 mod at;
+mod chunks;
 mod context;
 mod impact;
 mod index;
@@ -103,6 +104,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Read(args) => read::run(&args),
         Command::At(args) => at::run(&args),
         Command::Search(args) => search::run(&args),
+        Command::Chunks(args) => chunks::run(&args),
         Command::Mcp(args) => mcp::run(&args),
         Command::Lsp(args) => ast_outline_lsp::run(&args.options()),
         Command::Watch(args) => watch::run(&args),

@@ -43,63 +43,22 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
             )
             .exit();
     }
-    let walked = collect_files(
-        &args.paths,
-        WalkOptions {
-            hidden: args.hidden,
-            no_ignore: args.no_ignore,
-            // More walkers than CPUs only spin: `--threads` is capped there.
-            threads: args.threads.map_or(0, |threads| {
-                let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-                (threads as usize).clamp(1, cpus)
-            }),
-            every_file: false,
-        },
-    );
-    for problem in &walked.problems {
-        report(problem);
-    }
-    if !args.quiet {
-        for note in &walked.notes {
-            report(note);
-        }
-    }
-    // The settings of the first path's project choose among the files
-    // walked, and give the block threshold.
     let first = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
     let (settings_root, settings) = match settings_for_or_exit(first) {
         Ok(found) => found,
         Err(code) => return code,
     };
-    let mut walked_files = walked.files;
-    let left_out = select_files(&mut walked_files, settings_root.as_deref(), &settings);
-    if !args.quiet
-        && let Some(note) = settings.left_out_note(left_out)
-    {
-        report(note);
-    }
-    let mut files = Vec::with_capacity(walked_files.len());
-    let mut rejected = 0;
-    for file in walked_files {
-        match check_language(&file) {
-            Ok(()) => files.push(file),
-            Err(error) => {
-                report(error);
-                rejected += 1;
-            }
-        }
-    }
-    if files.is_empty() {
-        if walked.problems.is_empty() && walked.notes.is_empty() && rejected == 0 && left_out == 0 {
-            report(format!(
-                "nothing to outline in {}: no files of a supported language \
-                 ({}) were found",
-                join_paths(args),
-                ast_outline::supported_extensions().join(", ")
-            ));
-        }
-        return ExitCode::FAILURE;
-    }
+    let walk = Walk {
+        paths: &args.paths,
+        hidden: args.hidden,
+        no_ignore: args.no_ignore,
+        threads: args.threads,
+        quiet: args.quiet,
+    };
+    let files = match walk.files(settings_root.as_deref(), &settings, "outline") {
+        Ok(files) => files,
+        Err(code) => return code,
+    };
 
     let options = args.extraction.options(&settings);
     let filter = Filter {
@@ -232,6 +191,86 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The walk of `outline` and `chunks`: the paths and flags given.
+pub(super) struct Walk<'a> {
+    pub paths: &'a [PathBuf],
+    pub hidden: bool,
+    pub no_ignore: bool,
+    pub threads: Option<u32>,
+    pub quiet: bool,
+}
+
+impl Walk<'_> {
+    /// The files of a supported language under the paths, as the settings
+    /// choose them, sorted by path; problems and notes printed on the way
+    /// (`verb` names the command in "nothing to outline"). `Err` with the exit
+    /// code when no file is left.
+    pub fn files(
+        &self,
+        settings_root: Option<&Path>,
+        settings: &ast_outline_settings::Settings,
+        verb: &str,
+    ) -> Result<Vec<FileEntry>, ExitCode> {
+        let walked = collect_files(
+            self.paths,
+            WalkOptions {
+                hidden: self.hidden,
+                no_ignore: self.no_ignore,
+                // More walkers than CPUs only spin: `--threads` is capped there.
+                threads: self.threads.map_or(0, |threads| {
+                    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+                    (threads as usize).clamp(1, cpus)
+                }),
+                every_file: false,
+            },
+        );
+        for problem in &walked.problems {
+            report(problem);
+        }
+        if !self.quiet {
+            for note in &walked.notes {
+                report(note);
+            }
+        }
+        let mut walked_files = walked.files;
+        let left_out = select_files(&mut walked_files, settings_root, settings);
+        if !self.quiet
+            && let Some(note) = settings.left_out_note(left_out)
+        {
+            report(note);
+        }
+        let mut files = Vec::with_capacity(walked_files.len());
+        let mut rejected = 0;
+        for file in walked_files {
+            match check_language(&file) {
+                Ok(()) => files.push(file),
+                Err(error) => {
+                    report(error);
+                    rejected += 1;
+                }
+            }
+        }
+        if files.is_empty() {
+            if walked.problems.is_empty()
+                && walked.notes.is_empty()
+                && rejected == 0
+                && left_out == 0
+            {
+                let paths: Vec<String> =
+                    self.paths.iter().map(|p| p.display().to_string()).collect();
+                report(format!(
+                    "nothing to {verb} in {}: no files of a supported language \
+                     ({}) were found",
+                    paths.join(", "),
+                    ast_outline::supported_extensions().join(", ")
+                ));
+            }
+            return Err(ExitCode::FAILURE);
+        }
+        Ok(files)
     }
 }
 

@@ -1959,3 +1959,262 @@ fn at_names_the_function_block_and_branch_holding_a_line_and_refuses_bad_targets
         assert!(odd.stderr.contains(message), "{}", odd.stderr);
     }
 }
+
+// ---------------------------------------------------------------------------
+// chunks
+// ---------------------------------------------------------------------------
+
+const SHOP_PY: &str = r#""""Shop module."""
+import os
+
+RATE = 3
+
+
+class Cart:
+    """A cart of items."""
+
+    items: list
+
+    def add(self, item):
+        self.items.append(item)
+
+    def total(self):
+        # sum prices
+        return sum(i.price for i in self.items)
+
+
+# Pays for a cart.
+def checkout(cart, user):
+    if not user:
+        raise ValueError("no user")
+    for item in cart.items:
+        reserve(item)
+        log(item)
+    return pay(cart)
+
+
+main = checkout
+"#;
+
+const POINT_RS: &str = "/// A point.
+pub struct Point {
+    x: i32,
+}
+
+impl Point {
+    /// Makes one.
+    pub fn new(x: i32) -> Self {
+        Point { x }
+    }
+
+    pub fn grow(&mut self, by: i32) {
+        if by > 0 {
+            self.x += by;
+        }
+        self.x += 1;
+    }
+}
+";
+
+/// (id, start, end, kind, part, qualname, context) of each chunk.
+fn chunk_rows(lines: &[Value]) -> Vec<(String, u64, u64, String, String, String, Vec<String>)> {
+    lines
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap_or("?").to_owned(),
+                c["start_line"].as_u64().unwrap_or(0),
+                c["end_line"].as_u64().unwrap_or(0),
+                c["kind"].as_str().unwrap_or("?").to_owned(),
+                c["part"].as_str().unwrap_or("?").to_owned(),
+                c["qualname"].as_str().unwrap_or("?").to_owned(),
+                c["context"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|h| h.as_str().map(str::to_owned))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn chunks_follow_symbols_split_over_the_budget_and_hold_every_line_once() {
+    let dir = tree(&[("shop.py", SHOP_PY), ("point.rs", POINT_RS)]);
+    // Under a large budget every definition is one chunk, the module's
+    // statements grouped between them.
+    let whole = run(dir.path(), &["chunks", "shop.py"]);
+    whole.expect_clean_success();
+    let rows = chunk_rows(&whole.json_lines());
+    let spans: Vec<_> = rows
+        .iter()
+        .map(|r| (r.0.as_str(), r.1, r.2, r.3.as_str(), r.4.as_str()))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            ("shop.py:1-6", 1, 6, "statements", "group"),
+            ("shop.py:7:Cart", 7, 19, "class", "whole"),
+            // The comment right above the function goes with it.
+            ("shop.py:21:checkout", 20, 27, "function", "whole"),
+            ("shop.py:28-30", 28, 30, "statements", "group"),
+        ]
+    );
+    // Under 30 tokens the class is split into its head and its methods, the
+    // function at its blocks; each part names the headers around it.
+    let small = run(dir.path(), &["chunks", "--max-tokens", "30", "."]);
+    small.expect_clean_success();
+    let lines = small.json_lines();
+    let rows = chunk_rows(&lines);
+    let expected: Vec<(&str, u64, u64, &str, &str, &str, Vec<&str>)> = vec![
+        ("point.rs:2:Point", 1, 5, "struct", "whole", "Point", vec![]),
+        (
+            "point.rs:6:impl Point",
+            6,
+            6,
+            "impl",
+            "head",
+            "impl Point",
+            vec![],
+        ),
+        (
+            "point.rs:8:impl Point.new",
+            7,
+            11,
+            "function",
+            "whole",
+            "impl Point.new",
+            vec!["impl Point"],
+        ),
+        (
+            "point.rs:12:impl Point.grow",
+            12,
+            15,
+            "method",
+            "head",
+            "impl Point.grow",
+            vec!["impl Point"],
+        ),
+        (
+            "point.rs:16-18",
+            16,
+            18,
+            "statements",
+            "group",
+            "impl Point.grow",
+            vec!["impl Point", "pub fn grow(&mut self, by: i32)"],
+        ),
+        ("shop.py:1-6", 1, 6, "statements", "group", "", vec![]),
+        ("shop.py:7:Cart", 7, 11, "class", "head", "Cart", vec![]),
+        (
+            "shop.py:12:Cart.add",
+            12,
+            14,
+            "method",
+            "whole",
+            "Cart.add",
+            vec!["class Cart"],
+        ),
+        (
+            "shop.py:15:Cart.total",
+            15,
+            19,
+            "method",
+            "whole",
+            "Cart.total",
+            vec!["class Cart"],
+        ),
+        (
+            "shop.py:21:checkout",
+            20,
+            23,
+            "function",
+            "head",
+            "checkout",
+            vec![],
+        ),
+        (
+            "shop.py:24-27",
+            24,
+            27,
+            "statements",
+            "group",
+            "checkout",
+            vec!["def checkout(cart, user)"],
+        ),
+        ("shop.py:28-30", 28, 30, "statements", "group", "", vec![]),
+    ];
+    let expected: Vec<_> = expected
+        .into_iter()
+        .map(|(id, a, b, kind, part, qualname, context)| {
+            (
+                id.to_owned(),
+                a,
+                b,
+                kind.to_owned(),
+                part.to_owned(),
+                qualname.to_owned(),
+                context.into_iter().map(str::to_owned).collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    assert_eq!(rows, expected);
+    // Each chunk's text is exactly its lines, its tokens counted, its id
+    // readable with `read`.
+    for (chunk, text) in lines.iter().zip(lines.iter().map(|c| {
+        if c["path"] == "shop.py" {
+            SHOP_PY
+        } else {
+            POINT_RS
+        }
+    })) {
+        let (a, b) = (
+            chunk["start_line"].as_u64().unwrap_or(0) as usize,
+            chunk["end_line"].as_u64().unwrap_or(0) as usize,
+        );
+        let expected: String = text
+            .split_inclusive('\n')
+            .skip(a - 1)
+            .take(b - a + 1)
+            .collect();
+        assert_eq!(chunk["text"], expected.as_str());
+        assert!(
+            chunk["tokens"].as_u64().is_some_and(|t| t > 0 && t <= 30),
+            "{chunk}"
+        );
+        assert_eq!(chunk["over_budget"], false);
+    }
+    let read = run(dir.path(), &["read", "shop.py:12:Cart.add"]);
+    read.expect_clean_success();
+    assert!(
+        read.stdout().contains("self.items.append(item)"),
+        "{}",
+        read.stdout()
+    );
+}
+
+#[test]
+fn chunks_refuse_bad_input_clearly() {
+    let dir = tree(&[("shop.py", SHOP_PY), ("notes.txt", "text\n")]);
+    let zero = run(dir.path(), &["chunks", "--max-tokens", "0", "shop.py"]);
+    zero.expect_code(2);
+    let missing = run(dir.path(), &["chunks", "nope.py"]);
+    missing.expect_failure();
+    assert!(missing.stderr.contains("nope.py"), "{}", missing.stderr);
+    let unknown = run(dir.path(), &["chunks", "notes.txt"]);
+    unknown.expect_failure();
+    assert!(unknown.stderr.contains("notes.txt"), "{}", unknown.stderr);
+    // A file that does not parse is still cut, every line in one chunk.
+    let broken = tree(&[("broken.py", "def f(:\n    return 1\n\nx = 2\n")]);
+    let out = run(broken.path(), &["chunks", "broken.py"]);
+    out.expect_code(0);
+    let lines = out.json_lines();
+    let covered: u64 = lines
+        .iter()
+        .map(|c| c["end_line"].as_u64().unwrap_or(0) + 1 - c["start_line"].as_u64().unwrap_or(1))
+        .sum();
+    assert_eq!(covered, 4);
+}

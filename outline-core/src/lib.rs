@@ -24,6 +24,7 @@
 //! ```
 
 pub mod blocks;
+pub mod chunks;
 mod filter;
 pub mod id;
 pub mod invariants;

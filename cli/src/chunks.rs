@@ -1,0 +1,87 @@
+//! `ast-outline chunks PATH...`: symbol-bounded chunks for retrieval, as
+//! JSON Lines ([`ast_outline::chunk_file`], tokens counted in `o200k_base`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use ast_outline::Error;
+use ast_outline::chunks::ChunkOptions;
+use ast_outline::tree::{in_order, parser_pool};
+
+use super::args::ChunksArgs;
+use super::outline::Walk;
+use super::output::{print_all_or_exit, report};
+use super::settings::settings_for_or_exit;
+
+/// Tokens of `text` in `o200k_base`; its length in bytes (never fewer than
+/// its tokens) should the encoding fail to load.
+fn count(text: &str) -> usize {
+    ast_outline_budget::count(text).unwrap_or(text.len())
+}
+
+pub(super) fn run(args: &ChunksArgs) -> ExitCode {
+    let first = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
+    let (settings_root, settings) = match settings_for_or_exit(first) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let walk = Walk {
+        paths: &args.paths,
+        hidden: args.hidden,
+        no_ignore: args.no_ignore,
+        threads: args.threads,
+        quiet: args.quiet,
+    };
+    let files = match walk.files(settings_root.as_deref(), &settings, "chunk") {
+        Ok(files) => files,
+        Err(code) => return code,
+    };
+    let pool = match parser_pool(args.threads, files.len()) {
+        Ok(pool) => pool,
+        Err(error) => {
+            report(format!("cannot start worker threads: {error}"));
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = ChunkOptions {
+        max_tokens: args.max_tokens as usize,
+    };
+    let mut printed = 0usize;
+    in_order(
+        &pool,
+        &files,
+        |file| {
+            let chunks = ast_outline::chunk_file(&file.path, &options, &count)?;
+            let mut lines = Vec::with_capacity(chunks.len());
+            for chunk in &chunks {
+                let mut line = serde_json::to_string(chunk).map_err(|error| Error::Io {
+                    path: file.path.clone(),
+                    source: std::io::Error::other(error),
+                })?;
+                line.push('\n');
+                lines.push(line);
+            }
+            Ok::<_, Error>(lines)
+        },
+        |file, result| match result {
+            Ok(lines) => {
+                print_all_or_exit(&lines);
+                printed += 1;
+            }
+            Err(Error::Binary { .. }) if !file.explicit => {
+                if !args.quiet {
+                    report(format!(
+                        "{}: skipped, looks binary (NUL bytes)",
+                        file.display
+                    ));
+                }
+            }
+            Err(error) => report(error),
+        },
+    );
+    if printed == 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
