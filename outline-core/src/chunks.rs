@@ -7,7 +7,8 @@
 //! - every definition (class, function, method, interface, struct, enum,
 //!   trait, impl, module, macro, and any symbol with members, such as an
 //!   object literal of methods) is one chunk when it fits the budget, with
-//!   the comment lines directly above it (doc comments, `#` comments);
+//!   the comment lines directly above it (doc comments, `#` comments; a
+//!   `/** … */` block also across one blank line);
 //! - a definition over the budget is split at its members (a class) or at
 //!   its control-flow blocks (a function; [`crate::blocks`]), recursively: its
 //!   first lines up to its first member or block are a `head` chunk, and the
@@ -15,7 +16,8 @@
 //! - lines between definitions (imports, assignments, constants, fields,
 //!   blank lines) are grouped into chunks of at most the budget; blank lines
 //!   and closing brackets alone join the chunk before them;
-//! - at module level a long run of statements is cut at blank lines only;
+//! - at module level a long run of statements is cut at blank lines, and a
+//!   paragraph over the budget (a long module doc comment) between lines;
 //!   inside a definition, the lines between two members or blocks are never
 //!   cut.
 //!
@@ -237,7 +239,7 @@ struct Span {
 /// One piece of a region: lines that are not a definition, or a symbol.
 enum Piece<'s> {
     /// Lines `start..=end` that are no symbol; at module level they may be
-    /// cut at blank lines.
+    /// cut at blank lines (and between lines in a paragraph over the budget).
     Lines(u32, u32),
     /// A symbol packed into a group and never cut: a binding or member of
     /// a grouped kind, or a control-flow block that fits the budget.
@@ -363,12 +365,18 @@ impl<'a, 's> Cutter<'a, 's> {
                 cursor = child.end_line + 1;
                 continue;
             }
-            let mut start = child.start_line;
-            while start > cursor && {
-                let above = self.lines.line(start - 1);
-                !above.trim().is_empty() && is_comment(above)
-            } {
-                start -= 1;
+            let mut start = self.comments_above(child.start_line, cursor);
+            // A block comment (`/** … */`) one blank line above is still the
+            // definition's documentation.
+            if start == child.start_line
+                && start >= cursor + 2
+                && self.lines.line(start - 1).trim().is_empty()
+                && self.lines.line(start - 2).trim_end().ends_with("*/")
+            {
+                let above = self.comments_above(start - 1, cursor);
+                if above < start - 1 {
+                    start = above;
+                }
             }
             if start > cursor {
                 pieces.push(Piece::Lines(cursor, start - 1));
@@ -380,6 +388,19 @@ impl<'a, 's> Cutter<'a, 's> {
             pieces.push(Piece::Lines(cursor, hi));
         }
         pieces
+    }
+
+    /// The first line of the comment lines right above line `line` (none
+    /// above `floor`); `line` itself when there are none.
+    fn comments_above(&self, line: u32, floor: u32) -> u32 {
+        let mut start = line;
+        while start > floor && {
+            let above = self.lines.line(start - 1);
+            !above.trim().is_empty() && is_comment(above)
+        } {
+            start -= 1;
+        }
+        start
     }
 
     /// One definition from `start` (its comments) to its last line: one
@@ -429,6 +450,16 @@ impl<'a, 's> Cutter<'a, 's> {
     /// is packed into chunks of at most the budget, cut only between pieces
     /// (and, at module level, at blank lines). The first chunk of a split
     /// symbol's first run is its head.
+    /// A module-level paragraph as units: whole when it fits, else line by
+    /// line (a long run of comments or statements outside every definition).
+    fn paragraph(&self, from: u32, to: u32, units: &mut Vec<(u32, u32)>) {
+        if self.fits(from, to) {
+            units.push((from, to));
+        } else {
+            units.extend((from..=to).map(|l| (l, l)));
+        }
+    }
+
     fn group(
         &mut self,
         container: &Container<'s>,
@@ -449,11 +480,11 @@ impl<'a, 's> Cutter<'a, 's> {
                 let mut from = a;
                 for l in a..=b {
                     if l < b && self.lines.line(l).trim().is_empty() {
-                        units.push((from, l));
+                        self.paragraph(from, l, &mut units);
                         from = l + 1;
                     }
                 }
-                units.push((from, b));
+                self.paragraph(from, b, &mut units);
             } else {
                 units.push((a, b));
             }
