@@ -110,7 +110,10 @@ fn norm_path(p: &str) -> String {
 
 fn file_lines(path: &Path) -> Result<Vec<String>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect())
+    Ok(String::from_utf8_lossy(&bytes)
+        .lines()
+        .map(str::to_string)
+        .collect())
 }
 
 fn load_symbol_chunks(path: &Path) -> Result<Vec<Chunk>, String> {
@@ -181,7 +184,9 @@ impl Bm25 {
         let body = sb.add_text_field("body", body_opts);
         let ord = sb.add_u64_field("ord", NumericOptions::default().set_stored().set_fast());
         let index = Index::create_in_ram(sb.build());
-        index.tokenizers().register(tokenize::ANALYZER, tokenize::index_analyzer());
+        index
+            .tokenizers()
+            .register(tokenize::ANALYZER, tokenize::index_analyzer());
         // One thread, one commit: one segment, documents in chunk order.
         let mut w: IndexWriter = index.writer_with_num_threads(1, 200_000_000)?;
         for (i, c) in chunks.iter().enumerate() {
@@ -215,7 +220,10 @@ impl Bm25 {
         let top = searcher.search(&query, &TopDocs::with_limit(k).order_by_score())?;
         let mut out = Vec::new();
         for (score, addr) in top {
-            let ords = searcher.segment_reader(addr.segment_ord).fast_fields().u64("ord")?;
+            let ords = searcher
+                .segment_reader(addr.segment_ord)
+                .fast_fields()
+                .u64("ord")?;
             let o = ords.first(addr.doc_id).unwrap_or(u64::MAX) as usize;
             out.push((score, o));
         }
@@ -239,8 +247,17 @@ fn dist(mut v: Vec<u64>) -> Dist {
     }
     v.sort_unstable();
     let n = v.len();
-    let median = if n % 2 == 1 { v[n / 2] as f64 } else { (v[n / 2 - 1] + v[n / 2]) as f64 / 2.0 };
-    Dist { n, mean: v.iter().sum::<u64>() as f64 / n as f64, median, max: v[n - 1] }
+    let median = if n % 2 == 1 {
+        v[n / 2] as f64
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) as f64 / 2.0
+    };
+    Dist {
+        n,
+        mean: v.iter().sum::<u64>() as f64 / n as f64,
+        median,
+        max: v[n - 1],
+    }
 }
 
 #[derive(Serialize, Default, Clone)]
@@ -297,17 +314,37 @@ fn first_hit(top: &[(f32, usize)], chunks: &[Chunk], answers: &[Answer]) -> Opti
         .map(|r| r + 1)
 }
 
-fn summarize(chunks: &[Chunk], questions: &[&Question], ranks: &[Option<usize>], symbol: bool) -> ChunkingResult {
+fn summarize(
+    chunks: &[Chunk],
+    questions: &[&Question],
+    ranks: &[Option<usize>],
+    symbol: bool,
+) -> ChunkingResult {
     let mut an = tokenize::index_analyzer();
     let held = |a: &Answer| chunks.iter().any(|c| c.holds(a));
     ChunkingResult {
         chunks: chunks.len(),
         lines: dist(chunks.iter().map(|c| c.lines() as u64).collect()),
-        index_terms: dist(chunks.iter().map(|c| tokenize::terms(&mut an, &c.indexed).len() as u64).collect()),
+        index_terms: dist(
+            chunks
+                .iter()
+                .map(|c| tokenize::terms(&mut an, &c.indexed).len() as u64)
+                .collect(),
+        ),
         chunker_tokens: symbol.then(|| dist(chunks.iter().filter_map(|c| c.tokens).collect())),
-        hits: KS.iter().map(|&k| ranks.iter().filter(|r| r.is_some_and(|r| r <= k)).count()).collect(),
-        answers_unheld: questions.iter().flat_map(|q| &q.answers).filter(|a| !held(a)).count(),
-        questions_unreachable: questions.iter().filter(|q| !q.answers.iter().any(held)).count(),
+        hits: KS
+            .iter()
+            .map(|&k| ranks.iter().filter(|r| r.is_some_and(|r| r <= k)).count())
+            .collect(),
+        answers_unheld: questions
+            .iter()
+            .flat_map(|q| &q.answers)
+            .filter(|a| !held(a))
+            .count(),
+        questions_unreachable: questions
+            .iter()
+            .filter(|q| !q.answers.iter().any(held))
+            .count(),
         top5_lines: 0,
         hits_same_lines: 0,
     }
@@ -315,7 +352,12 @@ fn summarize(chunks: &[Chunk], questions: &[&Question], ranks: &[Option<usize>],
 
 /// Whether an answer is held by a chunk read before `budget` lines are read (chunks in rank
 /// order, each read whole while the total stays within the budget).
-fn hit_within_lines(top: &[(f32, usize)], chunks: &[Chunk], answers: &[Answer], budget: usize) -> bool {
+fn hit_within_lines(
+    top: &[(f32, usize)],
+    chunks: &[Chunk],
+    answers: &[Answer],
+    budget: usize,
+) -> bool {
     let mut read = 0;
     for &(_, o) in top {
         read += chunks[o].lines();
@@ -343,7 +385,11 @@ fn run_corpus(
     }
     // The fixed chunking covers exactly the files of the symbol chunking.
     let mut files = BTreeMap::new();
-    for p in symbol.iter().map(|c| c.path.clone()).collect::<BTreeSet<_>>() {
+    for p in symbol
+        .iter()
+        .map(|c| c.path.clone())
+        .collect::<BTreeSet<_>>()
+    {
         let lines = file_lines(&root.join(&p))?;
         files.insert(p, lines);
     }
@@ -354,14 +400,18 @@ fn run_corpus(
         let ok = c.start_line >= 1
             && c.start_line <= c.end_line
             && c.end_line <= lines.len()
-            && c.text.lines().eq(lines[c.start_line - 1..c.end_line].iter().map(String::as_str));
+            && c.text.lines().eq(lines[c.start_line - 1..c.end_line]
+                .iter()
+                .map(String::as_str));
         if !ok {
             mismatches += 1;
             first_mismatch.get_or_insert_with(|| c.id.clone());
         }
     }
     if let Some(id) = first_mismatch {
-        eprintln!("warning: {corpus}: {mismatches} symbol chunk(s) whose text is not the file's lines start..end (first: {id})");
+        eprintln!(
+            "warning: {corpus}: {mismatches} symbol chunk(s) whose text is not the file's lines start..end (first: {id})"
+        );
     }
     let fixed = fixed_chunks(&files, args.fixed_lines);
 
@@ -373,7 +423,9 @@ fn run_corpus(
     let (mut s_read, mut f_read) = (0, 0);
     let (mut s_same, mut f_same) = (0, 0);
     let budget = 5 * args.fixed_lines;
-    let top5_lines = |top: &[(f32, usize)], ch: &[Chunk]| -> usize { top.iter().take(5).map(|&(_, o)| ch[o].lines()).sum() };
+    let top5_lines = |top: &[(f32, usize)], ch: &[Chunk]| -> usize {
+        top.iter().take(5).map(|&(_, o)| ch[o].lines()).sum()
+    };
     for q in questions {
         let mut terms = tokenize::terms(&mut qa, &q.question);
         let mut seen = BTreeSet::new();
@@ -381,11 +433,17 @@ fn run_corpus(
         let answers: Vec<Answer> = q
             .answers
             .iter()
-            .map(|a| Answer { path: norm_path(&a.path), ..a.clone() })
+            .map(|a| Answer {
+                path: norm_path(&a.path),
+                ..a.clone()
+            })
             .collect();
         let st = sym_idx.search(&terms, kmax).map_err(|e| e.to_string())?;
         let ft = fix_idx.search(&terms, kmax).map_err(|e| e.to_string())?;
-        let (s_rank, f_rank) = (first_hit(&st, &symbol, &answers), first_hit(&ft, &fixed, &answers));
+        let (s_rank, f_rank) = (
+            first_hit(&st, &symbol, &answers),
+            first_hit(&ft, &fixed, &answers),
+        );
         let deep = sym_idx.search(&terms, 1000).map_err(|e| e.to_string())?;
         s_same += usize::from(hit_within_lines(&deep, &symbol, &answers, budget));
         f_same += usize::from(hit_within_lines(&ft, &fixed, &answers, budget));
@@ -397,7 +455,10 @@ fn run_corpus(
             top.iter()
                 .map(|&(s, o)| {
                     let c = &ch[o];
-                    format!("{:.2} {}:{}-{} {}", s, c.path, c.start_line, c.end_line, c.kind)
+                    format!(
+                        "{:.2} {}:{}-{} {}",
+                        s, c.path, c.start_line, c.end_line, c.kind
+                    )
                 })
                 .collect()
         };
@@ -418,7 +479,14 @@ fn run_corpus(
     let normed: Vec<Question> = questions
         .iter()
         .map(|q| Question {
-            answers: q.answers.iter().map(|a| Answer { path: norm_path(&a.path), ..a.clone() }).collect(),
+            answers: q
+                .answers
+                .iter()
+                .map(|a| Answer {
+                    path: norm_path(&a.path),
+                    ..a.clone()
+                })
+                .collect(),
             ..(*q).clone()
         })
         .collect();
@@ -428,7 +496,11 @@ fn run_corpus(
         questions: questions.len(),
         answers: nq.iter().map(|q| q.answers.len()).sum(),
         files: files.len(),
-        answers_file_missing: nq.iter().flat_map(|q| &q.answers).filter(|a| !files.contains_key(&a.path)).count(),
+        answers_file_missing: nq
+            .iter()
+            .flat_map(|q| &q.answers)
+            .filter(|a| !files.contains_key(&a.path))
+            .count(),
         symbol_text_mismatches: mismatches,
         symbol: summarize(&symbol, &nq, &sr, true),
         fixed: summarize(&fixed, &nq, &fr, false),
@@ -441,7 +513,11 @@ fn run_corpus(
 }
 
 fn pct(h: usize, n: usize) -> String {
-    if n == 0 { "-".into() } else { format!("{:5.1}% ({h}/{n})", 100.0 * h as f64 / n as f64) }
+    if n == 0 {
+        "-".into()
+    } else {
+        format!("{:5.1}% ({h}/{n})", 100.0 * h as f64 / n as f64)
+    }
 }
 
 fn add(a: &mut ChunkingResult, b: &ChunkingResult) {
@@ -458,13 +534,29 @@ fn add(a: &mut ChunkingResult, b: &ChunkingResult) {
     a.hits_same_lines += b.hits_same_lines;
 }
 
-fn render(results: &[CorpusResult], total: &CorpusResult, all_sizes: &(ChunkingResult, ChunkingResult), fixed_lines: usize) -> String {
+fn render(
+    results: &[CorpusResult],
+    total: &CorpusResult,
+    all_sizes: &(ChunkingResult, ChunkingResult),
+    fixed_lines: usize,
+) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "BM25 recall: symbol = ast-outline chunks (context + text), fixed = {fixed_lines}-line windows");
+    let _ = writeln!(
+        s,
+        "BM25 recall: symbol = ast-outline chunks (context + text), fixed = {fixed_lines}-line windows"
+    );
     let _ = writeln!(
         s,
         "{:<14} {:>4} {:<7} {:>16} {:>16} {:>16} {:>9} {:>11} {:>9} {:>16}",
-        "corpus", "q", "chunks", "recall@1", "recall@5", "recall@10", "unheld-a", "unreach-q", "lines@5",
+        "corpus",
+        "q",
+        "chunks",
+        "recall@1",
+        "recall@5",
+        "recall@10",
+        "unheld-a",
+        "unreach-q",
+        "lines@5",
         format!("recall@{}lines", 5 * fixed_lines)
     );
     let mut rows: Vec<&CorpusResult> = results.iter().collect();
@@ -474,8 +566,16 @@ fn render(results: &[CorpusResult], total: &CorpusResult, all_sizes: &(ChunkingR
             let _ = writeln!(
                 s,
                 "{:<14} {:>4} {:<7} {:>16} {:>16} {:>16} {:>9} {:>11} {:>9.0} {:>16}",
-                if name == "symbol" { r.corpus.as_str() } else { "" },
-                if name == "symbol" { r.questions.to_string() } else { String::new() },
+                if name == "symbol" {
+                    r.corpus.as_str()
+                } else {
+                    ""
+                },
+                if name == "symbol" {
+                    r.questions.to_string()
+                } else {
+                    String::new()
+                },
                 name,
                 pct(c.hits[0], r.questions),
                 pct(c.hits[1], r.questions),
@@ -491,11 +591,18 @@ fn render(results: &[CorpusResult], total: &CorpusResult, all_sizes: &(ChunkingR
     let _ = writeln!(
         s,
         "{:<14} {:<7} {:>7} {:>22} {:>22} {:>22}",
-        "corpus", "chunks", "count", "lines mean/med/max", "terms mean/med/max", "tokens mean/med/max"
+        "corpus",
+        "chunks",
+        "count",
+        "lines mean/med/max",
+        "terms mean/med/max",
+        "tokens mean/med/max"
     );
     let fmt = |d: &Dist| format!("{:.0}/{:.0}/{}", d.mean, d.median, d.max);
-    let mut rows: Vec<(&str, &ChunkingResult, &ChunkingResult)> =
-        results.iter().map(|r| (r.corpus.as_str(), &r.symbol, &r.fixed)).collect();
+    let mut rows: Vec<(&str, &ChunkingResult, &ChunkingResult)> = results
+        .iter()
+        .map(|r| (r.corpus.as_str(), &r.symbol, &r.fixed))
+        .collect();
     rows.push(("all", &all_sizes.0, &all_sizes.1));
     for (name, sy, fx) in rows {
         for (label, c) in [("symbol", sy), ("fixed", fx)] {
@@ -512,25 +619,52 @@ fn render(results: &[CorpusResult], total: &CorpusResult, all_sizes: &(ChunkingR
         }
     }
     let _ = writeln!(s);
-    let _ = writeln!(s, "unheld-a: answers held by no chunk (cut across a chunk boundary, or file not chunked);");
-    let _ = writeln!(s, "unreach-q: questions none of whose answers any chunk holds (never a hit).");
-    let _ = writeln!(s, "lines@5: mean lines per question in the top 5 chunks (what reading the top 5 costs).");
-    let _ = writeln!(s, "recall@Nlines: a holding chunk among the top chunks read whole, in rank order, within N lines");
-    let _ = writeln!(s, "  (N = 5 fixed windows: the same reading cost for both chunkings).");
-    let _ = writeln!(s, "terms: terms of the shared analyzer in the indexed text; tokens: the chunker's own count (o200k).");
+    let _ = writeln!(
+        s,
+        "unheld-a: answers held by no chunk (cut across a chunk boundary, or file not chunked);"
+    );
+    let _ = writeln!(
+        s,
+        "unreach-q: questions none of whose answers any chunk holds (never a hit)."
+    );
+    let _ = writeln!(
+        s,
+        "lines@5: mean lines per question in the top 5 chunks (what reading the top 5 costs)."
+    );
+    let _ = writeln!(
+        s,
+        "recall@Nlines: a holding chunk among the top chunks read whole, in rank order, within N lines"
+    );
+    let _ = writeln!(
+        s,
+        "  (N = 5 fixed windows: the same reading cost for both chunkings)."
+    );
+    let _ = writeln!(
+        s,
+        "terms: terms of the shared analyzer in the indexed text; tokens: the chunker's own count (o200k)."
+    );
     for r in results {
         if r.answers_file_missing > 0 {
-            let _ = writeln!(s, "note: {}: {} answer(s) in files the chunker did not output", r.corpus, r.answers_file_missing);
+            let _ = writeln!(
+                s,
+                "note: {}: {} answer(s) in files the chunker did not output",
+                r.corpus, r.answers_file_missing
+            );
         }
         if r.symbol_text_mismatches > 0 {
-            let _ = writeln!(s, "note: {}: {} symbol chunk(s) whose text differs from the file", r.corpus, r.symbol_text_mismatches);
+            let _ = writeln!(
+                s,
+                "note: {}: {} symbol chunk(s) whose text differs from the file",
+                r.corpus, r.symbol_text_mismatches
+            );
         }
     }
     s
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let qtext = std::fs::read_to_string(&args.questions).map_err(|e| format!("{}: {e}", args.questions.display()))?;
+    let qtext = std::fs::read_to_string(&args.questions)
+        .map_err(|e| format!("{}: {e}", args.questions.display()))?;
     let questions: Vec<Question> =
         serde_json::from_str(&qtext).map_err(|e| format!("{}: {e}", args.questions.display()))?;
     if args.fixed_lines == 0 {
@@ -561,7 +695,10 @@ fn run(args: &Args) -> Result<(), String> {
         all_sym.extend(sym);
         all_fix.extend(fix);
     }
-    let mut total = CorpusResult { corpus: "all".into(), ..Default::default() };
+    let mut total = CorpusResult {
+        corpus: "all".into(),
+        ..Default::default()
+    };
     for r in &results {
         total.questions += r.questions;
         total.answers += r.answers;
@@ -571,7 +708,10 @@ fn run(args: &Args) -> Result<(), String> {
         add(&mut total.symbol, &r.symbol);
         add(&mut total.fixed, &r.fixed);
     }
-    let sizes = (summarize(&all_sym, &[], &[], true), summarize(&all_fix, &[], &[], false));
+    let sizes = (
+        summarize(&all_sym, &[], &[], true),
+        summarize(&all_fix, &[], &[], false),
+    );
     total.symbol.lines = sizes.0.lines.clone();
     total.symbol.index_terms = sizes.0.index_terms.clone();
     total.symbol.chunker_tokens = sizes.0.chunker_tokens.clone();
@@ -579,7 +719,8 @@ fn run(args: &Args) -> Result<(), String> {
     total.fixed.index_terms = sizes.1.index_terms.clone();
     print!("{}", render(&results, &total, &sizes, args.fixed_lines));
     if let Some(p) = &args.details {
-        std::fs::write(p, details.join("\n") + "\n").map_err(|e| format!("{}: {e}", p.display()))?;
+        std::fs::write(p, details.join("\n") + "\n")
+            .map_err(|e| format!("{}: {e}", p.display()))?;
     }
     if let Some(p) = &args.json {
         let v = serde_json::json!({
@@ -588,8 +729,11 @@ fn run(args: &Args) -> Result<(), String> {
             "corpora": results,
             "all": total,
         });
-        std::fs::write(p, serde_json::to_string_pretty(&v).unwrap_or_default() + "\n")
-            .map_err(|e| format!("{}: {e}", p.display()))?;
+        std::fs::write(
+            p,
+            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n",
+        )
+        .map_err(|e| format!("{}: {e}", p.display()))?;
     }
     Ok(())
 }

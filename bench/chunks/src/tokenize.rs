@@ -66,7 +66,10 @@ impl Tokenizer for CodeTokenizer {
     fn token_stream<'a>(&'a mut self, text: &'a str) -> CodeTokenStream<'a> {
         self.tokens.clear();
         split_code(text, &mut self.tokens);
-        CodeTokenStream { tokens: &mut self.tokens, next: 0 }
+        CodeTokenStream {
+            tokens: &mut self.tokens,
+            next: 0,
+        }
     }
 }
 
@@ -96,7 +99,13 @@ fn is_word(c: char) -> bool {
 /// Cut `text` into tokens (see the module docs). Positions increase by one per token.
 fn split_code(text: &str, out: &mut Vec<Token>) {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let end_of = |i: usize| if i < chars.len() { chars[i].0 } else { text.len() };
+    let end_of = |i: usize| {
+        if i < chars.len() {
+            chars[i].0
+        } else {
+            text.len()
+        }
+    };
     let mut i = 0;
     while i < chars.len() {
         if !is_word(chars[i].1) {
@@ -150,7 +159,10 @@ fn alnum_runs(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
 
 /// camelCase parts of an alphanumeric run (one part when it has no case boundary).
 fn camel_parts(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
-    let cs: Vec<(usize, char)> = text[from..to].char_indices().map(|(o, c)| (from + o, c)).collect();
+    let cs: Vec<(usize, char)> = text[from..to]
+        .char_indices()
+        .map(|(o, c)| (from + o, c))
+        .collect();
     let mut parts = Vec::new();
     let mut s = from;
     for k in 1..cs.len() {
@@ -227,7 +239,10 @@ mod tests {
 
     #[test]
     fn plain_words_match_default_tokenizer() {
-        assert_eq!(idx("Hello, happy tax payer!"), ["hello", "happy", "tax", "payer"]);
+        assert_eq!(
+            idx("Hello, happy tax payer!"),
+            ["hello", "happy", "tax", "payer"]
+        );
     }
 
     #[test]
@@ -236,7 +251,14 @@ mod tests {
         assert_eq!(idx("createSlice("), ["createslice", "create", "slice"]);
         assert_eq!(
             idx("self.config.py_version"),
-            ["self", "config", "py", "version", "self.config.py_version", "py_version"]
+            [
+                "self",
+                "config",
+                "py",
+                "version",
+                "self.config.py_version",
+                "py_version"
+            ]
         );
         assert_eq!(idx("HTTPServer"), ["httpserver", "http", "server"]);
         assert_eq!(idx("__init__"), ["init"]);
