@@ -252,13 +252,19 @@ pub fn outline_file(
     path: impl AsRef<Path>,
     options: &OutlineOptions,
 ) -> Result<FileOutline, Error> {
-    let path = path.as_ref();
+    let (display, language, source) = read_source(path.as_ref())?;
+    Ok(source.outline(&display, language, options))
+}
+
+/// The file at `path` read for outlining: its display path, its language
+/// (from the extension) and its text. Errors as [`outline_file`].
+fn read_source(path: &Path) -> Result<(String, Language, SourceText), Error> {
     let display = walk::display_path(path);
     let language = Language::from_path(&display).ok_or_else(|| Error::UnknownLanguage {
         path: display.clone(),
     })?;
     let source = SourceText::read(path, Some(language))?;
-    Ok(source.outline(&display, language, options))
+    Ok((display, language, source))
 }
 
 /// The outline options [`chunk_source`] outlines with: the defaults, but
@@ -309,12 +315,7 @@ pub fn chunk_file(
     options: &chunks::ChunkOptions,
     count: &dyn Fn(&str) -> usize,
 ) -> Result<Vec<chunks::Chunk>, Error> {
-    let path = path.as_ref();
-    let display = walk::display_path(path);
-    let language = Language::from_path(&display).ok_or_else(|| Error::UnknownLanguage {
-        path: display.clone(),
-    })?;
-    let source = SourceText::read(path, Some(language))?;
+    let (display, language, source) = read_source(path.as_ref())?;
     let outline = source.outline(&display, language, &chunk_outline_options());
     Ok(chunks::chunk(&outline, &source.text, options, count))
 }

@@ -1,7 +1,6 @@
 //! `ast-outline chunks PATH...`: symbol-bounded chunks for retrieval, as
 //! JSON Lines ([`ast_outline::chunk_file`], tokens counted in `o200k_base`).
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ast_outline::Error;
@@ -11,7 +10,6 @@ use ast_outline::tree::{in_order, parser_pool};
 use super::args::ChunksArgs;
 use super::outline::Walk;
 use super::output::{print_all_or_exit, report};
-use super::settings::settings_for_or_exit;
 
 /// Tokens of `text` in `o200k_base`; its length in bytes (never fewer than
 /// its tokens) should the encoding fail to load.
@@ -20,11 +18,6 @@ fn count(text: &str) -> usize {
 }
 
 pub(super) fn run(args: &ChunksArgs) -> ExitCode {
-    let first = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
-    let (settings_root, settings) = match settings_for_or_exit(first) {
-        Ok(found) => found,
-        Err(code) => return code,
-    };
     let walk = Walk {
         paths: &args.paths,
         hidden: args.hidden,
@@ -32,8 +25,8 @@ pub(super) fn run(args: &ChunksArgs) -> ExitCode {
         threads: args.threads,
         quiet: args.quiet,
     };
-    let files = match walk.files(settings_root.as_deref(), &settings, "chunk") {
-        Ok(files) => files,
+    let files = match walk.files("chunk") {
+        Ok((_, files)) => files,
         Err(code) => return code,
     };
     let pool = match parser_pool(args.threads, files.len()) {

@@ -43,11 +43,6 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
             )
             .exit();
     }
-    let first = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
-    let (settings_root, settings) = match settings_for_or_exit(first) {
-        Ok(found) => found,
-        Err(code) => return code,
-    };
     let walk = Walk {
         paths: &args.paths,
         hidden: args.hidden,
@@ -55,8 +50,8 @@ pub(super) fn run(args: &OutlineArgs) -> ExitCode {
         threads: args.threads,
         quiet: args.quiet,
     };
-    let files = match walk.files(settings_root.as_deref(), &settings, "outline") {
-        Ok(files) => files,
+    let (settings, files) = match walk.files("outline") {
+        Ok(found) => found,
         Err(code) => return code,
     };
 
@@ -204,16 +199,17 @@ pub(super) struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// The files of a supported language under the paths, as the settings
-    /// choose them, sorted by path; problems and notes printed on the way
-    /// (`verb` names the command in "nothing to outline"). `Err` with the exit
-    /// code when no file is left.
+    /// The settings of the first path's project, and the files of a
+    /// supported language under the paths as those settings choose them,
+    /// sorted by path; problems and notes printed on the way (`verb` names
+    /// the command in "nothing to outline"). `Err` with the exit code when
+    /// the settings are wrong or no file is left.
     pub fn files(
         &self,
-        settings_root: Option<&Path>,
-        settings: &ast_outline_settings::Settings,
         verb: &str,
-    ) -> Result<Vec<FileEntry>, ExitCode> {
+    ) -> Result<(ast_outline_settings::Settings, Vec<FileEntry>), ExitCode> {
+        let first = self.paths.first().map_or(Path::new("."), PathBuf::as_path);
+        let (settings_root, settings) = settings_for_or_exit(first)?;
         let walked = collect_files(
             self.paths,
             WalkOptions {
@@ -236,7 +232,7 @@ impl Walk<'_> {
             }
         }
         let mut walked_files = walked.files;
-        let left_out = select_files(&mut walked_files, settings_root, settings);
+        let left_out = select_files(&mut walked_files, settings_root.as_deref(), &settings);
         if !self.quiet
             && let Some(note) = settings.left_out_note(left_out)
         {
@@ -270,7 +266,7 @@ impl Walk<'_> {
             }
             return Err(ExitCode::FAILURE);
         }
-        Ok(files)
+        Ok((settings, files))
     }
 }
 

@@ -2016,8 +2016,30 @@ impl Point {
 }
 ";
 
-/// (id, start, end, kind, part, qualname, context) of each chunk.
-fn chunk_rows(lines: &[Value]) -> Vec<(String, u64, u64, String, String, String, Vec<String>)> {
+/// (id, start, end, kind, part, qualname, context) of a chunk.
+type ChunkRow = (String, u64, u64, String, String, String, Vec<String>);
+
+fn chunk_row(
+    id: &str,
+    lines: (u64, u64),
+    kind: &str,
+    part: &str,
+    qualname: &str,
+    context: &[&str],
+) -> ChunkRow {
+    (
+        id.to_owned(),
+        lines.0,
+        lines.1,
+        kind.to_owned(),
+        part.to_owned(),
+        qualname.to_owned(),
+        context.iter().map(|h| (*h).to_owned()).collect(),
+    )
+}
+
+/// The [`ChunkRow`] of each chunk.
+fn chunk_rows(lines: &[Value]) -> Vec<ChunkRow> {
     lines
         .iter()
         .map(|c| {
@@ -2069,98 +2091,76 @@ fn chunks_follow_symbols_split_over_the_budget_and_hold_every_line_once() {
     small.expect_clean_success();
     let lines = small.json_lines();
     let rows = chunk_rows(&lines);
-    let expected: Vec<(&str, u64, u64, &str, &str, &str, Vec<&str>)> = vec![
-        ("point.rs:2:Point", 1, 5, "struct", "whole", "Point", vec![]),
-        (
+    let expected = [
+        chunk_row("point.rs:2:Point", (1, 5), "struct", "whole", "Point", &[]),
+        chunk_row(
             "point.rs:6:impl Point",
-            6,
-            6,
+            (6, 6),
             "impl",
             "head",
             "impl Point",
-            vec![],
+            &[],
         ),
-        (
+        chunk_row(
             "point.rs:8:impl Point.new",
-            7,
-            11,
+            (7, 11),
             "function",
             "whole",
             "impl Point.new",
-            vec!["impl Point"],
+            &["impl Point"],
         ),
-        (
+        chunk_row(
             "point.rs:12:impl Point.grow",
-            12,
-            15,
+            (12, 15),
             "method",
             "head",
             "impl Point.grow",
-            vec!["impl Point"],
+            &["impl Point"],
         ),
-        (
+        chunk_row(
             "point.rs:16-18",
-            16,
-            18,
+            (16, 18),
             "statements",
             "group",
             "impl Point.grow",
-            vec!["impl Point", "pub fn grow(&mut self, by: i32)"],
+            &["impl Point", "pub fn grow(&mut self, by: i32)"],
         ),
-        ("shop.py:1-6", 1, 6, "statements", "group", "", vec![]),
-        ("shop.py:7:Cart", 7, 11, "class", "head", "Cart", vec![]),
-        (
+        chunk_row("shop.py:1-6", (1, 6), "statements", "group", "", &[]),
+        chunk_row("shop.py:7:Cart", (7, 11), "class", "head", "Cart", &[]),
+        chunk_row(
             "shop.py:12:Cart.add",
-            12,
-            14,
+            (12, 14),
             "method",
             "whole",
             "Cart.add",
-            vec!["class Cart"],
+            &["class Cart"],
         ),
-        (
+        chunk_row(
             "shop.py:15:Cart.total",
-            15,
-            19,
+            (15, 19),
             "method",
             "whole",
             "Cart.total",
-            vec!["class Cart"],
+            &["class Cart"],
         ),
-        (
+        chunk_row(
             "shop.py:21:checkout",
-            20,
-            23,
+            (20, 23),
             "function",
             "head",
             "checkout",
-            vec![],
+            &[],
         ),
-        (
+        chunk_row(
             "shop.py:24-27",
-            24,
-            27,
+            (24, 27),
             "statements",
             "group",
             "checkout",
-            vec!["def checkout(cart, user)"],
+            &["def checkout(cart, user)"],
         ),
-        ("shop.py:28-30", 28, 30, "statements", "group", "", vec![]),
+        chunk_row("shop.py:28-30", (28, 30), "statements", "group", "", &[]),
     ];
-    let expected: Vec<_> = expected
-        .into_iter()
-        .map(|(id, a, b, kind, part, qualname, context)| {
-            (
-                id.to_owned(),
-                a,
-                b,
-                kind.to_owned(),
-                part.to_owned(),
-                qualname.to_owned(),
-                context.into_iter().map(str::to_owned).collect::<Vec<_>>(),
-            )
-        })
-        .collect();
     assert_eq!(rows, expected);
     // Each chunk's text is exactly its lines, its tokens counted, its id
     // readable with `read`.
