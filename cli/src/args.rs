@@ -706,6 +706,11 @@ pub enum ContextKind {
     /// Callers, references and type hierarchy, ranked by the settings'
     /// context.weights.
     All,
+    /// Instead of the definition: its signature, then the symbols shaped
+    /// like it in its file and directory (same kind, shared bases or
+    /// traits, decorators, name pattern, parameters), ranked, each with
+    /// why; the first two with their first lines.
+    Siblings,
 }
 
 impl From<ContextKind> for index::context::ContextKind {
@@ -716,6 +721,7 @@ impl From<ContextKind> for index::context::ContextKind {
             ContextKind::Callers => index::context::ContextKind::Callers,
             ContextKind::TypeHierarchy => index::context::ContextKind::TypeHierarchy,
             ContextKind::All => index::context::ContextKind::All,
+            ContextKind::Siblings => index::context::ContextKind::Siblings,
         }
     }
 }

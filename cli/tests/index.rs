@@ -604,3 +604,48 @@ fn rust_workspace_end_to_end() {
     let text = json.to_string();
     assert!(text.contains("app/src/main.rs"), "{text}");
 }
+
+#[test]
+fn context_kind_siblings_lists_the_code_shaped_like_the_target() {
+    let dir = project();
+    let root = dir.path().to_str().expect("UTF-8 path");
+    let text = stdout(&run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:Admin.promote",
+        "--kind",
+        "siblings",
+    ]));
+    assert!(
+        text.starts_with(
+            "context of app/billing.py:6:Admin.promote (method Admin.promote), siblings\n\
+             target: def promote(self)\n\
+             5 siblings in app/billing.py and the other files of app/, best first:\n\n\
+             1. app/billing.py:2:User.save L2-3\n   \
+             def save(self)\n   \
+             why (8): same kind · in base class User · arity 0 · same file\n    \
+             def save(self):\n        pass\n"
+        ),
+        "{text}"
+    );
+    // The functions of the package rank below the methods.
+    let save = text.find("app/accounts.py:2:User.save").expect(&text);
+    let charge = text.find("app/invoice.py:3:charge").expect(&text);
+    assert!(save < charge, "{text}");
+
+    let json: Value = serde_json::from_str(&stdout(&run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:Admin.promote",
+        "--kind",
+        "siblings",
+        "--format",
+        "json",
+    ])))
+    .expect("JSON");
+    assert_eq!(json["kind"], "siblings");
+    assert_eq!(json["siblings"][0]["id"], "app/billing.py:2:User.save");
+    assert_eq!(json["siblings"][0]["score"], 8);
+}

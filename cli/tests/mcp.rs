@@ -1287,6 +1287,68 @@ fn cross_file_tools_answer_from_an_index_that_follows_edits() {
 }
 
 #[test]
+fn get_context_kind_siblings_ranks_the_code_shaped_like_the_target() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("project");
+    write(&root.join("handlers/__init__.py"), "");
+    write(
+        &root.join("handlers/base.py"),
+        "class BaseHandler:\n    pass\n\n\ndef route(path):\n    return lambda cls: cls\n",
+    );
+    write(
+        &root.join("handlers/user.py"),
+        "from .base import BaseHandler, route\n\n\n@route(\"/users\")\nclass UserHandler(BaseHandler):\n    \
+         def get(self, request):\n        return 1\n",
+    );
+    write(
+        &root.join("handlers/order.py"),
+        "from .base import BaseHandler, route\n\n\n@route(\"/orders\")\nclass OrderHandler(BaseHandler):\n    \
+         def get(self, request):\n        return 2\n",
+    );
+    write(
+        &root.join("handlers/config.py"),
+        "class Config:\n    debug = False\n",
+    );
+    let mut server = Server::start(&root);
+    let text = server.ok(
+        "get_context",
+        json!({"target": "handlers/user.py:UserHandler", "kind": "siblings"}),
+    );
+    assert!(
+        text.starts_with(
+            "context of handlers/user.py:4:UserHandler (class UserHandler), siblings\n\
+             target: @route(\"/users\") class UserHandler(BaseHandler)\n\
+             3 siblings in handlers/user.py and the other files of handlers/, best first:\n\n\
+             1. handlers/order.py:4:OrderHandler L4-7\n   \
+             @route(\"/orders\") class OrderHandler(BaseHandler)\n   \
+             why (11): same kind · base BaseHandler · decorator @route · suffix Handler\n\
+             @route(\"/orders\")\nclass OrderHandler(BaseHandler):\n"
+        ),
+        "{text}"
+    );
+    let config = text.find("handlers/config.py:1:Config").expect(&text);
+    let base = text.find("handlers/base.py:1:BaseHandler").expect(&text);
+    assert!(base < config, "{text}");
+    // Within max_tokens, with what was left out said.
+    let budget = stated_tokens(&text) / 2;
+    let cut = server.ok(
+        "get_context",
+        json!({"target": "handlers/user.py:UserHandler", "kind": "siblings", "max_tokens": budget}),
+    );
+    assert!(stated_tokens(&cut) <= budget, "{cut}");
+    assert!(
+        cut.contains("more left out to stay within the token budget]"),
+        "{cut}"
+    );
+    // An unknown kind is refused, naming the kinds.
+    let bad = server.refused(
+        "get_context",
+        json!({"target": "handlers/user.py:UserHandler", "kind": "cousins"}),
+    );
+    assert!(bad.contains("siblings"), "{bad}");
+}
+
+#[test]
 fn cross_file_tools_refuse_bad_arguments_and_cut_to_max_tokens() {
     let (_dir, root) = project_with_calls();
     let mut server = Server::start(&root);

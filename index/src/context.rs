@@ -11,6 +11,9 @@
 //! (overlapping windows of one file are merged); a caller's or a type's
 //! block is its whole definition.
 //!
+//! Kind `siblings` is another answer: the symbols shaped like the target
+//! in its file and directory, ranked with their reasons ([`siblings`]).
+//!
 //! Budget: blocks are added in rank order while the whole output (in the
 //! chosen format, with its closing note) fits in `--max-tokens`; the first
 //! block that does not fit whole is cut to its first lines that fit, and the
@@ -29,6 +32,8 @@ use serde_json::json;
 
 use crate::query::{self, SymbolRow};
 
+pub mod siblings;
+
 /// What a context answer holds after the definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContextKind {
@@ -43,6 +48,10 @@ pub enum ContextKind {
     /// Every relation (callers, references, type hierarchy), in the order
     /// of [`ContextOptions::order`].
     All,
+    /// The symbols shaped like it in its file and directory, ranked, with
+    /// why (instead of its definition: its signature line only); see
+    /// [`siblings`].
+    Siblings,
 }
 
 impl ContextKind {
@@ -54,6 +63,7 @@ impl ContextKind {
             ContextKind::Callers => "callers",
             ContextKind::TypeHierarchy => "type_hierarchy",
             ContextKind::All => "all",
+            ContextKind::Siblings => "siblings",
         }
     }
 }
@@ -102,6 +112,7 @@ impl From<ast_outline_settings::ContextKind> for ContextKind {
             K::Callers => ContextKind::Callers,
             K::TypeHierarchy => ContextKind::TypeHierarchy,
             K::All => ContextKind::All,
+            K::Siblings => ContextKind::Siblings,
         }
     }
 }
@@ -302,10 +313,14 @@ fn specs_of(
     let own_file_first = |path: &str| path != symbol.path;
     let mut out: Vec<Spec> = Vec::new();
     match kind {
-        ContextKind::Definition => {}
+        // Siblings are answered by `siblings::answer`, never as blocks.
+        ContextKind::Definition | ContextKind::Siblings => {}
         ContextKind::All => {
             for group in &options.order {
-                if !matches!(group, ContextKind::All | ContextKind::Definition) {
+                if !matches!(
+                    group,
+                    ContextKind::All | ContextKind::Definition | ContextKind::Siblings
+                ) {
                     out.extend(specs_of(index, symbol, *group, options)?);
                 }
             }
@@ -515,6 +530,9 @@ pub fn context_answer_with(
 ) -> Result<String, String> {
     let conn = index.connection();
     let symbol = query::find_target(conn, target).map_err(|e| e.to_string())?;
+    if kind == ContextKind::Siblings {
+        return siblings::answer(index, root, &symbol, budget, format, options);
+    }
     let mut specs_list = vec![Spec {
         relation: "definition",
         qualname: symbol.qualname.clone(),

@@ -143,6 +143,12 @@ pub enum ContextWanted {
     /// Callers, references and type hierarchy, in the order of the
     /// project settings' context.weights (callers first by default).
     All,
+    /// Instead of the definition: its signature, then the symbols shaped
+    /// like it in its file and directory (same kind, shared bases or
+    /// traits, decorators, name pattern, parameters), ranked, each with
+    /// why; the first two with their first lines. For writing new code
+    /// like the code next to it.
+    Siblings,
 }
 
 impl From<ContextWanted> for ContextKind {
@@ -153,6 +159,7 @@ impl From<ContextWanted> for ContextKind {
             ContextWanted::Callers => ContextKind::Callers,
             ContextWanted::TypeHierarchy => ContextKind::TypeHierarchy,
             ContextWanted::All => ContextKind::All,
+            ContextWanted::Siblings => ContextKind::Siblings,
         }
     }
 }
@@ -165,7 +172,9 @@ pub struct GetContextArgs {
     /// PATH:LINE (the innermost definition around that line), an id, or
     /// PATH:QUALNAME.
     pub target: String,
-    /// `definition` (default), `references`, `callers` or `type_hierarchy`.
+    /// `definition` (default), `references`, `callers`, `type_hierarchy`,
+    /// `all`, or `siblings` (the symbols shaped like it nearby, ranked, with
+    /// why: to write new code like the code next to it).
     pub kind: Option<ContextWanted>,
     /// Largest result, in o200k_base tokens (default 4000). Blocks are added
     /// in rank order while they fit; the first that does not is cut to its

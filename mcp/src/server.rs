@@ -42,7 +42,9 @@ symbol=qualname) shows one class or function with signatures, ids and blocks); \
 find_symbol(pattern) finds a name across the tree. 5) Before changing a symbol, see who uses \
 it: find_references, get_callers (incoming or outgoing calls), get_type_hierarchy, or \
 get_context (the definition plus the code of its references, callers or related types, \
-within a token budget). Paths are relative to the server's root.";
+within a token budget). 6) Before adding a handler, service or test, get_context(kind=siblings) \
+on one nearby shows the code shaped like it, ranked, with why. Paths are relative to the \
+server's root.";
 
 const OUTLINE: &str = "\
 The outline of a source file (or of every source file under a directory): one line per \
@@ -126,8 +128,11 @@ const GET_CONTEXT: &str = concat!(
     "The code an assistant needs about the symbol at a position, ranked and cut to max_tokens: its \
 definition, then (kind) the lines around its references, its callers' code, or its supertypes' \
 and subtypes' code. Each block names the qualname, path, lines and relation; the result says \
-what was left out. target: PATH:LINE:COL of a use or definition, PATH:LINE, an id, or \
-PATH:QUALNAME.",
+what was left out. kind=siblings instead gives its signature and the symbols shaped like it in \
+its file and directory (same kind, shared base classes or traits, decorators, name prefix or \
+suffix, parameters), ranked, each with why, the first two with their first lines: read it \
+before adding a new handler, service or test, to write it like the code next to it. target: \
+PATH:LINE:COL of a use or definition, PATH:LINE, an id, or PATH:QUALNAME.",
     cross_file!()
 );
 

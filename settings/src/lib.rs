@@ -151,20 +151,24 @@ pub enum ContextKind {
     TypeHierarchy,
     /// All relation groups, ordered by `context.weights`.
     All,
+    /// The symbols shaped like it in its file and directory (same kind,
+    /// bases, decorators, name pattern, parameters), ranked.
+    Siblings,
 }
 
 impl ContextKind {
     /// Every kind, in the file's order.
-    pub const ALL: [ContextKind; 5] = [
+    pub const ALL: [ContextKind; 6] = [
         ContextKind::Definition,
         ContextKind::References,
         ContextKind::Callers,
         ContextKind::TypeHierarchy,
         ContextKind::All,
+        ContextKind::Siblings,
     ];
 
     /// The name in the file: "definition", "references", "callers",
-    /// "type_hierarchy" or "all".
+    /// "type_hierarchy", "all" or "siblings".
     pub fn as_str(self) -> &'static str {
         match self {
             ContextKind::Definition => "definition",
@@ -172,6 +176,7 @@ impl ContextKind {
             ContextKind::Callers => "callers",
             ContextKind::TypeHierarchy => "type_hierarchy",
             ContextKind::All => "all",
+            ContextKind::Siblings => "siblings",
         }
     }
 

@@ -119,7 +119,7 @@ fn out_of_range_numbers() {
 fn unknown_context_kind() {
     assert_eq!(
         error("[context]\nkind = \"everything\"\n"),
-        ".ast-outline.toml:2:8: key `context.kind`: unknown variant `everything`, expected one of `definition`, `references`, `callers`, `type_hierarchy`, `all`"
+        ".ast-outline.toml:2:8: key `context.kind`: unknown variant `everything`, expected one of `definition`, `references`, `callers`, `type_hierarchy`, `all`, `siblings`"
     );
     assert_eq!(
         error("[context]\nkind = 3\n"),
