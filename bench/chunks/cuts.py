@@ -6,7 +6,8 @@ included) is cut by a chunk boundary b (a chunk starts at line b) when
 start < b <= end. For fixed N-line windows every such boundary counts. For
 ast-outline chunks a boundary at the edge of one of the definition's members
 or blocks (b = a descendant's first line, or the comment/blank lines right
-above it, or the line after a descendant ends) is where the chunker splits a
+above it, or the line after a descendant ends; a descendant is any symbol
+within its lines) is where the chunker splits a
 definition over the budget, and does not count; any other does.
 
 Usage: cuts.py WORK_DIR CHUNKS_DIR FIXED_LINES AST_OUTLINE CORPUS...
@@ -56,7 +57,8 @@ def main():
             path = outline["path"]
             lines = open(f"{work}/{corpus}/{path}", encoding="utf-8", errors="replace").read().split("\n")
             bounds = [b for b in starts.get(path, []) if b > 1]
-            for s in symbols_of(outline):
+            syms = symbols_of(outline)
+            for s in syms:
                 if s["kind"] == "block":
                     continue
                 defs += 1
@@ -66,7 +68,9 @@ def main():
                 inner = [b for b in bounds if a < b <= e]
                 if not inner:
                     continue
-                ds = descendants(s)
+                # Its descendants by lines: children, and symbols listed beside it
+                # within its lines (the functions of an IIFE).
+                ds = [d for d in syms if d is not s and a <= d["start_line"] and d["end_line"] <= e]
 
                 def allowed(b):
                     for d in ds:

@@ -2086,7 +2086,8 @@ fn chunks_follow_symbols_split_over_the_budget_and_hold_every_line_once() {
         ]
     );
     // Under 30 tokens the class is split into its head and its methods, the
-    // function at its blocks; each part names the headers around it.
+    // function at its blocks; each part names the headers around it. The
+    // impl's one-line head comes with its first method.
     let small = run(dir.path(), &["chunks", "--max-tokens", "30", "."]);
     small.expect_clean_success();
     let lines = small.json_lines();
@@ -2095,19 +2096,11 @@ fn chunks_follow_symbols_split_over_the_budget_and_hold_every_line_once() {
         chunk_row("point.rs:2:Point", (1, 5), "struct", "whole", "Point", &[]),
         chunk_row(
             "point.rs:6:impl Point",
-            (6, 6),
+            (6, 11),
             "impl",
             "head",
             "impl Point",
             &[],
-        ),
-        chunk_row(
-            "point.rs:8:impl Point.new",
-            (7, 11),
-            "function",
-            "whole",
-            "impl Point.new",
-            &["impl Point"],
         ),
         chunk_row(
             "point.rs:12:impl Point.grow",
@@ -2217,4 +2210,76 @@ fn chunks_refuse_bad_input_clearly() {
         .map(|c| c["end_line"].as_u64().unwrap_or(0) + 1 - c["start_line"].as_u64().unwrap_or(1))
         .sum();
     assert_eq!(covered, 4);
+}
+
+#[test]
+fn chunks_from_new_user_trials_functions_in_an_iife_cr_line_ends_and_docs_over_the_budget() {
+    let mut iife = String::from("\"use strict\";\nvar Lib = (() => {\n");
+    for i in 0..12 {
+        iife.push_str(&format!(
+            "  function helper{i}(a, b) {{\n    const sum = a + b + {i};\n    return sum * 2;\n  }}\n"
+        ));
+    }
+    iife.push_str("  return { helper0 };\n})();\n");
+    let doc: String = (0..40)
+        .map(|i| format!("/// Line {i} of a long documentation comment.\n"))
+        .collect();
+    let dir = tree(&[
+        ("lib.js", iife.as_str()),
+        ("cr.py", "import os\r\rdef f(x):\r    return x\r"),
+        (
+            "wrapper.rs",
+            format!("{doc}pub struct Wrapper<D>(pub D);\n").as_str(),
+        ),
+    ]);
+    let out = run(dir.path(), &["chunks", "--max-tokens", "60", "."]);
+    out.expect_clean_success();
+    let lines = out.json_lines();
+    // Every function inside the IIFE is a chunk of its own (they were one
+    // group over the budget), and a group has "name": null.
+    let ids: Vec<&str> = lines.iter().filter_map(|c| c["id"].as_str()).collect();
+    // (The first comes with the IIFE's small head.)
+    let head = lines.iter().find(|c| c["id"] == "lib.js:2:");
+    assert_eq!(
+        head.map(|c| (
+            c["start_line"].as_u64(),
+            c["end_line"].as_u64(),
+            c["part"].as_str()
+        )),
+        Some((Some(2), Some(6), Some("head")))
+    );
+    for i in 1..12 {
+        let id = format!("lib.js:{}:helper{i}", 3 + 4 * i);
+        assert!(ids.contains(&id.as_str()), "{id} missing from {ids:?}");
+    }
+    assert!(lines.iter().all(|c| c.get("name").is_some()), "{lines:?}");
+    assert!(lines.iter().any(|c| c["name"].is_null()));
+    // CR-only line ends count as lines, as in `outline` and `read`.
+    let cr: Vec<(u64, u64)> = lines
+        .iter()
+        .filter(|c| c["path"] == "cr.py")
+        .map(|c| {
+            (
+                c["start_line"].as_u64().unwrap_or(0),
+                c["end_line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(cr, [(1, 2), (3, 4)]);
+    // Documentation over the budget is cut apart from the struct, which
+    // keeps its own whole chunk starting at its id's line.
+    let wrapper = lines
+        .iter()
+        .find(|c| c["id"] == "wrapper.rs:41:Wrapper")
+        .unwrap_or_else(|| panic!("no Wrapper chunk in {lines:?}"));
+    assert_eq!(
+        (wrapper["start_line"].as_u64(), wrapper["part"].as_str()),
+        (Some(41), Some("whole"))
+    );
+    assert!(
+        lines
+            .iter()
+            .filter(|c| c["path"] == "wrapper.rs")
+            .all(|c| c["over_budget"] == false)
+    );
 }

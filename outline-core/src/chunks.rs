@@ -102,8 +102,8 @@ pub struct Chunk {
     pub kind: &'static str,
     /// Which part of the file it holds.
     pub part: ChunkPart,
-    /// The symbol's name (a block's header), when the chunk is a symbol's.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The symbol's name (a block's header), when the chunk is a symbol's;
+    /// `null` for a group.
     pub name: Option<String>,
     /// The symbol's `__qualname__`-style name; for a group, the enclosing
     /// symbol's (empty at module level).
@@ -168,7 +168,8 @@ pub fn chunk(
         qualname: "",
         at_module_level: true,
     };
-    cutter.region(&root, 1, last, &outline.symbols, &[]);
+    let nodes = nest(&outline.symbols);
+    cutter.region(&root, 1, last, &nodes, &[]);
     cutter.finish()
 }
 
@@ -211,8 +212,56 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// Offsets of the line ends of `text`, as [`crate::count_lines`] counts
+/// them: every `\n`, and every `\r` not followed by `\n`.
 fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    memchr::memchr_iter(b'\n', text.as_bytes())
+    let bytes = text.as_bytes();
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(move |&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+}
+
+/// A symbol with the symbols inside its lines: its children, and any
+/// later sibling whose lines lie within its own (a function the outline
+/// lists beside the `var Lib = (() => { … })()` holding it).
+struct Node<'s> {
+    symbol: &'s Symbol,
+    children: Vec<Node<'s>>,
+}
+
+impl<'s> Node<'s> {
+    fn contains(&self, other: &Symbol) -> bool {
+        self.symbol.start_line <= other.start_line && other.end_line <= self.symbol.end_line
+    }
+
+    /// Puts `node` under the innermost descendant holding it.
+    fn adopt(&mut self, node: Node<'s>) {
+        match self.children.iter_mut().find(|c| c.contains(node.symbol)) {
+            Some(holder) => holder.adopt(node),
+            None => {
+                let at = self
+                    .children
+                    .partition_point(|c| c.symbol.start_line <= node.symbol.start_line);
+                self.children.insert(at, node);
+            }
+        }
+    }
+}
+
+/// The symbols as a tree nested by their lines (see [`Node`]), in source
+/// order.
+fn nest(symbols: &[Symbol]) -> Vec<Node<'_>> {
+    let mut nodes: Vec<Node<'_>> = Vec::with_capacity(symbols.len());
+    for symbol in symbols {
+        let node = Node {
+            symbol,
+            children: nest(&symbol.children),
+        };
+        match nodes.iter_mut().rev().find(|n| n.contains(symbol)) {
+            Some(holder) => holder.adopt(node),
+            None => nodes.push(node),
+        }
+    }
+    nodes
 }
 
 /// The symbol (or the module) whose lines are being cut.
@@ -246,7 +295,7 @@ enum Piece<'s> {
     Unit(u32, u32),
     /// A definition with its own chunk, from `start` (the comments above it
     /// included).
-    Definition(&'s Symbol, u32),
+    Definition(&'s Node<'s>, u32),
 }
 
 struct Cutter<'a, 's> {
@@ -259,10 +308,10 @@ struct Cutter<'a, 's> {
 
 /// Kinds that never get a chunk of their own unless they have members: one
 /// binding or member is too small to retrieve alone.
-fn is_grouped(symbol: &Symbol) -> bool {
-    symbol.children.is_empty()
+fn is_grouped(node: &Node<'_>) -> bool {
+    node.children.is_empty()
         && matches!(
-            symbol.kind,
+            node.symbol.kind,
             SymbolKind::Variable
                 | SymbolKind::Constant
                 | SymbolKind::Field
@@ -298,16 +347,13 @@ fn header(symbol: &Symbol) -> String {
 
 impl<'a, 's> Cutter<'a, 's> {
     fn tokens(&self, start: u32, end: u32) -> usize {
-        let text = self.lines.slice(start, end);
-        // Every token stands for at least one byte: a short text fits uncounted.
-        if text.len() <= self.max {
-            return text.len().min(self.max);
-        }
-        (self.count)(text)
+        (self.count)(self.lines.slice(start, end))
     }
 
     fn fits(&self, start: u32, end: u32) -> bool {
-        self.tokens(start, end) <= self.max
+        let text = self.lines.slice(start, end);
+        // Every token stands for at least one byte: a short text fits uncounted.
+        text.len() <= self.max || (self.count)(text) <= self.max
     }
 
     /// Cuts lines `lo..=hi` of `container`, whose symbols in that range are
@@ -317,7 +363,7 @@ impl<'a, 's> Cutter<'a, 's> {
         container: &Container<'s>,
         lo: u32,
         hi: u32,
-        children: &'s [Symbol],
+        children: &'s [Node<'s>],
         context: &[String],
     ) {
         let pieces = self.pieces(lo, hi, children);
@@ -325,8 +371,8 @@ impl<'a, 's> Cutter<'a, 's> {
         let mut i = 0;
         while i < pieces.len() {
             match pieces[i] {
-                Piece::Definition(symbol, start) => {
-                    self.definition(symbol, start, context);
+                Piece::Definition(node, start) => {
+                    self.definition(node, start, container, context);
                     i += 1;
                 }
                 Piece::Lines(..) | Piece::Unit(..) => {
@@ -345,17 +391,18 @@ impl<'a, 's> Cutter<'a, 's> {
     /// The region's pieces: definitions (with the comment lines right above
     /// them) and the runs of lines between them, each small member its own
     /// run so a group can be cut between them.
-    fn pieces(&self, lo: u32, hi: u32, children: &'s [Symbol]) -> Vec<Piece<'s>> {
+    fn pieces(&self, lo: u32, hi: u32, children: &'s [Node<'s>]) -> Vec<Piece<'s>> {
         let mut pieces = Vec::new();
         let mut cursor = lo;
-        for child in children {
+        for node in children {
+            let child = node.symbol;
             // Defensive: a child outside the region or overlapping the one
             // before it is left to the lines around it.
             if child.start_line < cursor || child.end_line > hi || child.end_line < child.start_line
             {
                 continue;
             }
-            if is_grouped(child)
+            if is_grouped(node)
                 || (child.kind == SymbolKind::Block && self.fits(child.start_line, child.end_line))
             {
                 if child.start_line > cursor {
@@ -381,7 +428,7 @@ impl<'a, 's> Cutter<'a, 's> {
             if start > cursor {
                 pieces.push(Piece::Lines(cursor, start - 1));
             }
-            pieces.push(Piece::Definition(child, start));
+            pieces.push(Piece::Definition(node, start));
             cursor = child.end_line + 1;
         }
         if cursor <= hi {
@@ -406,8 +453,33 @@ impl<'a, 's> Cutter<'a, 's> {
     /// One definition from `start` (its comments) to its last line: one
     /// chunk if it fits, else its members or blocks, else one chunk over the
     /// budget.
-    fn definition(&mut self, symbol: &'s Symbol, start: u32, context: &[String]) {
-        if self.fits(start, symbol.end_line) || symbol.children.is_empty() {
+    fn definition(
+        &mut self,
+        node: &'s Node<'s>,
+        mut start: u32,
+        container: &Container<'s>,
+        context: &[String],
+    ) {
+        let symbol = node.symbol;
+        let whole = self.fits(start, symbol.end_line) || node.children.is_empty();
+        // Comments that make it pass the budget, or that would be all of
+        // its head (its first member starts on its first line), are a
+        // chunk of their own.
+        let first_member = node.children.first().map(|c| c.symbol.start_line);
+        if start < symbol.start_line
+            && ((!whole && first_member.is_some_and(|line| line <= symbol.start_line))
+                || (!self.fits(start, symbol.end_line)
+                    && self.fits(symbol.start_line, symbol.end_line)))
+        {
+            self.group(
+                container,
+                &[Piece::Lines(start, symbol.start_line - 1)],
+                false,
+                context,
+            );
+            start = symbol.start_line;
+        }
+        if self.fits(start, symbol.end_line) || node.children.is_empty() {
             self.spans.push(Span {
                 start,
                 end: symbol.end_line,
@@ -441,15 +513,11 @@ impl<'a, 's> Cutter<'a, 's> {
             &inner,
             start,
             symbol.end_line,
-            &symbol.children,
+            &node.children,
             &inner_context,
         );
     }
 
-    /// A run of group pieces: trivial lines join the chunk before; the rest
-    /// is packed into chunks of at most the budget, cut only between pieces
-    /// (and, at module level, at blank lines). The first chunk of a split
-    /// symbol's first run is its head.
     /// A module-level paragraph as units: whole when it fits, else line by
     /// line (a long run of comments or statements outside every definition).
     fn paragraph(&self, from: u32, to: u32, units: &mut Vec<(u32, u32)>) {
@@ -460,6 +528,9 @@ impl<'a, 's> Cutter<'a, 's> {
         }
     }
 
+    /// A run of group pieces, packed into chunks of at most the budget, cut
+    /// only between pieces (and, at module level, at blank lines). The first
+    /// chunk of a split symbol's first run is its head.
     fn group(
         &mut self,
         container: &Container<'s>,
@@ -582,8 +653,32 @@ impl<'a, 's> Cutter<'a, 's> {
         self.spans = kept;
     }
 
+    /// Folds the chunk after a small head (at most an eighth of the budget:
+    /// `class Pickler:`, `if ready:`) into it while both fit, so a split
+    /// definition's first lines come with its first member or block.
+    fn fold_small_heads(&mut self) {
+        let spans = std::mem::take(&mut self.spans);
+        let mut kept: Vec<Span> = Vec::with_capacity(spans.len());
+        let mut spans = spans.into_iter().peekable();
+        while let Some(mut span) = spans.next() {
+            while span.part == ChunkPart::Head && self.tokens(span.start, span.end) <= self.max / 8
+            {
+                match spans.peek() {
+                    Some(next) if next.start == span.end + 1 && self.fits(span.start, next.end) => {
+                        span.end = next.end;
+                        spans.next();
+                    }
+                    _ => break,
+                }
+            }
+            kept.push(span);
+        }
+        self.spans = kept;
+    }
+
     fn finish(mut self) -> Vec<Chunk> {
         self.fold_trivial();
+        self.fold_small_heads();
         let path = &self.outline.path;
         self.spans
             .into_iter()

@@ -5,9 +5,9 @@
 //! - hold every line exactly once, in order, each chunk's text being exactly
 //!   its lines;
 //! - start inside a symbol (a definition or a control-flow block) only at
-//!   the first line of one of its descendants (or of the comment and blank
-//!   lines right above one) or right after one ends: no definition is cut
-//!   mid-way;
+//!   the first line of one of its descendants (a symbol within its lines)
+//!   (or of the comment and blank lines right above one) or right after one
+//!   ends: no definition is cut mid-way;
 //! - stay within the budget unless they are one unit that cannot be cut: a
 //!   whole symbol over the budget has no members or blocks.
 
@@ -83,10 +83,16 @@ fn check(outline: &FileOutline, source: &str, chunks: &[Chunk]) -> Vec<String> {
             if !(symbol.start_line < boundary && boundary <= symbol.end_line) {
                 continue;
             }
-            let mut descendants: Vec<&Symbol> = Vec::new();
-            for child in &symbol.children {
-                child.walk(&mut |s| descendants.push(s));
-            }
+            // Its descendants by lines: its children, and symbols the outline
+            // lists beside it within its lines (functions in an IIFE).
+            let descendants: Vec<&&Symbol> = symbols
+                .iter()
+                .filter(|s| {
+                    !std::ptr::eq(**s, *symbol)
+                        && symbol.start_line <= s.start_line
+                        && s.end_line <= symbol.end_line
+                })
+                .collect();
             let allowed = descendants.iter().any(|d| {
                 d.end_line + 1 == boundary
                     || (d.start_line >= boundary
