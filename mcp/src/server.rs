@@ -42,7 +42,11 @@ symbol=qualname) shows one class or function with signatures, ids and blocks); \
 find_symbol(pattern) finds a name across the tree. 5) Before changing a symbol, see who uses \
 it: find_references, get_callers (incoming or outgoing calls), get_type_hierarchy, or \
 get_context (the definition plus the code of its references, callers or related types, \
-within a token budget). Paths are relative to the server's root.";
+within a token budget). Outlines and references cover the static source only: a reference \
+made at run time (getattr with a literal name, import_module, a dispatch table) is labelled \
+dynamic, and symbols registered at run time (plugins, decorators' registries, generated \
+names) are not seen: confirm those with a run (logs, a stack trace). Paths are relative to \
+the server's root.";
 
 const OUTLINE: &str = "\
 The outline of a source file (or of every source file under a directory): one line per \
@@ -95,7 +99,9 @@ one)."
 /// What the descriptions of the tools that list references end with.
 macro_rules! resolution {
     () => {
-        " Each result line says whether the reference is resolved or only a candidate."
+        " Each result line says whether the reference is resolved, only a candidate, or \
+dynamic (made at run time: getattr(obj, \"name\"), import_module, a dispatch table; a run \
+confirms it). Static source only: a symbol registered at run time is not seen."
     };
 }
 
@@ -127,7 +133,7 @@ const GET_CONTEXT: &str = concat!(
 definition, then (kind) the lines around its references, its callers' code, or its supertypes' \
 and subtypes' code. Each block names the qualname, path, lines and relation; the result says \
 what was left out. target: PATH:LINE:COL of a use or definition, PATH:LINE, an id, or \
-PATH:QUALNAME.",
+PATH:QUALNAME. A reference made at run time is marked dynamic.",
     cross_file!()
 );
 
