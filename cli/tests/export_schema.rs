@@ -237,7 +237,10 @@ fn a_scip_export_decodes_and_agrees_with_the_sources_and_the_json_export() {
     assert_eq!(dynamic.len(), 1, "{dynamic:?}");
     let occurrence = dynamic[0];
     assert_eq!(occurrence.range, vec![6, 19, 24]);
-    assert_eq!(defined.get(&occurrence.symbol).map(String::as_str), Some("greet"));
+    assert_eq!(
+        defined.get(&occurrence.symbol).map(String::as_str),
+        Some("greet")
+    );
     let diagnostic = &occurrence.diagnostics[0];
     assert_eq!(
         (diagnostic.code.as_str(), diagnostic.source.as_str()),

@@ -1139,7 +1139,7 @@ impl Collector<'_, '_> {
     }
 
     /// Whether `name` is bound here by `from importlib import name`.
-    fn from_importlib(&self, name: &str) -> bool {
+    fn imported_from_importlib(&self, name: &str) -> bool {
         self.facts
             .imports
             .iter()
@@ -1225,7 +1225,7 @@ impl Collector<'_, '_> {
         let loader = match &*call.func {
             Expr::Name(n) => match n.id.as_str() {
                 "__import__" if self.is_builtin_here("__import__") => "__import__",
-                name @ ("import_module" | "reload") if self.from_importlib(name) => name,
+                name @ ("import_module" | "reload") if self.imported_from_importlib(name) => name,
                 _ => return false,
             },
             Expr::Attribute(a)
@@ -1907,7 +1907,7 @@ mod tests {
     }
 
     #[test]
-    fn import_module_not_from_importlib_is_an_ordinary_call() {
+    fn import_module_not_imported_from_importlib_is_an_ordinary_call() {
         let source = "from mylib import import_module\nimport_module(\"json\")\n";
         assert_eq!(dynamic(source), Vec::new());
     }

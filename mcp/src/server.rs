@@ -141,7 +141,8 @@ const FIND_TESTS: &str = concat!(
     "The tests that reach a function, method or class through the reverse call graph: pytest and \
 unittest tests, Rust #[test] functions, it/test cases (and describe/hook bodies) of \
 TypeScript/JavaScript, each with its call path to the target, nearest first. Use to pick the \
-tests to run after changing it; a test reaching it only through dynamic calls is not seen.",
+tests to run after changing it; a test reaching it only through calls made at run time \
+with no literal name (getattr(obj, attr), obj[key]()) is not seen.",
     cross_file!()
 );
 
@@ -340,5 +341,30 @@ impl ServerHandler for OutlineServer {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(server)
             .with_instructions(INSTRUCTIONS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The instructions and the descriptions of the tools that list
+    /// references say that they cover the static source only and that a
+    /// reference made at run time is labelled dynamic.
+    #[test]
+    fn the_texts_say_references_are_static_and_dynamic_ones_are_labelled() {
+        assert!(
+            INSTRUCTIONS.contains("static source only"),
+            "{INSTRUCTIONS}"
+        );
+        assert!(INSTRUCTIONS.contains("confirm those with a run (logs, a stack trace)"));
+        for description in [FIND_REFERENCES, GET_CALLERS] {
+            assert!(
+                description.contains("dynamic (made at run time")
+                    && description.contains("Static source only"),
+                "{description}"
+            );
+        }
+        assert!(GET_CONTEXT.contains("marked dynamic"), "{GET_CONTEXT}");
     }
 }
