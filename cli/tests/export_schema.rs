@@ -1,7 +1,7 @@
 //! `ast-outline export`: `--format json` checked against the JSON Schema that
 //! documents it (`docs/export.schema.json`), on a project in all three
 //! languages whose export holds every kind of row (resolved, candidate,
-//! external and module references, both relation kinds); `--format scip`
+//! external, module and dynamic references, both relation kinds); `--format scip`
 //! decoded back with the `scip` crate and checked against the sources and the
 //! JSON export of the same index.
 
@@ -35,7 +35,7 @@ fn project() -> tempfile::TempDir {
     write(
         root,
         "app/signup.py",
-        "from app import models\nfrom app.models import User\n\n\ndef signup(x):\n    x.greet()\n    return User(), models\n",
+        "from app import models\nfrom app.models import User\n\n\ndef signup(x):\n    x.greet()\n    getattr(User, \"greet\")\n    return User(), models\n",
     );
     write(
         root,
@@ -106,7 +106,7 @@ fn an_export_of_all_three_languages_matches_the_published_schema() {
     );
     assert_eq!(
         column("references", "status"),
-        ["candidate", "external", "module", "resolved"]
+        ["candidate", "dynamic", "external", "module", "resolved"]
     );
     assert_eq!(column("relations", "kind"), ["implements", "inherits"]);
 
@@ -220,6 +220,45 @@ fn a_scip_export_decodes_and_agrees_with_the_sources_and_the_json_export() {
         );
     }
     assert!(resolved >= 8, "{resolved}");
+
+    // A dynamic reference (`getattr(User, "greet")`) is an occurrence of
+    // its target's symbol that carries the `dynamic` diagnostic; no other
+    // occurrence has a diagnostic.
+    let signup = index
+        .documents
+        .iter()
+        .find(|d| d.relative_path == "app/signup.py")
+        .expect("app/signup.py");
+    let dynamic: Vec<_> = signup
+        .occurrences
+        .iter()
+        .filter(|o| !o.diagnostics.is_empty())
+        .collect();
+    assert_eq!(dynamic.len(), 1, "{dynamic:?}");
+    let occurrence = dynamic[0];
+    assert_eq!(occurrence.range, vec![6, 19, 24]);
+    assert_eq!(
+        defined.get(&occurrence.symbol).map(String::as_str),
+        Some("greet")
+    );
+    let diagnostic = &occurrence.diagnostics[0];
+    assert_eq!(
+        (diagnostic.code.as_str(), diagnostic.source.as_str()),
+        (index::scip::DYNAMIC_CODE, "ast-outline")
+    );
+    assert_eq!(
+        diagnostic.severity.enum_value(),
+        Ok(scip::types::Severity::Information)
+    );
+    assert_eq!(
+        index
+            .documents
+            .iter()
+            .flat_map(|d| &d.occurrences)
+            .filter(|o| !o.diagnostics.is_empty())
+            .count(),
+        1
+    );
 
     // Relations are `is_implementation` relationships of the subtype.
     let information = |display: &str| {

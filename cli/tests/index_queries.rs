@@ -459,3 +459,64 @@ fn a_zero_token_budget_is_a_usage_error_on_context_too() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
     }
 }
+
+/// Dynamic references (`getattr(obj, "name")`, a dispatch table called by
+/// a computed key) are shown by `refs`, `callers` and `context`, labelled
+/// `dynamic`, beside the static ones: a run has to confirm them.
+#[test]
+fn dynamic_references_are_labelled_dynamic_in_refs_callers_and_context() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("pkg")).expect("pkg");
+    std::fs::create_dir_all(root.join("web")).expect("web");
+    std::fs::write(root.join("pkg/__init__.py"), "").expect("init");
+    std::fs::write(
+        root.join("pkg/store.py"),
+        "class Store:\n    def save(self):\n        pass\n",
+    )
+    .expect("store");
+    std::fs::write(
+        root.join("pkg/app.py"),
+        "import importlib\nfrom pkg.store import Store\n\n\ndef run(store: Store):\n    \
+         store.save()\n    getattr(store, \"save\")()\n    importlib.import_module(\"pkg.store\")\n",
+    )
+    .expect("app");
+    std::fs::write(
+        root.join("web/handlers.ts"),
+        "export function createUser() {}\n",
+    )
+    .expect("handlers");
+    std::fs::write(
+        root.join("web/api.ts"),
+        "import { createUser } from \"./handlers\";\nconst handlers = { create: createUser };\n\
+         export function dispatch(action: string) {\n  return handlers[action]();\n}\n",
+    )
+    .expect("api");
+    assert!(run(root, &["index", "."]).status.success());
+
+    let text = out(&run(root, &["refs", "pkg/store.py:Store.save"]));
+    assert_eq!(
+        text,
+        "refs to pkg/store.py:2:Store.save (method Store.save, L2-3, module pkg.store): \
+         2 (1 resolved, 1 dynamic) in 1 file\n\
+         pkg/app.py\n  \
+         L6:11 call store.save in run [inferred via receiver]\n  \
+         L7:21 call store.save in run [dynamic via receiver]\n"
+    );
+
+    let text = out(&run(root, &["callers", "web/handlers.ts:createUser"]));
+    assert!(
+        text.contains("1 call\n")
+            && text.contains("  L4:19 call createUser in dispatch [dynamic via import]\n"),
+        "{text}"
+    );
+
+    let text = out(&run(
+        root,
+        &["context", "pkg/store.py:Store.save", "--kind", "references"],
+    ));
+    assert!(
+        text.contains("L7:21 call (dynamic: made at run time, a run confirms it)"),
+        "{text}"
+    );
+}

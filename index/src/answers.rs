@@ -146,13 +146,21 @@ pub fn refs_answer(
         .map(|r| &r.path)
         .collect::<std::collections::HashSet<_>>();
     let resolved = rows.iter().filter(|r| r.status == "resolved").count();
+    let dynamic = rows.iter().filter(|r| r.status == "dynamic").count();
+    let candidate = rows.len() - resolved - dynamic;
     let split = if resolved == rows.len() {
         String::new()
     } else {
-        format!(
-            " ({resolved} resolved, {})",
-            plural(rows.len() - resolved, "candidate")
-        )
+        let mut split = format!(" ({resolved} resolved");
+        if candidate > 0 {
+            let _ = write!(split, ", {}", plural(candidate, "candidate"));
+        }
+        if dynamic > 0 {
+            // Made at run time (`getattr(obj, "name")`): a run confirms them.
+            let _ = write!(split, ", {dynamic} dynamic");
+        }
+        split.push(')');
+        split
     };
     let mut text = format!(
         "refs to {}: {}{split} in {}\n",

@@ -24,12 +24,13 @@ pub(crate) const ROLES: [Role; 8] = [
 ];
 
 /// Every status, in code order.
-pub(crate) const STATUSES: [Status; 5] = [
+pub(crate) const STATUSES: [Status; 6] = [
     Status::Resolved,
     Status::Candidate,
     Status::External,
     Status::Module,
     Status::Local,
+    Status::Dynamic,
 ];
 
 /// Every rule, in code order.
@@ -76,6 +77,7 @@ pub(crate) fn status_code(status: Status) -> i64 {
         Status::External => 2,
         Status::Module => 3,
         Status::Local => 4,
+        Status::Dynamic => 5,
     }
 }
 
@@ -121,6 +123,7 @@ mod tests {
         assert_eq!(status_code(Status::Resolved), 0);
         assert_eq!(status_code(Status::Candidate), 1);
         assert_eq!(status_code(Status::Module), 3);
+        assert_eq!(status_code(Status::Dynamic), 5);
     }
 
     #[test]

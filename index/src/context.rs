@@ -303,6 +303,16 @@ fn specs(
     Ok(out)
 }
 
+/// The label a reference's place carries in the context: what makes it
+/// less than certain (`candidate`, `dynamic`), else nothing.
+fn certainty_label(certainty: &str) -> &'static str {
+    match certainty {
+        "candidate" => " (candidate: name only)",
+        "dynamic" => " (dynamic: made at run time, a run confirms it)",
+        _ => "",
+    }
+}
+
 fn specs_of(
     index: &crate::Index,
     symbol: &SymbolRow,
@@ -337,11 +347,7 @@ fn specs_of(
             for row in rows {
                 let start = row.line.saturating_sub(REFERENCE_CONTEXT).max(1);
                 let end = row.line + REFERENCE_CONTEXT;
-                let label = if row.certainty == "candidate" {
-                    " (candidate: name only)"
-                } else {
-                    ""
-                };
+                let label = certainty_label(&row.certainty);
                 let note = format!("L{}:{} {}{label}", row.line, row.column, row.role);
                 if let Some(last) = out.last_mut()
                     && last.path == row.path
@@ -368,11 +374,7 @@ fn specs_of(
                 let Some(caller) = row.call.caller.clone() else {
                     continue;
                 };
-                let label = if row.call.certainty == "candidate" {
-                    " (candidate: name only)"
-                } else {
-                    ""
-                };
+                let label = certainty_label(&row.call.certainty);
                 let note = format!("calls at L{}:{}{label}", row.call.line, row.call.column);
                 match by_caller.iter_mut().find(|(c, _)| *c == caller) {
                     Some((_, notes)) => notes.push(note),

@@ -54,7 +54,11 @@ pub struct RefRow {
     /// Id of the enclosing definition; `None` at module level.
     pub caller: Option<String>,
     /// `resolved`, `candidate`, `external` (imported from outside the
-    /// project) or `module` (names a module: `target` is its file path).
+    /// project), `module` (names a module: `target` is its file path) or
+    /// `dynamic` (made at run time: `getattr(obj, "name")`,
+    /// `import_module("m")`, `handlers[action]()`; `target` is what the
+    /// name would reach if written statically, a symbol id or a module's
+    /// file path, when anything does; only a run confirms it).
     pub status: String,
     /// The definition's id when resolved.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,7 +75,8 @@ pub struct RefRow {
     /// How sure the edge is: `exact` (found by the language's scoping and
     /// import rules), `inferred` (through a receiver's inferred type, or the
     /// only definition of a bare name in the project), `candidate` (only the
-    /// name matched), `external` (outside the project) or `module`.
+    /// name matched), `external` (outside the project), `module` or
+    /// `dynamic` (made at run time: see `status`).
     pub certainty: String,
 }
 
@@ -83,6 +88,7 @@ pub fn certainty(status: &str, via: &str) -> &'static str {
         ("resolved", _) => "exact",
         ("external", _) => "external",
         ("module", _) => "module",
+        ("dynamic", _) => "dynamic",
         _ => "candidate",
     }
 }
@@ -655,7 +661,8 @@ pub fn refs(conn: &Connection, id: &str, candidates: bool) -> Result<Vec<RefRow>
             })?;
         let listed = references(
             conn,
-            "r.status = 1 /* candidate */ AND r.name = ?1 AND r.candidates IS NOT NULL",
+            "r.status IN (1, 5) /* candidate, dynamic */ AND r.name = ?1 \
+             AND r.candidates IS NOT NULL",
             [name],
         )?;
         rows.extend(

@@ -2072,6 +2072,11 @@ pub(crate) fn ref_values(
     let caller = reference.scope.as_ref().and_then(|s| keys.scope(path, s));
     let (target, target_file) = match (&resolution.target, resolution.status) {
         (Some(path), xref::Status::Module) => (None, keys.files.get(path.as_str()).copied()),
+        // A dynamic reference names a definition or a module's file.
+        (Some(target), xref::Status::Dynamic) => match keys.by_id.get(target.as_str()) {
+            Some(&key) => (Some(key), None),
+            None => (None, keys.files.get(target.as_str()).copied()),
+        },
         (Some(id), _) => (keys.by_id.get(id.as_str()).copied(), None),
         (None, _) => (None, None),
     };

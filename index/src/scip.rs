@@ -21,19 +21,29 @@
 //! - each resolved reference gives an occurrence of its target's symbol
 //!   (`Import` role for imports); references to a module give the module
 //!   file's namespace symbol. Candidates and external names are left out:
-//!   SCIP has no notion of an unresolved reference.
+//!   SCIP has no notion of an unresolved reference. A dynamic reference
+//!   (made at run time: `getattr(obj, "name")`, `import_module("m")`,
+//!   `handlers[action]()`) with a target gives its occurrence too, carrying
+//!   one `Diagnostic` (severity `Information`, code `dynamic`, source
+//!   `ast-outline`) that says so: SCIP has no status for an occurrence,
+//!   and a diagnostic is what its consumers show on one; without a target
+//!   it is left out like a candidate.
 
 use std::collections::HashMap;
 
 use scip::types::{
-    Descriptor, Document, Index, Metadata, Occurrence, Package, PositionEncoding, Relationship,
-    Symbol, SymbolInformation, SymbolRole, TextEncoding, ToolInfo, descriptor, symbol_information,
+    Descriptor, Diagnostic, Document, Index, Metadata, Occurrence, Package, PositionEncoding,
+    Relationship, Severity, Symbol, SymbolInformation, SymbolRole, TextEncoding, ToolInfo,
+    descriptor, symbol_information,
 };
 
 use crate::export::{Export, ExportSymbol};
 
 /// The scheme of every symbol this index defines.
 pub const SCHEME: &str = "ast-outline";
+
+/// The `code` of the diagnostic a dynamic reference's occurrence carries.
+pub const DYNAMIC_CODE: &str = "dynamic";
 
 /// The SCIP index of `export`; `project_root` is the indexed root as a
 /// `file://` URI (SCIP's `Metadata.project_root`).
@@ -125,7 +135,18 @@ pub fn to_scip(export: &Export, project_root: &str) -> Index {
                 None => continue,
             },
             "module" => file_symbol(target),
+            // A symbol id, or a module's file path.
+            "dynamic" => match symbols.get(target) {
+                Some(symbol) => symbol.clone(),
+                None if document_of.contains_key(target) => file_symbol(target),
+                None => continue,
+            },
             _ => continue,
+        };
+        let diagnostics = if reference.status == "dynamic" {
+            vec![dynamic_diagnostic()]
+        } else {
+            Vec::new()
         };
         let roles = if reference.role == "import" {
             SymbolRole::Import as i32
@@ -141,6 +162,7 @@ pub fn to_scip(export: &Export, project_root: &str) -> Index {
                 ],
                 symbol,
                 symbol_roles: roles,
+                diagnostics,
                 ..Occurrence::default()
             });
         }
@@ -163,6 +185,20 @@ pub fn to_scip(export: &Export, project_root: &str) -> Index {
         .into(),
         documents,
         ..Index::default()
+    }
+}
+
+/// The diagnostic on a dynamic reference's occurrence: code
+/// [`DYNAMIC_CODE`], severity `Information`.
+fn dynamic_diagnostic() -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Information.into(),
+        code: DYNAMIC_CODE.to_owned(),
+        message: "dynamic reference: made at run time (getattr, import_module, a computed \
+                  key), found by its literal name; a run confirms it"
+            .to_owned(),
+        source: SCHEME.to_owned(),
+        ..Diagnostic::default()
     }
 }
 

@@ -70,9 +70,9 @@
 //!   dotted receiver (`self`, `a.b`), `?` for an expression, empty for a bare
 //!   name; `caller` the key of the enclosing definition (NULL at module
 //!   level); `role`, `status` (`resolved`, `candidate`, `external`,
-//!   `module`) and `via` are integer codes ([`crate::codes`]);
+//!   `module`, `dynamic`) and `via` are integer codes ([`crate::codes`]);
 //!   `target` the key of the resolved symbol, `target_file` the id of the
-//!   file a `module` reference names; `candidates` the candidate keys as
+//!   file a `module` reference names (a `dynamic` reference sets either); `candidates` the candidate keys as
 //!   little-endian 8-byte integers (NULL when none). The index
 //!   `refs_target` is partial (`IS NOT NULL`): every query compares the
 //!   column to a key (`target = ?`), which SQLite can answer from a partial
@@ -96,7 +96,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::Error;
 
 /// Version of the schema below; bump it on any change.
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

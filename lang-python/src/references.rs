@@ -15,12 +15,12 @@
 use std::collections::HashSet;
 
 use outline_core::xref::{
-    Attribute, Base, Decorated, Facts, Generics, ImportBinding, LocalType, Param, Receiver,
-    Reference, ReturnType, Role, ScopeKey, Signature, TypeExpr, TypeOf, TypeParam, Value,
+    Attribute, Base, Decorated, Dynamic, Facts, Generics, ImportBinding, LocalType, Param,
+    Receiver, Reference, ReturnType, Role, ScopeKey, Signature, TypeExpr, TypeOf, TypeParam, Value,
 };
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Pattern, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::source::Source;
 use crate::types::{annotation_type, return_value, value_of};
@@ -182,6 +182,7 @@ impl Collector<'_, '_> {
             scope: self.current_key(),
             binding,
             subtype,
+            dynamic: None,
         });
     }
 
@@ -473,6 +474,7 @@ impl Collector<'_, '_> {
                             scope: scope.clone(),
                             binding: None,
                             subtype: None,
+                            dynamic: None,
                         });
                     }
                 }
@@ -502,6 +504,7 @@ impl Collector<'_, '_> {
             scope: None,
             binding: None,
             subtype: None,
+            dynamic: None,
         });
     }
 
@@ -978,6 +981,16 @@ impl Collector<'_, '_> {
                 self.named(expr, role, None);
             }
             Expr::Call(call) => {
+                // `getattr(obj, "run")()`: the attribute is called.
+                if let Expr::Call(inner) = &*call.func
+                    && self.dynamic_attribute(inner, true)
+                {
+                    self.call_arguments(call);
+                    return;
+                }
+                if self.dynamic_attribute(call, false) || self.dynamic_module(call) {
+                    return;
+                }
                 self.named(&call.func, Role::Call, None);
                 self.call_arguments(call);
             }
@@ -1110,6 +1123,273 @@ impl Collector<'_, '_> {
                 self.visit_expr(&keyword.value);
             }
         }
+    }
+}
+
+/// Dynamic references: names reached by a string at run time (Python
+/// library reference, "Built-in Functions" `getattr`/`hasattr`/`setattr`/
+/// `delattr`/`__import__`, and `importlib`).
+impl Collector<'_, '_> {
+    /// Whether `name` is the builtin of that name here: bound neither in an
+    /// enclosing function nor at module level (by an import either).
+    fn is_builtin_here(&self, name: &str) -> bool {
+        self.binding_of(name).is_none()
+            && !self.module_assigned.contains(name)
+            && !self.facts.imports.iter().any(|b| b.local == name)
+    }
+
+    /// Whether `name` is bound here by `from importlib import name`.
+    fn imported_from_importlib(&self, name: &str) -> bool {
+        self.facts
+            .imports
+            .iter()
+            .any(|b| b.local == name && b.module == "importlib" && b.level == 0)
+    }
+
+    /// Pushes a reference (see [`Self::push`]) marked `dynamic`.
+    fn push_dynamic(
+        &mut self,
+        name: &str,
+        range: TextRange,
+        receiver: Receiver,
+        role: Role,
+        dynamic: Dynamic,
+    ) {
+        let before = self.facts.references.len();
+        self.push(name, range, receiver, role);
+        if self.facts.references.len() > before
+            && let Some(last) = self.facts.references.last_mut()
+        {
+            last.dynamic = Some(dynamic);
+        }
+    }
+
+    /// `getattr(obj, "name")` (`called`: `getattr(obj, "name")(…)`),
+    /// `hasattr`, `setattr`, `delattr` of the builtins: a dynamic reference
+    /// to attribute `name` through `obj`, as `obj.name` would be (read;
+    /// written for `setattr`/`delattr`; called), at the string's contents.
+    /// A key that is no literal name (`getattr(obj, attr)`) gives a dynamic
+    /// reference named `?` through `obj`, at the key: it reaches nothing.
+    /// Returns whether `call` was one of them (its parts then visited).
+    fn dynamic_attribute(&mut self, call: &ast::ExprCall, called: bool) -> bool {
+        let Expr::Name(func) = &*call.func else {
+            return false;
+        };
+        let role = match func.id.as_str() {
+            "getattr" if called => Role::Call,
+            "getattr" | "hasattr" => Role::Attribute,
+            "setattr" | "delattr" => Role::Write,
+            _ => return false,
+        };
+        let [object, key, rest @ ..] = &call.arguments.args[..] else {
+            return false;
+        };
+        if !self.is_builtin_here(func.id.as_str()) {
+            return false;
+        }
+        self.named(&call.func, Role::Call, None);
+        self.visit_expr(object);
+        let receiver = match dotted(object) {
+            Some(path) => Receiver::Path(path),
+            None => value_of(object).map_or(Receiver::Expression, Receiver::Value),
+        };
+        match string_of(key).filter(|name| is_identifier(name)) {
+            Some(name) => {
+                let range = contents_range(self.source.text, key);
+                self.push_dynamic(name, range, receiver, role, Dynamic::Name);
+            }
+            None => {
+                self.visit_expr(key);
+                self.push_dynamic("?", key.range(), receiver, role, Dynamic::Computed);
+            }
+        }
+        for argument in rest {
+            self.visit_expr(argument);
+        }
+        for keyword in &call.arguments.keywords {
+            self.visit_expr(&keyword.value);
+        }
+        true
+    }
+
+    /// `importlib.import_module("json.decoder")` (also `from importlib
+    /// import import_module`, and relative names with a literal package or
+    /// `__package__`), `__import__("m")`: a dynamic reference (role
+    /// `import`) to the module, at the string's contents, and an import
+    /// binding with no local name (so that the module's changes reach this
+    /// file as an import's do); a name that is no literal gives one named
+    /// `?`. `importlib.reload(m)`: the reference to what `m` names is
+    /// dynamic. Returns whether `call` was one of them (its parts then
+    /// visited).
+    fn dynamic_module(&mut self, call: &ast::ExprCall) -> bool {
+        let loader = match &*call.func {
+            Expr::Name(n) => match n.id.as_str() {
+                "__import__" if self.is_builtin_here("__import__") => "__import__",
+                name @ ("import_module" | "reload") if self.imported_from_importlib(name) => name,
+                _ => return false,
+            },
+            Expr::Attribute(a)
+                if matches!(&*a.value, Expr::Name(m) if m.id.as_str() == "importlib")
+                    && self.binding_of("importlib").is_none() =>
+            {
+                match a.attr.id.as_str() {
+                    "import_module" => "import_module",
+                    "reload" => "reload",
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        };
+        let Some(first) = call.arguments.args.first() else {
+            return false;
+        };
+        self.named(&call.func, Role::Call, None);
+        let mut visited_first = false;
+        if loader == "reload" {
+            // `reload(m)` / `reload(pkg.mod)`: the name read, made dynamic.
+            if dotted(first).is_some() {
+                let role = if matches!(first, Expr::Name(_)) {
+                    Role::Read
+                } else {
+                    Role::Attribute
+                };
+                let before = self.facts.references.len();
+                self.named(first, role, None);
+                if self.facts.references.len() > before
+                    && let Some(last) = self.facts.references.last_mut()
+                {
+                    last.dynamic = Some(Dynamic::Name);
+                }
+                visited_first = true;
+            }
+        } else {
+            let package = call.arguments.args.get(1).or_else(|| {
+                call.arguments
+                    .keywords
+                    .iter()
+                    .find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "package"))
+                    .map(|k| &k.value)
+            });
+            visited_first = true;
+            match string_of(first).and_then(|text| module_name(text, package, loader)) {
+                Some((name, level)) => {
+                    let range = contents_range(self.source.text, first);
+                    let line = self.source.index.line(first.range().start().to_usize());
+                    self.facts.imports.push(ImportBinding {
+                        local: String::new(),
+                        module: name.clone(),
+                        level,
+                        name: None,
+                        line,
+                        scope: self.current_key(),
+                    });
+                    self.push_dynamic(
+                        &name,
+                        range,
+                        Receiver::Bare,
+                        Role::Import,
+                        Dynamic::Module { level },
+                    );
+                }
+                None => {
+                    self.visit_expr(first);
+                    self.push_dynamic(
+                        "?",
+                        first.range(),
+                        Receiver::Bare,
+                        Role::Import,
+                        Dynamic::Computed,
+                    );
+                }
+            }
+        }
+        let skip = usize::from(visited_first);
+        for argument in call.arguments.args.iter().skip(skip) {
+            self.visit_expr(argument);
+        }
+        for keyword in &call.arguments.keywords {
+            self.visit_expr(&keyword.value);
+        }
+        true
+    }
+}
+
+/// The text of a plain string literal (no f-string, no bytes).
+fn string_of(expr: &Expr) -> Option<&str> {
+    match expr {
+        Expr::StringLiteral(s) => Some(s.value.to_str()),
+        _ => None,
+    }
+}
+
+/// Whether `name` is a Python identifier (Python reference, "Identifiers
+/// and keywords": a letter or `_`, then letters, digits or `_`).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+}
+
+/// The module a string names for `loader` (`import_module`, `__import__`)
+/// with the package argument `package`, as (name without leading dots,
+/// level): an absolute name as written; a relative one with a literal
+/// package made absolute (`import_module(".x", "pkg")` is `pkg.x`, as
+/// `importlib.util.resolve_name` does), with `__package__` relative to the
+/// file's package; `None` when it cannot be placed or is no dotted name.
+fn module_name(text: &str, package: Option<&Expr>, loader: &str) -> Option<(String, u32)> {
+    let rest = text.trim_start_matches('.');
+    let level = u32::try_from(text.len() - rest.len()).ok()?;
+    if !rest.is_empty() && !rest.split('.').all(is_identifier) {
+        return None;
+    }
+    if level == 0 {
+        return (!rest.is_empty()).then(|| (rest.to_owned(), 0));
+    }
+    if loader != "import_module" {
+        return None;
+    }
+    match package? {
+        Expr::Name(n) if n.id.as_str() == "__package__" && !rest.is_empty() => {
+            Some((rest.to_owned(), level))
+        }
+        Expr::StringLiteral(p) => {
+            let mut parts: Vec<&str> = p.value.to_str().split('.').collect();
+            if !parts.iter().all(|part| is_identifier(part)) {
+                return None;
+            }
+            for _ in 1..level {
+                parts.pop()?;
+            }
+            if !rest.is_empty() {
+                parts.extend(rest.split('.'));
+            }
+            (!parts.is_empty()).then(|| (parts.join("."), 0))
+        }
+        _ => None,
+    }
+}
+
+/// The range of a string literal's contents when it is one plain
+/// single-quoted piece without escapes (`"name"`, `'name'`), else the
+/// whole literal's.
+fn contents_range(text: &str, expr: &Expr) -> TextRange {
+    let range = expr.range();
+    let written = text.get(range.start().to_usize()..range.end().to_usize());
+    let plain = written.is_some_and(|w| {
+        w.len() >= 2
+            && ((w.starts_with('"') && w.ends_with('"'))
+                || (w.starts_with('\'') && w.ends_with('\'')))
+            && !w.starts_with("\"\"\"")
+            && !w.starts_with("'''")
+            && !w.contains('\\')
+    });
+    if plain {
+        TextRange::new(
+            range.start() + TextSize::from(1),
+            range.end() - TextSize::from(1),
+        )
+    } else {
+        range
     }
 }
 
@@ -1450,4 +1730,200 @@ fn dunder_all(body: &[Stmt]) -> Option<Vec<String>> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use outline_core::xref::{Dynamic, Receiver, Role};
+    use outline_core::{Language, Outline, OutlineOptions};
+
+    use crate::PythonOutline;
+
+    /// (line, column, name, receiver, role, dynamic) of every dynamic
+    /// reference of `source`.
+    fn dynamic(source: &str) -> Vec<(u32, u32, String, Receiver, Role, Dynamic)> {
+        let (_, facts) = PythonOutline.outline_with_facts(
+            "m.py",
+            Language::Python,
+            source,
+            &OutlineOptions::default(),
+        );
+        facts
+            .references
+            .into_iter()
+            .filter_map(|r| {
+                let dynamic = r.dynamic?;
+                Some((r.line, r.column, r.name, r.receiver, r.role, dynamic))
+            })
+            .collect()
+    }
+
+    fn path(parts: &[&str]) -> Receiver {
+        Receiver::Path(parts.iter().map(|p| (*p).to_owned()).collect())
+    }
+
+    #[test]
+    fn getattr_and_its_kin_with_a_literal_name_are_dynamic_attributes() {
+        let source = "getattr(obj, \"save\")\n\
+                      getattr(self.repo, 'load')()\n\
+                      setattr(obj, \"x\", 1)\n\
+                      delattr(obj, \"x\")\n\
+                      hasattr(obj, \"y\")\n\
+                      getattr(obj, attr)\n\
+                      getattr(obj, \"not a name\")\n";
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    1,
+                    15,
+                    "save".into(),
+                    path(&["obj"]),
+                    Role::Attribute,
+                    Dynamic::Name
+                ),
+                (
+                    2,
+                    21,
+                    "load".into(),
+                    path(&["self", "repo"]),
+                    Role::Call,
+                    Dynamic::Name
+                ),
+                (
+                    3,
+                    15,
+                    "x".into(),
+                    path(&["obj"]),
+                    Role::Write,
+                    Dynamic::Name
+                ),
+                (
+                    4,
+                    15,
+                    "x".into(),
+                    path(&["obj"]),
+                    Role::Write,
+                    Dynamic::Name
+                ),
+                (
+                    5,
+                    15,
+                    "y".into(),
+                    path(&["obj"]),
+                    Role::Attribute,
+                    Dynamic::Name
+                ),
+                (
+                    6,
+                    14,
+                    "?".into(),
+                    path(&["obj"]),
+                    Role::Attribute,
+                    Dynamic::Computed
+                ),
+                (
+                    7,
+                    14,
+                    "?".into(),
+                    path(&["obj"]),
+                    Role::Attribute,
+                    Dynamic::Computed
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_shadowed_getattr_is_an_ordinary_call() {
+        let source = "def getattr(a, b):\n    pass\n\ngetattr(obj, \"save\")\n";
+        assert_eq!(dynamic(source), Vec::new());
+    }
+
+    #[test]
+    fn modules_named_by_strings_are_dynamic_imports() {
+        let source = "import importlib\n\
+                      from importlib import import_module, reload\n\
+                      import json\n\
+                      importlib.import_module(\"json.decoder\")\n\
+                      import_module(\".sub\", __package__)\n\
+                      import_module(\"..x\", \"a.b\")\n\
+                      __import__(\"os\")\n\
+                      import_module(name)\n\
+                      reload(json)\n";
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    4,
+                    26,
+                    "json.decoder".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 0 }
+                ),
+                (
+                    5,
+                    16,
+                    "sub".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 1 }
+                ),
+                (
+                    6,
+                    16,
+                    "a.x".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 0 }
+                ),
+                (
+                    7,
+                    13,
+                    "os".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 0 }
+                ),
+                (
+                    8,
+                    15,
+                    "?".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Computed
+                ),
+                (
+                    9,
+                    8,
+                    "json".into(),
+                    Receiver::Bare,
+                    Role::Read,
+                    Dynamic::Name
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn import_module_not_imported_from_importlib_is_an_ordinary_call() {
+        let source = "from mylib import import_module\nimport_module(\"json\")\n";
+        assert_eq!(dynamic(source), Vec::new());
+    }
+
+    #[test]
+    fn a_dynamic_import_binds_no_name_but_is_an_import_of_the_module() {
+        let (_, facts) = PythonOutline.outline_with_facts(
+            "m.py",
+            Language::Python,
+            "import importlib\ndef f():\n    importlib.import_module(\"pkg.plugins\")\n",
+            &OutlineOptions::default(),
+        );
+        let binding = facts.imports.iter().find(|b| b.module == "pkg.plugins");
+        assert_eq!(
+            binding.map(|b| (b.local.as_str(), b.level, b.line)),
+            Some(("", 0, 3))
+        );
+    }
 }

@@ -462,6 +462,7 @@ impl Walker<'_, '_, '_> {
             scope: self.scopes.last().cloned(),
             binding,
             subtype,
+            dynamic: None,
         });
     }
 
@@ -763,6 +764,7 @@ impl Walker<'_, '_, '_> {
                 scope: self.scopes.last().cloned(),
                 binding: None,
                 subtype: None,
+                dynamic: None,
             });
         }
     }

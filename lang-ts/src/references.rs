@@ -26,8 +26,8 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Attribute, Base, Facts, Generics, ImportBinding, LocalType, Receiver, Reference, ReturnType,
-    Role, ScopeKey, Signature, TypeAlias, TypeExpr, TypeOf, TypeParam, Value,
+    Attribute, Base, Dynamic, Facts, Generics, ImportBinding, LocalType, Receiver, Reference,
+    ReturnType, Role, ScopeKey, Signature, TypeAlias, TypeExpr, TypeOf, TypeParam, Value,
 };
 use outline_core::{Symbol, SymbolKind};
 use swc_common::{BytePos, Spanned};
@@ -78,6 +78,7 @@ pub(crate) fn facts(source: &Source<'_>, items: &[ModuleItem], symbols: &[Symbol
         return_context: Vec::new(),
         typed_this: HashSet::new(),
         depth: 0,
+        tables: module_tables(items),
     };
     for item in items {
         walker.module_item(item);
@@ -157,6 +158,9 @@ struct Facts_<'s, 'a> {
     /// Expressions open around the one visited (see
     /// [`MAX_EXPRESSION_DEPTH`]).
     depth: usize,
+    /// Dispatch tables by the name they are bound to: the module's (all of
+    /// them, before the walk), then each one declared as the walk meets it.
+    tables: HashMap<String, Table>,
 }
 
 /// Expressions nested deeper than this are not visited for references: the
@@ -241,6 +245,302 @@ fn required_call(source: &Source<'_>, call: &CallExpr) -> Option<String> {
     match call.args.first().map(|a| unparen(&a.expr)) {
         Some(Expr::Lit(Lit::Str(s))) => Some(specifier(source, s)),
         _ => None,
+    }
+}
+
+/// A dispatch table's values: the functions an object literal bound to a
+/// name holds by their names (`const handlers = { create: createUser,
+/// remove }` gives `createUser` and `remove`), with their positions.
+type Table = Vec<(String, BytePos, BytePos)>;
+
+/// The table of `init` when it is an object literal (through parentheses
+/// and `as const`/`satisfies`) with at least one value that is a plain
+/// name; other values (arrow functions, calls) are left out.
+fn dispatch_table(init: &Expr) -> Option<Table> {
+    let Expr::Object(object) = unparen(init) else {
+        return None;
+    };
+    let mut table = Table::new();
+    for prop in &object.props {
+        let swc_ecma_ast::PropOrSpread::Prop(prop) = prop else {
+            continue;
+        };
+        match &**prop {
+            Prop::KeyValue(kv) => {
+                if let Expr::Ident(value) = unparen(&kv.value) {
+                    table.push((value.sym.to_string(), value.span.lo, value.span.hi));
+                }
+            }
+            Prop::Shorthand(name) => {
+                table.push((name.sym.to_string(), name.span.lo, name.span.hi));
+            }
+            _ => {}
+        }
+    }
+    (!table.is_empty()).then_some(table)
+}
+
+/// The dispatch tables a module's top-level statements declare (`const
+/// handlers = { … }`, exported or not), so that a function above the
+/// declaration finds them.
+fn module_tables(items: &[ModuleItem]) -> HashMap<String, Table> {
+    let mut tables = HashMap::new();
+    for item in items {
+        let decl = match item {
+            ModuleItem::Stmt(Stmt::Decl(Decl::Var(v))) => v,
+            ModuleItem::ModuleDecl(ModuleDecl::ExportDecl(e)) => match &e.decl {
+                Decl::Var(v) => v,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        for d in &decl.decls {
+            if let (Pat::Ident(name), Some(init)) = (&d.name, &d.init)
+                && let Some(table) = dispatch_table(init)
+            {
+                tables.insert(name.id.sym.to_string(), table);
+            }
+        }
+    }
+    tables
+}
+
+/// The string of a literal (`"name"`), with the positions of its contents.
+fn string_lit(expr: &Expr) -> Option<(String, BytePos, BytePos)> {
+    match unparen(expr) {
+        Expr::Lit(Lit::Str(s)) if s.span.hi.0 > s.span.lo.0 + 1 => s
+            .value
+            .as_str()
+            .map(|v| (v.to_owned(), s.span.lo + BytePos(1), s.span.hi - BytePos(1))),
+        _ => None,
+    }
+}
+
+/// Whether `name` is a JavaScript identifier name as far as ASCII goes
+/// (letters, digits, `_`, `$`; not starting with a digit) or any other
+/// non-empty name without spaces or dots.
+fn is_member_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c == '_' || c == '$' || c.is_alphanumeric())
+}
+
+/// Dynamic references (ECMAScript: computed member calls, `Reflect`,
+/// `require` and `import()` of a computed specifier).
+impl Facts_<'_, '_> {
+    /// The references of the call `node` as written (its callee and
+    /// arguments).
+    fn static_call(&mut self, node: &CallExpr) {
+        if let Callee::Expr(callee) = &node.callee
+            && required_call(self.source, node).is_none()
+        {
+            self.call_like(callee, Role::Call);
+        }
+        if let Some(args) = &node.type_args {
+            args.visit_with(self);
+        }
+        let expected = self.call_context.take();
+        let callee = match &node.callee {
+            Callee::Expr(callee) => value_of(callee),
+            _ => None,
+        };
+        let callee = match (callee, expected) {
+            (Some(function), Some(expected)) => Some(Value::Returning {
+                function: Box::new(function),
+                expected: Box::new(expected),
+            }),
+            (callee, _) => callee,
+        };
+        self.arguments(callee, &node.args);
+    }
+
+    /// Whether `name` is bound by any enclosing frame (module level
+    /// included): then it is not the global of that name.
+    fn bound_anywhere(&self, name: &str) -> bool {
+        self.frames.iter().any(|f| f.names.contains(name))
+    }
+
+    /// Pushes a reference ([`Self::push_reference`]) marked `dynamic`.
+    fn push_dynamic(
+        &mut self,
+        name: String,
+        receiver: Receiver,
+        role: Role,
+        span: (BytePos, BytePos),
+        binding: Option<ScopeKey>,
+        dynamic: Dynamic,
+    ) {
+        self.push_reference(name, receiver, role, span, binding, None);
+        if let Some(last) = self.facts.references.last_mut() {
+            last.dynamic = Some(dynamic);
+        }
+    }
+
+    /// The receiver of a member of `obj`, as a member reference would
+    /// have it: a dotted chain's path, else the value it gives.
+    fn member_receiver(&mut self, obj: &Expr) -> (Receiver, Option<ScopeKey>) {
+        match chain(obj) {
+            Some(c) if c.len() <= outline_core::xref::MAX_RECEIVER_PARTS => {
+                let path: Vec<String> = c.into_iter().map(|(name, _, _)| name).collect();
+                let binding = match path.first() {
+                    Some(head) => {
+                        let head = head.clone();
+                        self.head_binding(&head)
+                    }
+                    None => None,
+                };
+                (Receiver::Path(path), binding)
+            }
+            _ => self.result_receiver(obj),
+        }
+    }
+
+    /// The dynamic references of the call `node`, after its static ones
+    /// (those from `before` on in the facts' references):
+    /// - `obj[key](…)` with a key that is no literal: a dynamic call of
+    ///   each function of `obj`'s dispatch table when `obj` names one,
+    ///   else one named `?` through `obj`, at the key;
+    /// - `Reflect.get(obj, "name")` (`has`, `set`: written): a dynamic
+    ///   reference to `obj.name`, at the string's contents (`?` for a key
+    ///   that is no literal); `Reflect.apply(f, …)`: the reference to `f`
+    ///   becomes a dynamic call;
+    /// - `require(expr)`, `import(expr)` with a specifier that is no
+    ///   literal: a dynamic import named `?`, at the specifier.
+    fn dynamic_call(&mut self, node: &CallExpr, before: usize) {
+        let callee = match &node.callee {
+            Callee::Expr(callee) => unparen(callee),
+            Callee::Import(_) => {
+                self.computed_import(node);
+                return;
+            }
+            Callee::Super(_) => return,
+        };
+        match callee {
+            Expr::Member(MemberExpr {
+                obj,
+                prop: MemberProp::Computed(key),
+                ..
+            }) if !matches!(unparen(&key.expr), Expr::Lit(_)) => {
+                let span = (key.expr.span().lo, key.expr.span().hi);
+                let table = match unparen(obj) {
+                    Expr::Ident(name) => self.tables.get(name.sym.as_str()).cloned(),
+                    _ => None,
+                };
+                match table {
+                    Some(table) => {
+                        for (function, _, _) in table {
+                            let binding = self.binding(&function);
+                            self.push_dynamic(
+                                function,
+                                Receiver::Bare,
+                                Role::Call,
+                                span,
+                                binding,
+                                Dynamic::Name,
+                            );
+                        }
+                    }
+                    None => {
+                        let (receiver, binding) = self.member_receiver(obj);
+                        self.push_dynamic(
+                            "?".to_owned(),
+                            receiver,
+                            Role::Call,
+                            span,
+                            binding,
+                            Dynamic::Computed,
+                        );
+                    }
+                }
+            }
+            Expr::Ident(name) if name.sym == *"require" && !self.bound_anywhere("require") => {
+                self.computed_import(node);
+            }
+            Expr::Member(MemberExpr {
+                obj,
+                prop: MemberProp::Ident(method),
+                ..
+            }) if matches!(unparen(obj), Expr::Ident(r) if r.sym == *"Reflect")
+                && !self.bound_anywhere("Reflect") =>
+            {
+                self.reflect(method.sym.as_str(), node, before);
+            }
+            _ => {}
+        }
+    }
+
+    /// `require(expr)` / `import(expr)` whose specifier is no literal.
+    fn computed_import(&mut self, node: &CallExpr) {
+        let Some(first) = node.args.first() else {
+            return;
+        };
+        if matches!(unparen(&first.expr), Expr::Lit(Lit::Str(_))) {
+            return;
+        }
+        let span = (first.expr.span().lo, first.expr.span().hi);
+        self.push_dynamic(
+            "?".to_owned(),
+            Receiver::Bare,
+            Role::Import,
+            span,
+            None,
+            Dynamic::Computed,
+        );
+    }
+
+    /// `Reflect.get/has/set(obj, key, …)` and `Reflect.apply(f, …)`
+    /// (ECMAScript "The Reflect Object").
+    fn reflect(&mut self, method: &str, node: &CallExpr, before: usize) {
+        let role = match method {
+            "get" | "has" => Role::Attribute,
+            "set" | "deleteProperty" => Role::Write,
+            "apply" => {
+                // The argument's own reference (its last name), made a
+                // dynamic call.
+                let Some(function) = node.args.first().and_then(|a| chain(&a.expr)) else {
+                    return;
+                };
+                let Some((_, lo, _)) = function.last() else {
+                    return;
+                };
+                let (line, column) = (self.line(*lo), self.column(*lo));
+                if let Some(reference) = self
+                    .facts
+                    .references
+                    .iter_mut()
+                    .skip(before)
+                    .rev()
+                    .find(|r| r.line == line && r.column == column)
+                {
+                    reference.role = Role::Call;
+                    reference.dynamic = Some(Dynamic::Name);
+                }
+                return;
+            }
+            _ => return,
+        };
+        let [object, key, ..] = &node.args[..] else {
+            return;
+        };
+        let (receiver, binding) = self.member_receiver(&object.expr);
+        match string_lit(&key.expr).filter(|(name, _, _)| is_member_name(name)) {
+            Some((name, lo, hi)) => {
+                self.push_dynamic(name, receiver, role, (lo, hi), binding, Dynamic::Name);
+            }
+            None => {
+                let span = (key.expr.span().lo, key.expr.span().hi);
+                self.push_dynamic(
+                    "?".to_owned(),
+                    receiver,
+                    role,
+                    span,
+                    binding,
+                    Dynamic::Computed,
+                );
+            }
+        }
     }
 }
 
@@ -482,6 +782,7 @@ impl Facts_<'_, '_> {
             scope: self.scopes.last().cloned(),
             binding,
             subtype,
+            dynamic: None,
         });
     }
 
@@ -633,6 +934,7 @@ impl Facts_<'_, '_> {
             scope: self.scopes.last().cloned(),
             binding: None,
             subtype: None,
+            dynamic: None,
         });
     }
 
@@ -2144,6 +2446,11 @@ impl Visit for Facts_<'_, '_> {
         node.name.visit_with(self);
         if let Some(init) = &node.init {
             if let Pat::Ident(b) = &node.name
+                && let Some(table) = dispatch_table(init)
+            {
+                self.tables.insert(b.id.sym.to_string(), table);
+            }
+            if let Pat::Ident(b) = &node.name
                 && matches!(unparen(init), Expr::Arrow(_) | Expr::Fn(_) | Expr::Class(_))
             {
                 self.pending = Some((b.id.span.lo, false));
@@ -2233,27 +2540,9 @@ impl Visit for Facts_<'_, '_> {
     }
 
     fn visit_call_expr(&mut self, node: &CallExpr) {
-        if let Callee::Expr(callee) = &node.callee
-            && required_call(self.source, node).is_none()
-        {
-            self.call_like(callee, Role::Call);
-        }
-        if let Some(args) = &node.type_args {
-            args.visit_with(self);
-        }
-        let expected = self.call_context.take();
-        let callee = match &node.callee {
-            Callee::Expr(callee) => value_of(callee),
-            _ => None,
-        };
-        let callee = match (callee, expected) {
-            (Some(function), Some(expected)) => Some(Value::Returning {
-                function: Box::new(function),
-                expected: Box::new(expected),
-            }),
-            (callee, _) => callee,
-        };
-        self.arguments(callee, &node.args);
+        let before = self.facts.references.len();
+        self.static_call(node);
+        self.dynamic_call(node, before);
     }
 
     fn visit_new_expr(&mut self, node: &NewExpr) {
@@ -2573,5 +2862,156 @@ fn destructured(prop: &ObjectPatProp) -> Option<(String, String)> {
         },
         ObjectPatProp::Assign(a) => Some((a.key.id.sym.to_string(), a.key.id.sym.to_string())),
         ObjectPatProp::Rest(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use outline_core::xref::{Dynamic, Receiver, Role};
+    use outline_core::{Language, Outline, OutlineOptions};
+
+    use crate::TypeScriptOutline;
+
+    /// (line, column, name, receiver, role, dynamic) of every dynamic
+    /// reference of `source` (TypeScript).
+    fn dynamic(source: &str) -> Vec<(u32, u32, String, Receiver, Role, Dynamic)> {
+        let (_, facts) = TypeScriptOutline.outline_with_facts(
+            "m.ts",
+            Language::Typescript,
+            source,
+            &OutlineOptions::default(),
+        );
+        facts
+            .references
+            .into_iter()
+            .filter_map(|r| {
+                let dynamic = r.dynamic?;
+                Some((r.line, r.column, r.name, r.receiver, r.role, dynamic))
+            })
+            .collect()
+    }
+
+    fn path(parts: &[&str]) -> Receiver {
+        Receiver::Path(parts.iter().map(|p| (*p).to_owned()).collect())
+    }
+
+    #[test]
+    fn a_dispatch_table_called_by_a_computed_key_calls_each_of_its_functions() {
+        // The function above the table's declaration finds it too.
+        let source = "function run(action: string) {\n\
+                      \x20 return handlers[action]();\n\
+                      }\n\
+                      const handlers = { create: createUser, remove, other: () => 1 };\n";
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    2,
+                    19,
+                    "createUser".into(),
+                    Receiver::Bare,
+                    Role::Call,
+                    Dynamic::Name
+                ),
+                (
+                    2,
+                    19,
+                    "remove".into(),
+                    Receiver::Bare,
+                    Role::Call,
+                    Dynamic::Name
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_computed_member_call_is_dynamic_and_names_nothing() {
+        let source = "this.ops[op](1);\nobj[\"save\"]();\nfns[0]();\n";
+        assert_eq!(
+            dynamic(source),
+            vec![(
+                1,
+                10,
+                "?".into(),
+                path(&["this", "ops"]),
+                Role::Call,
+                Dynamic::Computed
+            )]
+        );
+    }
+
+    #[test]
+    fn reflect_with_a_literal_key_is_a_dynamic_member() {
+        let source = "Reflect.get(repo, \"save\");\n\
+                      Reflect.set(a.b, \"x\", 1);\n\
+                      Reflect.get(repo, key);\n\
+                      Reflect.apply(run, null, []);\n";
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    1,
+                    20,
+                    "save".into(),
+                    path(&["repo"]),
+                    Role::Attribute,
+                    Dynamic::Name
+                ),
+                (
+                    2,
+                    19,
+                    "x".into(),
+                    path(&["a", "b"]),
+                    Role::Write,
+                    Dynamic::Name
+                ),
+                (
+                    3,
+                    19,
+                    "?".into(),
+                    path(&["repo"]),
+                    Role::Attribute,
+                    Dynamic::Computed
+                ),
+                (
+                    4,
+                    15,
+                    "run".into(),
+                    Receiver::Bare,
+                    Role::Call,
+                    Dynamic::Name
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn require_and_import_of_a_computed_specifier_are_dynamic_a_literal_one_is_not() {
+        let source = "const a = require(\"./a\");\n\
+                      const b = require(`./plugins/${name}`);\n\
+                      import(\"./c\");\n\
+                      import(path);\n";
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    2,
+                    19,
+                    "?".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Computed
+                ),
+                (
+                    4,
+                    8,
+                    "?".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Computed
+                ),
+            ]
+        );
     }
 }

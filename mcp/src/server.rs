@@ -43,8 +43,11 @@ find_symbol(pattern) finds a name across the tree. 5) Before changing a symbol, 
 it: find_references, get_callers (incoming or outgoing calls), get_type_hierarchy, or \
 get_context (the definition plus the code of its references, callers or related types, \
 within a token budget). 6) Before adding a handler, service or test, get_context(kind=siblings) \
-on one nearby shows the code shaped like it, ranked, with why. Paths are relative to the \
-server's root.";
+on one nearby shows the code shaped like it, ranked, with why. Outlines and references cover \
+the static source only: a reference made at run time (getattr with a literal name, \
+import_module, a dispatch table) is labelled dynamic, and symbols registered at run time \
+(plugins, decorators' registries, generated names) are not seen: confirm those with a run \
+(logs, a stack trace). Paths are relative to the server's root.";
 
 const OUTLINE: &str = "\
 The outline of a source file (or of every source file under a directory): one line per \
@@ -97,7 +100,9 @@ one)."
 /// What the descriptions of the tools that list references end with.
 macro_rules! resolution {
     () => {
-        " Each result line says whether the reference is resolved or only a candidate."
+        " Each result line says whether the reference is resolved, only a candidate, or \
+dynamic (made at run time: getattr(obj, \"name\"), import_module, a dispatch table; a run \
+confirms it). Static source only: a symbol registered at run time is not seen."
     };
 }
 
@@ -132,7 +137,8 @@ what was left out. kind=siblings instead gives its signature and the symbols sha
 its file and directory (same kind, shared base classes or traits, decorators, name prefix or \
 suffix, parameters), ranked, each with why, the first two with their first lines: read it \
 before adding a new handler, service or test, to write it like the code next to it. target: \
-PATH:LINE:COL of a use or definition, PATH:LINE, an id, or PATH:QUALNAME.",
+PATH:LINE:COL of a use or definition, PATH:LINE, an id, or PATH:QUALNAME. A reference made at \
+run time is marked dynamic.",
     cross_file!()
 );
 
@@ -140,7 +146,8 @@ const FIND_TESTS: &str = concat!(
     "The tests that reach a function, method or class through the reverse call graph: pytest and \
 unittest tests, Rust #[test] functions, it/test cases (and describe/hook bodies) of \
 TypeScript/JavaScript, each with its call path to the target, nearest first. Use to pick the \
-tests to run after changing it; a test reaching it only through dynamic calls is not seen.",
+tests to run after changing it; a test reaching it only through calls made at run time \
+with no literal name (getattr(obj, attr), obj[key]()) is not seen.",
     cross_file!()
 );
 
@@ -339,5 +346,30 @@ impl ServerHandler for OutlineServer {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(server)
             .with_instructions(INSTRUCTIONS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The instructions and the descriptions of the tools that list
+    /// references say that they cover the static source only and that a
+    /// reference made at run time is labelled dynamic.
+    #[test]
+    fn the_texts_say_references_are_static_and_dynamic_ones_are_labelled() {
+        assert!(
+            INSTRUCTIONS.contains("static source only"),
+            "{INSTRUCTIONS}"
+        );
+        assert!(INSTRUCTIONS.contains("confirm those with a run (logs, a stack trace)"));
+        for description in [FIND_REFERENCES, GET_CALLERS] {
+            assert!(
+                description.contains("dynamic (made at run time")
+                    && description.contains("Static source only"),
+                "{description}"
+            );
+        }
+        assert!(GET_CONTEXT.contains("marked dynamic"), "{GET_CONTEXT}");
     }
 }

@@ -37,7 +37,11 @@ use crate::id::symbol_id;
 /// (`use`, `mod`, bodies); the generic parameters of Rust structs, enums,
 /// unions, type aliases and traits, and const parameters, are bound names.
 /// 8: [`LocalType::until`] (narrowing by `instanceof` / `isinstance`).
-pub const FACTS_VERSION: u32 = 8;
+/// 9: [`Reference::dynamic`]: references made at run time (Python
+/// `getattr(obj, "name")`, `importlib.import_module("m")`, TypeScript
+/// `obj[key]()`, string-keyed dispatch tables, `Reflect.get`, `require` of
+/// a computed specifier).
+pub const FACTS_VERSION: u32 = 9;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -386,13 +390,47 @@ pub struct Reference {
     /// [`Role::TypeUse`] of a Rust impl's self type: the impl block.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<ScopeKey>,
+    /// Set when the reference is made at run time rather than written in
+    /// the source (`getattr(obj, "name")`, `importlib.import_module("m")`,
+    /// `handlers[action]()`): the resolver marks its result dynamic, a
+    /// relation that a run has to confirm. `None` for a static reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic: Option<Dynamic>,
+}
+
+/// How a dynamic reference ([`Reference::dynamic`]) names what it reaches.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dynamic {
+    /// The name is written as a literal (`getattr(obj, "save")`,
+    /// `Reflect.get(obj, "save")`) or is one of the values a dispatch
+    /// table holds (`handlers[action]()` with `const handlers = { create:
+    /// createUser }`): looked up through the receiver as the static
+    /// reference `obj.save` (or the bare name) would be.
+    Name,
+    /// A module named by a string (`importlib.import_module("json.decoder")`,
+    /// `__import__("m")`): the reference's name is the dotted module name
+    /// without its leading dots, `level` the number of those dots (0 =
+    /// absolute), relative to the file's own package.
+    Module {
+        /// Number of leading dots of a relative name (0 = absolute).
+        #[serde(default)]
+        level: u32,
+    },
+    /// Nothing names the target in the source: the key, attribute or
+    /// module is computed (`getattr(obj, attr)`, `import_module(name)`,
+    /// `require(path)`, `obj[key]()`); the reference's name is `?` (or the
+    /// relative literal that cannot be placed) and it resolves to nothing.
+    Computed,
 }
 
 /// One name bound by an import statement, in the scope that holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportBinding {
     /// The name bound in the importing scope: the alias, or for
-    /// `import a.b` the first part (`a`).
+    /// `import a.b` the first part (`a`); empty for a dynamic import
+    /// (Python `importlib.import_module("a.b")`), which binds no name but
+    /// makes the file depend on the module as an import does.
     pub local: String,
     /// Module named, as written without the leading dots (`a.b`); empty for
     /// `from . import x`.

@@ -127,6 +127,12 @@ pub enum Status {
     /// Bound in the function (a parameter or local variable of unknown
     /// type): it names no definition.
     Local,
+    /// Made at run time ([`outline_core::xref::Reference::dynamic`]:
+    /// `getattr(obj, "name")`, `importlib.import_module("m")`,
+    /// `handlers[action]()`): `target` is what the name would reach if
+    /// written statically (a symbol id, or a module's file path), else
+    /// `candidates`, else nothing; only a run confirms it.
+    Dynamic,
 }
 
 impl Status {
@@ -138,6 +144,7 @@ impl Status {
             Status::External => "external",
             Status::Module => "module",
             Status::Local => "local",
+            Status::Dynamic => "dynamic",
         }
     }
 }
@@ -202,7 +209,7 @@ pub struct Resolution {
     /// Resolved or not.
     pub status: Status,
     /// The definition's id when resolved; the file path for
-    /// [`Status::Module`].
+    /// [`Status::Module`]; either for [`Status::Dynamic`].
     pub target: Option<String>,
     /// Candidate ids when not resolved, the likely one first (the one
     /// definition of the name in the file or in a file it imports, when

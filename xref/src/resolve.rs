@@ -11,7 +11,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use outline_core::SymbolKind;
 use outline_core::xref::{
-    Attribute, Decorated, Facts, Generics, ImportBinding, LocalType, Receiver, Reference,
+    Attribute, Decorated, Dynamic, Facts, Generics, ImportBinding, LocalType, Receiver, Reference,
     ReturnType, Role, Signature, TypeExpr, TypeOf, Value,
 };
 
@@ -823,8 +823,59 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
     }
 
     /// The resolution of reference `r` of file `f`; `None` for a local
-    /// variable.
+    /// variable. A dynamic reference ([`Reference::dynamic`]) is always
+    /// given, with [`Status::Dynamic`] and whatever its static reading
+    /// reaches (a definition, a module, candidates) as its target.
     fn resolution(&self, f: usize, r: usize, reference: &Reference) -> Option<Resolution> {
+        let Some(dynamic) = &reference.dynamic else {
+            return self.static_resolution(f, r, reference);
+        };
+        let unresolved = Resolution {
+            file: f,
+            reference: r,
+            role: reference.role,
+            status: Status::Dynamic,
+            target: None,
+            candidates: Vec::new(),
+            confidence: 0.0,
+            via: Via::None,
+        };
+        match dynamic {
+            Dynamic::Computed => Some(unresolved),
+            Dynamic::Module { level } => {
+                let module = absolute_module(
+                    self.src.module(f).unwrap_or_default(),
+                    self.src.is_package(f),
+                    *level,
+                    &reference.name,
+                );
+                match module.and_then(|m| self.by_module.get(m.as_str()).copied()) {
+                    Some(m) => Some(Resolution {
+                        target: self.src.path(m).map(str::to_owned),
+                        confidence: 1.0,
+                        via: Via::Import,
+                        ..unresolved
+                    }),
+                    // A module outside the project (`json`): nothing to
+                    // point at.
+                    None => Some(Resolution {
+                        via: Via::Import,
+                        ..unresolved
+                    }),
+                }
+            }
+            Dynamic::Name => match self.static_resolution(f, r, reference) {
+                Some(found) => Some(Resolution {
+                    status: Status::Dynamic,
+                    ..found
+                }),
+                None => Some(unresolved),
+            },
+        }
+    }
+
+    /// [`Self::resolution`] of a reference read as written.
+    fn static_resolution(&self, f: usize, r: usize, reference: &Reference) -> Option<Resolution> {
         let mut entity = self.lookup(f, reference);
         if entity == Entity::Unknown && self.rust(f) {
             entity = self.rust_unresolved(reference);

@@ -959,3 +959,138 @@ fn a_function_given_to_partial_is_called() {
             .map(|s| s.id("pkg/sort.py"));
     assert_eq!(scope.as_deref(), Some("pkg/sort.py:6:key"));
 }
+
+/// Dynamic references: the module or attribute a string names, looked up as
+/// the static form would be, with status `dynamic` (never `resolved`); a
+/// name that is no literal reaches nothing.
+#[test]
+fn dynamic_references_are_marked_dynamic_and_reach_what_the_literal_names() {
+    let p = project(&[
+        ("plugins/__init__.py", ""),
+        ("plugins/csv_export.py", "def run():\n    pass\n"),
+        (
+            "plugins/loader.py",
+            "import importlib\n\
+             importlib.import_module(\".csv_export\", __package__)\n\
+             importlib.import_module(\".csv_export\", \"plugins\")\n",
+        ),
+        (
+            "app.py",
+            "import importlib\n\
+             from importlib import import_module, reload\n\
+             from plugins import csv_export\n\
+             \n\
+             class Store:\n\
+             \x20   def save(self):\n\
+             \x20       pass\n\
+             \n\
+             def load(name, store: Store):\n\
+             \x20   store.save()\n\
+             \x20   importlib.import_module(\"plugins.csv_export\")\n\
+             \x20   import_module(\"json.decoder\")\n\
+             \x20   __import__(\"plugins\")\n\
+             \x20   import_module(name)\n\
+             \x20   getattr(store, \"save\")()\n\
+             \x20   getattr(csv_export, \"run\")\n\
+             \x20   setattr(Store, \"save\", None)\n\
+             \x20   getattr(store, name)\n\
+             \x20   reload(csv_export)\n\
+             \x20   hasattr(store, \"missing\")\n",
+        ),
+    ]);
+    // The static call beside them stays resolved.
+    assert_eq!(
+        at(&p, "app.py", 10, "save"),
+        (
+            Status::Resolved,
+            "app.py:6:Store.save".to_owned(),
+            Role::Call,
+            Via::Receiver
+        )
+    );
+    let expected = [
+        (
+            11,
+            "plugins.csv_export",
+            Status::Dynamic,
+            "plugins/csv_export.py",
+            Role::Import,
+            Via::Import,
+        ),
+        (
+            12,
+            "json.decoder",
+            Status::Dynamic,
+            "",
+            Role::Import,
+            Via::Import,
+        ),
+        (
+            13,
+            "plugins",
+            Status::Dynamic,
+            "plugins/__init__.py",
+            Role::Import,
+            Via::Import,
+        ),
+        (14, "?", Status::Dynamic, "", Role::Import, Via::None),
+        (
+            15,
+            "save",
+            Status::Dynamic,
+            "app.py:6:Store.save",
+            Role::Call,
+            Via::Receiver,
+        ),
+        (
+            16,
+            "run",
+            Status::Dynamic,
+            "plugins/csv_export.py:1:run",
+            Role::Attribute,
+            Via::Receiver,
+        ),
+        (
+            17,
+            "save",
+            Status::Dynamic,
+            "app.py:6:Store.save",
+            Role::Write,
+            Via::Receiver,
+        ),
+        (18, "?", Status::Dynamic, "", Role::Attribute, Via::None),
+        (
+            19,
+            "csv_export",
+            Status::Dynamic,
+            "plugins/csv_export.py",
+            Role::Read,
+            Via::Import,
+        ),
+        (
+            20,
+            "missing",
+            Status::Dynamic,
+            "",
+            Role::Attribute,
+            Via::None,
+        ),
+    ];
+    for (line, name, status, target, role, via) in expected {
+        assert_eq!(
+            at(&p, "app.py", line, name),
+            (status, target.to_owned(), role, via),
+            "app.py:{line} {name}"
+        );
+    }
+    // Relative names: to the file's package (`__package__`), or to a
+    // literal package.
+    for (line, name) in [(2, "csv_export"), (3, "plugins.csv_export")] {
+        let (status, target, _, _) = at(&p, "plugins/loader.py", line, name);
+        assert_eq!(
+            (status, target.as_str()),
+            (Status::Dynamic, "plugins/csv_export.py"),
+            "loader.py:{line}"
+        );
+    }
+}

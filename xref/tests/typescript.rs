@@ -990,3 +990,84 @@ Schema.run();
             .collect();
     assert_eq!(relations, [("a.ts:3:Schema", "a.ts:1:Base")]);
 }
+
+/// Dynamic references: a dispatch table's functions called through a
+/// computed key, `Reflect.get`/`Reflect.apply`, a computed member call and
+/// `require`/`import()` of a computed specifier are `dynamic`; a literal
+/// key stays static.
+#[test]
+fn dynamic_references_are_marked_dynamic() {
+    let p = project(&[
+        (
+            "handlers.ts",
+            "export function createUser() {}\nexport function removeUser() {}\n",
+        ),
+        (
+            "app.ts",
+            "import { createUser, removeUser } from \"./handlers\";\n\
+             class Repo { save() {} }\n\
+             const handlers = { create: createUser, remove: removeUser };\n\
+             export function dispatch(action: string, repo: Repo, path: string) {\n\
+             \x20 handlers[action]();\n\
+             \x20 repo[action]();\n\
+             \x20 Reflect.get(repo, \"save\");\n\
+             \x20 Reflect.apply(createUser, null, []);\n\
+             \x20 require(path);\n\
+             \x20 import(path);\n\
+             \x20 repo[\"save\"]();\n\
+             }\n",
+        ),
+    ]);
+    let expected = [
+        (
+            5,
+            "createUser",
+            Status::Dynamic,
+            "handlers.ts:1:createUser",
+            Role::Call,
+            Via::Import,
+        ),
+        (
+            5,
+            "removeUser",
+            Status::Dynamic,
+            "handlers.ts:2:removeUser",
+            Role::Call,
+            Via::Import,
+        ),
+        (6, "?", Status::Dynamic, "", Role::Call, Via::None),
+        (
+            7,
+            "save",
+            Status::Dynamic,
+            "app.ts:2:Repo.save",
+            Role::Attribute,
+            Via::Receiver,
+        ),
+        (
+            8,
+            "createUser",
+            Status::Dynamic,
+            "handlers.ts:1:createUser",
+            Role::Call,
+            Via::Import,
+        ),
+        (9, "?", Status::Dynamic, "", Role::Import, Via::None),
+        (10, "?", Status::Dynamic, "", Role::Import, Via::None),
+        (
+            11,
+            "save",
+            Status::Resolved,
+            "app.ts:2:Repo.save",
+            Role::Attribute,
+            Via::Receiver,
+        ),
+    ];
+    for (line, name, status, target, role, via) in expected {
+        assert_eq!(
+            at(&p, "app.ts", line, name),
+            (status, target.to_owned(), role, via),
+            "app.ts:{line} {name}"
+        );
+    }
+}
