@@ -20,8 +20,13 @@ fn client_dir() -> PathBuf {
         .join("mcp-client")
 }
 
-/// The virtualenv's Python, with the SDK importable (set up if needed).
+/// The virtualenv's Python, with the SDK importable (set up if needed, by
+/// one test at a time: two setups at once collided on the new `.venv`).
 fn python_with_sdk(dir: &Path) -> PathBuf {
+    static SETTING_UP: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _setting_up = SETTING_UP
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let python = dir.join(".venv").join("bin").join("python");
     let has_sdk = |python: &Path| {
         Command::new(python)
