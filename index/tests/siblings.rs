@@ -402,3 +402,29 @@ fn rust_structs_implementing_the_same_trait_rank_first() {
         "{text}"
     );
 }
+
+/// From a new-user trial: a function's first parameter named `self` or
+/// `cls` is a parameter (only a method has a receiver), so `one_self(self)`
+/// and `one_cls(cls)` have arity 1, not `zero()`'s 0.
+#[test]
+fn a_function_s_self_or_cls_parameter_counts_toward_its_arity() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(
+        root,
+        "m.py",
+        "def zero():\n    pass\n\n\ndef one_self(self):\n    pass\n\n\ndef one_cls(cls):\n    pass\n\n\ndef one_x(x):\n    pass\n",
+    );
+    let index = indexed(root);
+    let text = siblings(&index, root, "m.py:zero", 4000);
+    assert!(!text.contains("arity 0"), "{text}");
+    let text = siblings(&index, root, "m.py:one_x", 4000);
+    for name in ["one_self", "one_cls"] {
+        let line = text
+            .lines()
+            .skip_while(|l| !l.contains(&format!(":{name} ")))
+            .nth(2)
+            .unwrap_or_default();
+        assert!(line.contains("arity 1"), "{name}: {line}\n{text}");
+    }
+}

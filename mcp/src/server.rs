@@ -137,8 +137,8 @@ what was left out. kind=siblings instead gives its signature and the symbols sha
 its file and directory (same kind, shared base classes or traits, decorators, name prefix or \
 suffix, parameters), ranked, each with why, the first two with their first lines: read it \
 before adding a new handler, service or test, to write it like the code next to it. target: \
-PATH:LINE:COL of a use or definition, PATH:LINE, an id, or PATH:QUALNAME. A reference made at \
-run time is marked dynamic.",
+PATH:LINE:COL of a use or definition, PATH:LINE, an id, or PATH:QUALNAME. References cover \
+the static source only; one made at run time is marked dynamic.",
     cross_file!()
 );
 

@@ -333,11 +333,24 @@ fn is_receiver(name: &str) -> bool {
 }
 
 /// The parameters of a callable, receiver left out: names and annotations.
+/// Only a method has a receiver (`self`, `cls`); a function's first
+/// parameter named `self` or `cls` (a decorator's inner function, a
+/// helper) counts. TypeScript's `this:` pseudo-parameter never does.
 fn parameters(symbol: &Symbol) -> Vec<(&str, Option<&str>)> {
+    let method = matches!(
+        symbol.kind,
+        SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Getter | SymbolKind::Setter
+    );
     symbol
         .parameters
         .iter()
-        .filter(|p| !is_receiver(&p.name))
+        .filter(|p| {
+            if method {
+                !is_receiver(&p.name)
+            } else {
+                p.name != "this"
+            }
+        })
         .map(|p| (p.name.as_str(), p.annotation.as_deref().map(str::trim)))
         .collect()
 }
