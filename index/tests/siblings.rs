@@ -136,9 +136,9 @@ fn handler_classes_rank_their_family_first_with_reasons() {
         listed(&text),
         [
             "handlers/order.py:5:OrderHandler",
+            "handlers/base.py:1:BaseHandler",
             "handlers/health.py:4:HealthHandler",
             "handlers/user.py:14:UserCache",
-            "handlers/base.py:1:BaseHandler",
             "handlers/helpers.py:1:Config",
         ]
     );
@@ -146,6 +146,10 @@ fn handler_classes_rank_their_family_first_with_reasons() {
         text.contains(
             "why (11): same kind · base BaseHandler · decorator @route · suffix Handler\n"
         ),
+        "{text}"
+    );
+    assert!(
+        text.contains("why (9): same kind · target's base BaseHandler · suffix Handler\n"),
         "{text}"
     );
     // Only the first two come with code; the helpers and the other
@@ -427,4 +431,47 @@ fn a_function_s_self_or_cls_parameter_counts_toward_its_arity() {
             .unwrap_or_default();
         assert!(line.contains("arity 1"), "{name}: {line}\n{text}");
     }
+}
+
+/// From a new-user trial: the target's own base class had no reason of its
+/// own, and functions with nothing but their family in common padded the
+/// list of a method's siblings.
+#[test]
+fn a_type_s_base_and_subclass_are_named_and_kin_with_nothing_shared_is_left_out() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "jobs/__init__.py", "");
+    write(
+        root,
+        "jobs/base.py",
+        "class Base:\n    def run(self):\n        pass\n",
+    );
+    write(
+        root,
+        "jobs/nightly.py",
+        "from .base import Base\n\n\nclass Job(Base):\n    def run(self):\n        pass\n\n\n\
+         class NightlyJob(Job):\n    pass\n\n\ndef helper():\n    pass\n\n\ndef run(jobs):\n    pass\n",
+    );
+    let index = indexed(root);
+    let text = siblings(&index, root, "jobs/nightly.py:Job", 4000);
+    assert_eq!(
+        listed(&text),
+        ["jobs/nightly.py:9:NightlyJob", "jobs/base.py:1:Base"],
+        "{text}"
+    );
+    assert!(
+        text.contains("why (8): same kind · extends target · same file\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("why (7): same kind · target's base Base\n"),
+        "{text}"
+    );
+    let text = siblings(&index, root, "jobs/nightly.py:Job.run", 4000);
+    assert_eq!(
+        listed(&text),
+        ["jobs/base.py:2:Base.run", "jobs/nightly.py:17:run"],
+        "{text}"
+    );
+    assert!(!text.contains("helper"), "{text}");
 }

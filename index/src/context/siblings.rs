@@ -14,13 +14,16 @@
 //! | reason | points | when |
 //! |---|---|---|
 //! | `same kind` | [`SAME_KIND`] (4) | the same kind (`class`, `method`, …) |
-//! | `similar kind` | [`SIMILAR_KIND`] (1) | the same family only (a function for a method) |
+//! | `similar kind` | [`SIMILAR_KIND`] (1) | the same family only (a function for a method); such a candidate is left out unless a reason besides `same file` and `arity` holds |
 //! | `same name` | [`SAME_NAME`] (3) | the same name (`get` of another handler) |
 //! | `same class` | [`SAME_CONTAINER`] (2) | a member of the same class, struct, impl or trait |
 //! | `same type X` | [`SAME_CONTAINER`] (2) | Rust: a member of another impl block of the same type |
 //! | `in base class X` | [`SIBLING_CONTAINER`] (2) | a member of a base class (or trait) of the target's container: what the target overrides or implements |
 //! | `sibling class (X)` | [`SIBLING_CONTAINER`] (2) | a member of a container sharing the base class or trait X with the target's |
+//! | `in base trait X` / `sibling impl (X)` | [`SIBLING_CONTAINER`] (2) | Rust: a member of the trait X the target's impl implements / of another `impl X for …` |
 //! | `base X` / `trait X` | [`SHARED_BASE`] (3) each, at most 2 counted | a shared base class or interface (Python, TypeScript), a shared implemented trait (Rust: `impl X for …` of both types) |
+//! | `target's base X` / `target's trait X` | [`SHARED_BASE`] (3) | a type: the target's own base class or interface (Rust: a trait the target implements) |
+//! | `extends target` / `implements target` | [`SHARED_BASE`] (3) | a type built on the target: a subclass (Rust: a type with `impl Target for …`) |
 //! | `decorator @x` / `attribute #[x]` | [`SHARED_DECORATOR`] (2) each, at most 2 counted | a shared decorator or attribute, by name (arguments ignored) |
 //! | `prefix test_` / `suffix Handler` | [`NAME_PATTERN`] (2) each | the same first or last word of two names of two or more words (snake_case or camelCase words, compared ignoring case) |
 //! | `params a, b` | [`SHARED_PARAMETER`] (1) each, at most 3 counted | parameters of the same name (`self`, `cls`, `this` left out) |
@@ -449,6 +452,19 @@ fn score(
     }
     let rust = candidate.path.ends_with(".rs");
     let theirs = bases_of(c, traits);
+    // The target's own base (or trait), and a type built on the target.
+    if target.family == Family::Type {
+        let (base, derived) = if rust {
+            ("target's trait", "implements target")
+        } else {
+            ("target's base", "extends target")
+        };
+        if target.bases.contains(&c.name) {
+            add(SHARED_BASE, format!("{base} {}", c.name));
+        } else if theirs.contains(&t.name) {
+            add(SHARED_BASE, derived.to_owned());
+        }
+    }
     for shared in target
         .bases
         .iter()
@@ -512,8 +528,18 @@ fn score(
             add(SAME_ARITY, format!("arity {}", mine.len()));
         }
     }
+    // A kind of the same family with nothing else in common (but its file
+    // or its number of parameters) is padding, not a sibling.
     if candidate.path == target.item.path {
         add(SAME_FILE, "same file".to_owned());
+    }
+    let others = reasons
+        .iter()
+        .skip(1)
+        .filter(|r| *r != "same file" && !r.starts_with("arity "))
+        .count();
+    if c.kind != t.kind && others == 0 {
+        return None;
     }
     Some((points, reasons))
 }
