@@ -315,9 +315,25 @@ pub fn chunk_file(
     options: &chunks::ChunkOptions,
     count: &dyn Fn(&str) -> usize,
 ) -> Result<Vec<chunks::Chunk>, Error> {
+    chunk_file_noted(path, options, count).map(|(chunks, _)| chunks)
+}
+
+/// [`chunk_file`], with the outline's diagnostics: the decoding notes
+/// (invalid UTF-8 replaced by U+FFFD, with a warning) and the syntax errors
+/// around which the chunks follow a recovered outline, in line order as
+/// [`FileOutline::diagnostics`] has them.
+///
+/// # Errors
+/// As [`outline_file`].
+pub fn chunk_file_noted(
+    path: impl AsRef<Path>,
+    options: &chunks::ChunkOptions,
+    count: &dyn Fn(&str) -> usize,
+) -> Result<(Vec<chunks::Chunk>, Vec<outline_core::Diagnostic>), Error> {
     let (display, language, source) = read_source(path.as_ref())?;
-    let outline = source.outline(&display, language, &chunk_outline_options());
-    Ok(chunks::chunk(&outline, &source.text, options, count))
+    let mut outline = source.outline(&display, language, &chunk_outline_options());
+    let chunks = chunks::chunk(&outline, &source.text, options, count);
+    Ok((chunks, std::mem::take(&mut outline.diagnostics)))
 }
 
 impl SourceText {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use ast_outline::Error;
 use ast_outline::chunks::ChunkOptions;
 use ast_outline::tree::{in_order, parser_pool};
+use ast_outline::{Diagnostic, Severity};
 
 use super::args::ChunksArgs;
 use super::outline::Walk;
@@ -15,6 +16,34 @@ use super::output::{print_all_or_exit, report};
 /// its tokens) should the encoding fail to load.
 fn count(text: &str) -> usize {
     ast_outline_budget::count(text).unwrap_or(text.len())
+}
+
+/// Says on stderr, in one line, that a file's chunks follow an outline read
+/// in a degraded way: bytes replaced (invalid UTF-8), or recovered around
+/// syntax errors (the first one named, the rest counted).
+fn note(path: &str, diagnostics: &[Diagnostic]) {
+    for warning in diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+    {
+        report(format!(
+            "{path}: L{}:{} warning: {}",
+            warning.line, warning.column, warning.message
+        ));
+    }
+    let mut errors = diagnostics.iter().filter(|d| d.severity == Severity::Error);
+    if let Some(first) = errors.next() {
+        let more = errors.count();
+        let rest = if more == 0 {
+            String::new()
+        } else {
+            format!(" and {more} more")
+        };
+        report(format!(
+            "{path}: syntax error at L{}:{} ({}){rest}: the chunks follow the outline recovered around it",
+            first.line, first.column, first.message
+        ));
+    }
 }
 
 pub(super) fn run(args: &ChunksArgs) -> ExitCode {
@@ -44,7 +73,8 @@ pub(super) fn run(args: &ChunksArgs) -> ExitCode {
         &pool,
         &files,
         |file| {
-            let chunks = ast_outline::chunk_file(&file.path, &options, &count)?;
+            let (chunks, diagnostics) =
+                ast_outline::chunk_file_noted(&file.path, &options, &count)?;
             let mut lines = Vec::with_capacity(chunks.len());
             for chunk in &chunks {
                 let mut line = serde_json::to_string(chunk).map_err(|error| Error::Io {
@@ -54,10 +84,13 @@ pub(super) fn run(args: &ChunksArgs) -> ExitCode {
                 line.push('\n');
                 lines.push(line);
             }
-            Ok::<_, Error>(lines)
+            Ok::<_, Error>((lines, diagnostics))
         },
         |file, result| match result {
-            Ok(lines) => {
+            Ok((lines, diagnostics)) => {
+                if !args.quiet {
+                    note(&file.display, &diagnostics);
+                }
                 print_all_or_exit(&lines);
                 printed += 1;
             }

@@ -2212,6 +2212,61 @@ fn chunks_refuse_bad_input_clearly() {
     assert_eq!(covered, 4);
 }
 
+/// From a new-user trial: a `return` after a `try`, folded into the chunk
+/// before it, was labelled as inside the `try`; bytes replaced and syntax
+/// errors recovered around gave no word on stderr.
+#[test]
+fn chunks_label_a_folded_tail_with_its_container_and_note_degraded_files() {
+    let dir = tree(&[(
+        "load.py",
+        "def load(path):\n    try:\n        handle = open(path)\n        data = handle.read()\n        \
+         if not data:\n            raise ValueError(\"empty file given to load\")\n        \
+         for line in data.splitlines():\n            check(line)\n    except OSError:\n        \
+         data = \"\"\n    return data\n",
+    )]);
+    write(dir.path(), "bad.py", b"def f():\n    return \"\xff\"\n");
+    write(
+        dir.path(),
+        "broken.py",
+        b"def g(:\n    pass\n\ndef h():\n    return 1\n",
+    );
+    let out = run(dir.path(), &["chunks", "--max-tokens", "40", "load.py"]);
+    out.expect_clean_success();
+    let cut: Vec<(u64, u64, String, Value)> = out
+        .json_lines()
+        .iter()
+        .map(|c| {
+            (
+                c["start_line"].as_u64().unwrap_or(0),
+                c["end_line"].as_u64().unwrap_or(0),
+                c["part"].as_str().unwrap_or("").to_owned(),
+                c["context"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cut,
+        [
+            (1, 6, "head".to_owned(), serde_json::json!([])),
+            (
+                7,
+                11,
+                "group".to_owned(),
+                serde_json::json!(["def load(path)"])
+            ),
+        ]
+    );
+    let out = run(dir.path(), &["chunks", "bad.py", "broken.py"]);
+    assert_eq!(out.code, Some(0), "stderr:\n{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "ast-outline: bad.py: L2:13 warning: file is not valid UTF-8; invalid bytes were replaced by U+FFFD\n\
+         ast-outline: broken.py: syntax error at L1:7 (Expected a parameter or the end of the parameter list) and 1 more: the chunks follow the outline recovered around it\n"
+    );
+    let quiet = run(dir.path(), &["chunks", "--quiet", "bad.py", "broken.py"]);
+    assert_eq!(quiet.stderr, "");
+}
+
 #[test]
 fn chunks_from_new_user_trials_functions_in_an_iife_cr_line_ends_and_docs_over_the_budget() {
     let mut iife = String::from("\"use strict\";\nvar Lib = (() => {\n");

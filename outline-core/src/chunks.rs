@@ -618,6 +618,18 @@ impl<'a, 's> Cutter<'a, 's> {
                 && self.fits(last.start, span.end)
             {
                 last.end = span.end;
+                // The chunk now holds lines of the tail's container (the
+                // `return` after a `try`): it is a group of that container,
+                // unless it is that container's own head.
+                let own_head = last.part == ChunkPart::Head && last.qualname == span.qualname;
+                if !own_head && (last.part != ChunkPart::Group || last.context != span.context) {
+                    last.id = None;
+                    last.kind = span.kind;
+                    last.part = ChunkPart::Group;
+                    last.name = None;
+                    last.qualname = span.qualname;
+                    last.context = span.context;
+                }
                 continue;
             }
             if trivial {
