@@ -376,6 +376,29 @@ pub fn defs_answer(index: &Index, name: &str) -> Result<Answer, crate::Error> {
     Ok(defs_text(name, rows, &limited))
 }
 
+/// An outliner of files under `root` with the default options, JSON
+/// format and `root`'s persistent outline cache (none when it cannot be
+/// opened); `whole_tree` when it outlines every file of the walk of `root`
+/// (the cache may then drop the entries of files gone). Call its `end` to
+/// write the cache.
+pub(crate) fn outliner(root: &std::path::Path, whole_tree: bool) -> ast_outline::tree::Outliner {
+    let options = outline_core::OutlineOptions::default();
+    let cache = ast_outline::disk_cache::DiskCache::for_tree(root, &options).map(|cache| {
+        if whole_tree {
+            cache.batch(&[root.to_owned()])
+        } else {
+            cache
+        }
+    });
+    ast_outline::tree::Outliner::new(
+        options,
+        outline_core::Filter::default(),
+        ast_outline::tree::Format::Json,
+        ast_outline::DEFAULT_MAX_FILE_SIZE,
+        cache,
+    )
+}
+
 /// [`defs_answer`] without an index: the same answer (text and JSON) from
 /// the outlines of every file of the walk of `root` (the library's walk
 /// and its persistent outline cache), with each file's module as the index
@@ -393,16 +416,7 @@ pub fn defs_answer_walking(
     use rayon::prelude::*;
     check_defs_name(name)?;
     let (entries, mut notes) = crate::open::entries(root);
-    let options = outline_core::OutlineOptions::default();
-    let cache = ast_outline::disk_cache::DiskCache::for_tree(root, &options)
-        .map(|cache| cache.batch(&[root.to_owned()]));
-    let outliner = ast_outline::tree::Outliner::new(
-        options,
-        outline_core::Filter::default(),
-        ast_outline::tree::Format::Json,
-        ast_outline::DEFAULT_MAX_FILE_SIZE,
-        cache,
-    );
+    let outliner = outliner(root, true);
     // Each file: its definitions of `name` and whether it holds a module
     // (a Rust file's `mod` declarations set other files' modules); or why
     // it could not be outlined.

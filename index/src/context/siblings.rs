@@ -592,15 +592,7 @@ fn files_in(conn: &rusqlite::Connection, dir: &str) -> Result<Vec<String>, crate
 /// The files' outlines (through the library's outline cache), in the order
 /// given; a file that cannot be outlined is left out.
 fn outlines(root: &Path, paths: &[String]) -> Vec<(String, FileOutline)> {
-    let options = outline_core::OutlineOptions::default();
-    let cache = ast_outline::disk_cache::DiskCache::for_tree(root, &options);
-    let outliner = ast_outline::tree::Outliner::new(
-        options,
-        outline_core::Filter::default(),
-        ast_outline::tree::Format::Json,
-        ast_outline::DEFAULT_MAX_FILE_SIZE,
-        cache,
-    );
+    let outliner = crate::answers::outliner(root, false);
     let mut out = Vec::new();
     for path in paths {
         let Some(language) = Language::from_path(path) else {
