@@ -161,6 +161,7 @@ pub fn chunk(
         max: options.max_tokens.max(1),
         count,
         spans: Vec::new(),
+        counted: std::cell::RefCell::new(std::collections::HashMap::new()),
     };
     let root = Container {
         symbol: None,
@@ -304,6 +305,10 @@ struct Cutter<'a, 's> {
     max: usize,
     count: &'a dyn Fn(&str) -> usize,
     spans: Vec<Span>,
+    /// Tokens of line ranges already counted (a definition is counted to
+    /// see whether it fits, then again as its chunk): counting is most of
+    /// the time a file takes.
+    counted: std::cell::RefCell<std::collections::HashMap<(u32, u32), usize>>,
 }
 
 /// Kinds that never get a chunk of their own unless they have members: one
@@ -347,13 +352,17 @@ fn header(symbol: &Symbol) -> String {
 
 impl<'a, 's> Cutter<'a, 's> {
     fn tokens(&self, start: u32, end: u32) -> usize {
-        (self.count)(self.lines.slice(start, end))
+        if let Some(&n) = self.counted.borrow().get(&(start, end)) {
+            return n;
+        }
+        let n = (self.count)(self.lines.slice(start, end));
+        self.counted.borrow_mut().insert((start, end), n);
+        n
     }
 
     fn fits(&self, start: u32, end: u32) -> bool {
-        let text = self.lines.slice(start, end);
         // Every token stands for at least one byte: a short text fits uncounted.
-        text.len() <= self.max || (self.count)(text) <= self.max
+        self.lines.slice(start, end).len() <= self.max || self.tokens(start, end) <= self.max
     }
 
     /// Cuts lines `lo..=hi` of `container`, whose symbols in that range are
@@ -560,13 +569,7 @@ impl<'a, 's> Cutter<'a, 's> {
                 units.push((a, b));
             }
         }
-        let mut groups: Vec<(u32, u32)> = Vec::new();
-        for (a, b) in units {
-            match groups.last_mut() {
-                Some(group) if self.fits(group.0, b) => group.1 = b,
-                _ => groups.push((a, b)),
-            }
-        }
+        let groups = self.pack(&units);
         for (index, (a, b)) in groups.into_iter().enumerate() {
             let span = match container.symbol {
                 Some(symbol) if head && index == 0 => Span {
@@ -592,6 +595,52 @@ impl<'a, 's> Cutter<'a, 's> {
             };
             self.spans.push(span);
         }
+    }
+
+    /// Packs consecutive units into groups of at most the budget, in order:
+    /// a unit joins the group before it when the two fit together.
+    ///
+    /// Counting the growing group at each unit is quadratic in a long run
+    /// of small units, so a unit joins without a count while the sum of the
+    /// units' own counts stays under seven eighths of the budget (tokens of
+    /// lines put together are at most about the sum of theirs); each group
+    /// made so is counted once at the end, and one that turns out over the
+    /// budget is packed again counting at every unit.
+    fn pack(&self, units: &[(u32, u32)]) -> Vec<(u32, u32)> {
+        let sure = self.max - self.max / 8;
+        // (start, end, sum of the units' tokens, units, joined uncounted)
+        let mut groups: Vec<(u32, u32, usize, usize, bool)> = Vec::new();
+        for &(a, b) in units {
+            let own = self.tokens(a, b);
+            match groups.last_mut() {
+                Some(group) if group.2 + own <= sure => {
+                    *group = (group.0, b, group.2 + own, group.3 + 1, true);
+                }
+                Some(group) if self.fits(group.0, b) => {
+                    *group = (group.0, b, group.2 + own, group.3 + 1, group.4);
+                }
+                _ => groups.push((a, b, own, 1, false)),
+            }
+        }
+        let mut out = Vec::with_capacity(groups.len());
+        let mut next = 0;
+        for (a, b, _, n, estimated) in groups {
+            let mine = &units[next..next + n];
+            next += n;
+            if estimated && !self.fits(a, b) {
+                let mut exact: Vec<(u32, u32)> = Vec::new();
+                for &(c, d) in mine {
+                    match exact.last_mut() {
+                        Some(group) if self.fits(group.0, d) => group.1 = d,
+                        _ => exact.push((c, d)),
+                    }
+                }
+                out.extend(exact);
+            } else {
+                out.push((a, b));
+            }
+        }
+        out
     }
 
     /// Folds a small group inside a definition (at most an eighth of the
@@ -692,11 +741,11 @@ impl<'a, 's> Cutter<'a, 's> {
         self.fold_trivial();
         self.fold_small_heads();
         let path = &self.outline.path;
-        self.spans
+        std::mem::take(&mut self.spans)
             .into_iter()
             .map(|span| {
                 let text = self.lines.slice(span.start, span.end).to_owned();
-                let tokens = (self.count)(&text);
+                let tokens = self.tokens(span.start, span.end);
                 Chunk {
                     id: span
                         .id
