@@ -879,6 +879,21 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         let mut entity = self.lookup(f, reference);
         if entity == Entity::Unknown && self.rust(f) {
             entity = self.rust_unresolved(reference);
+            // No definition is written: an item a project macro makes.
+            if entity == Entity::Unknown
+                && let Some(made) = self.rust_macro_made(f, reference)
+            {
+                return Some(Resolution {
+                    file: f,
+                    reference: r,
+                    role: reference.role,
+                    status: Status::Dynamic,
+                    target: self.definition(made.0, made.1).map(|d| d.id.clone()),
+                    candidates: Vec::new(),
+                    confidence: 1.0,
+                    via: Via::Macro,
+                });
+            }
         }
         entity = self.rust_member_kind(f, reference, entity);
         let mut role = reference.role;
