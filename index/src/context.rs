@@ -310,7 +310,7 @@ fn certainty_label(certainty: &str, via: &str) -> &'static str {
     match certainty {
         "candidate" => " (candidate: name only)",
         "dynamic" if via == "macro" => {
-            " (dynamic: an item a macro makes, written in no definition)"
+            " (dynamic: an item this macro makes, no definition written)"
         }
         "dynamic" => " (dynamic: made at run time, a run confirms it)",
         _ => "",
