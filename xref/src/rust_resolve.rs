@@ -2,10 +2,18 @@
 //! `resolve.rs` (a child module, so it reads the resolver's tables).
 
 use outline_core::SymbolKind;
-use outline_core::xref::{MacroCall, MacroRules, Receiver, Reference, Role};
+use outline_core::xref::{MacroRules, Receiver, Reference, Role};
 
-use super::{Entity, MAX_HOPS, Project};
+use rustc_hash::FxHashMap as HashMap;
+
+use super::{Entity, MAX_HOPS, MacroMade, Project};
 use crate::source::Source;
+
+/// A `macro_rules!` definition (file, definition) with its facts.
+type Found<'r> = Option<((usize, usize), &'r MacroRules)>;
+
+/// The names of a file out of range (none).
+static NO_MACRO_MADE: std::sync::LazyLock<MacroMade> = std::sync::LazyLock::new(MacroMade::default);
 
 impl<S: Source + ?Sized> Project<'_, S> {
     /// What a Rust reference the scope rules did not find may still be: a
@@ -205,14 +213,16 @@ impl<S: Source + ?Sized> Project<'_, S> {
     /// get_count, count)` with `fn $name`), or the macro's body defines an
     /// item of that literal name (`make_unit!()` with `struct Unit;`).
     /// Macros are never expanded: the bodies and arguments are read token
-    /// by token ([`MacroRules`], [`MacroCall`]).
+    /// by token ([`MacroRules`], [`outline_core::xref::MacroCall`]).
     ///
     /// The invocations read are those of the reference's file, then those
     /// of the module file its import (`use crate::a::get_count`) or path
     /// (`a::get_count()`) leads to. A bare name is made by an invocation at
-    /// module level; a member (`s.get_size()`, `Self::get_size()`) by one
-    /// in an impl block or trait; a path with no local head (`a::f`,
-    /// `State::f`) by either. The macro is the definition of that name in
+    /// module level; a member of a value (`s.get_size()`,
+    /// `Self::get_size()`) by one in an impl block or trait, when no
+    /// definition of the project has the name (else the name-only
+    /// candidates stay); a path with no local head (`a::f`, `State::f`) by
+    /// either. The macro is the definition of that name in
     /// the invocation's file, else the project's only top-level one.
     /// `None` for other files and macros from outside the project (`std`,
     /// dependencies, derives).
@@ -227,7 +237,11 @@ impl<S: Source + ?Sized> Project<'_, S> {
         let (module_level, member) = match &reference.receiver {
             Receiver::Bare => (true, false),
             Receiver::Path(_) if reference.binding.is_none() => (true, true),
-            _ => (false, true),
+            // A member of a value: when a definition of the project has
+            // the name, the value's type (not known here) may well be its
+            // (a trait's method the macro implements for some types only):
+            // the candidates stay.
+            _ => (false, self.same_name(reference, false).is_empty()),
         };
         let mut files = vec![f];
         if let Some(m) = self.rust_made_in(f, reference)
@@ -235,24 +249,44 @@ impl<S: Source + ?Sized> Project<'_, S> {
         {
             files.push(m);
         }
-        for m in files {
+        files.into_iter().find_map(|m| {
+            let made = self.macro_made(m);
+            let name = reference.name.as_str();
+            let at_module = module_level.then(|| made.module.get(name)).flatten();
+            at_module
+                .or_else(|| member.then(|| made.members.get(name)).flatten())
+                .copied()
+        })
+    }
+
+    /// The names file `m`'s item-position macro invocations make (see
+    /// [`Self::rust_macro_made`]), computed on first use.
+    fn macro_made(&self, m: usize) -> &MacroMade {
+        let Some(cell) = self.macro_made.get(m) else {
+            return &NO_MACRO_MADE;
+        };
+        cell.get_or_init(|| {
+            let mut made = MacroMade::default();
+            let mut rules_of: HashMap<&str, Found<'_>> = HashMap::default();
             for call in &self.facts(m).macro_calls {
-                let placed = if call.owner.is_some() {
-                    member
-                } else {
-                    module_level
-                };
-                if !placed {
+                let Some((def, rules)) = *rules_of
+                    .entry(call.name.as_str())
+                    .or_insert_with(|| self.rust_macro_rules(m, &call.name))
+                else {
                     continue;
-                }
-                if let Some((def, rules)) = self.rust_macro_rules(m, &call.name)
-                    && makes(rules, call, &reference.name)
-                {
-                    return Some(def);
+                };
+                let names = if call.owner.is_some() {
+                    &mut made.members
+                } else {
+                    &mut made.module
+                };
+                let passed = call.idents.iter().filter(|_| rules.fragment_items);
+                for name in rules.items.iter().chain(passed) {
+                    names.entry(name.clone()).or_insert(def);
                 }
             }
-        }
-        None
+            made
+        })
     }
 
     /// The module file whose items a Rust reference of file `f` names
@@ -322,11 +356,4 @@ impl<S: Source + ?Sized> Project<'_, S> {
         })?;
         Some((def, rules))
     }
-}
-
-/// Whether invocation `call` of the macro `rules` makes an item named
-/// `name`.
-fn makes(rules: &MacroRules, call: &MacroCall, name: &str) -> bool {
-    rules.items.iter().any(|item| item == name)
-        || (rules.fragment_items && call.idents.iter().any(|ident| ident == name))
 }

@@ -959,7 +959,7 @@ fn items_made_by_a_project_macro_rules_are_dynamic_via_the_macro() {
              \n\
              pub mod shapes;\n\
              pub mod user;\n\
-             mod inner { make_getter!(plain, count); }\n\
+             mod inner { make_getter!(plain, Some); }\n\
              lazy_static! { static ref GLOBAL: u32 = 1; }\n\
              thread_local!(static LOCAL: u32 = 1);\n\
              \n\
@@ -967,7 +967,7 @@ fn items_made_by_a_project_macro_rules_are_dynamic_via_the_macro() {
              \n\
              pub fn use_them(s: &State) -> u32 {\n\
              \x20   let _u = Unit;\n\
-             \x20   let _g = (GLOBAL, LOCAL);\n\
+             \x20   let _g = (GLOBAL, LOCAL, Some(1));\n\
              \x20   s.get_size() + shapes::area(s) + plain()\n\
              \x20       + get_count(s)\n\
              }\n",
@@ -979,6 +979,16 @@ fn items_made_by_a_project_macro_rules_are_dynamic_via_the_macro() {
         (
             "src/user.rs",
             "use crate::shapes::area;\nuse crate::State;\n\npub fn measure(s: &State) -> u32 {\n    area(s)\n}\n",
+        ),
+        (
+            "src/io.rs",
+            "pub trait Read { fn read_it(&self); }\n\
+             macro_rules! deref_read { () => { fn read_it(&self) {} } }\n\
+             impl Read for Box<u8> { deref_read!(); }\n\
+             pub fn go(r: &dyn Read, items: Vec<Box<u8>>) {\n\
+             \x20   r.read_it();\n\
+             \x20   items[0].read_it();\n\
+             }\n",
         ),
     ]);
     let getter = "src/lib.rs:3:make_getter".to_owned();
@@ -1007,11 +1017,23 @@ fn items_made_by_a_project_macro_rules_are_dynamic_via_the_macro() {
         at(&p, "src/user.rs", 5, "area"),
         (Status::Dynamic, getter.clone(), Role::Call, Via::Macro)
     );
-    // A real definition comes first, though `inner` passes the name too.
+    // A real definition comes first, though `inner` passes the name too;
+    // so does the prelude (`Some`, passed there as well).
     assert_eq!(target(&p, "src/lib.rs", 28, "plain"), "src/lib.rs:23:plain");
     // The invocation itself calls the macro.
     assert_eq!(target(&p, "src/lib.rs", 8, "make_getter"), getter);
+    // A member of a value of unknown type that a definition of the
+    // project has (the trait's method): the candidate stays; through a
+    // known type, the static resolution.
+    let read_it = "src/io.rs:1:Read.read_it".to_owned();
+    assert_eq!(target(&p, "src/io.rs", 5, "read_it"), read_it);
+    assert_eq!(
+        at(&p, "src/io.rs", 6, "read_it"),
+        (Status::Candidate, read_it, Role::Call, Via::NameImported)
+    );
     // Macros from outside the project make nothing.
     assert_eq!(at(&p, "src/lib.rs", 27, "GLOBAL").0, Status::External);
     assert_eq!(at(&p, "src/lib.rs", 27, "LOCAL").0, Status::External);
+    // A prelude name passed to a macro stays the prelude's.
+    assert_eq!(at(&p, "src/lib.rs", 27, "Some").0, Status::External);
 }
