@@ -57,6 +57,12 @@ fn project() -> tempfile::TempDir {
         "src/lib.rs",
         "pub trait Area { fn area(&self) -> u32; }\npub struct Tile;\nimpl Area for Tile {\n    fn area(&self) -> u32 { 1 }\n}\npub fn total(t: &Tile) -> u32 { t.area() }\n",
     );
+    // `Unit` is made by the project's macro: dynamic, via macro.
+    write(
+        root,
+        "src/made.rs",
+        "macro_rules! make_unit { () => { pub struct Unit; } }\nmake_unit!();\npub fn unit() -> Unit { Unit }\n",
+    );
     dir
 }
 
@@ -109,6 +115,11 @@ fn an_export_of_all_three_languages_matches_the_published_schema() {
         ["candidate", "dynamic", "external", "module", "resolved"]
     );
     assert_eq!(column("relations", "kind"), ["implements", "inherits"]);
+    assert!(
+        column("references", "via").contains(&"macro".to_owned()),
+        "{:?}",
+        column("references", "via")
+    );
 
     // A change of shape the schema does not allow is caught.
     let mut changed = export.clone();
@@ -257,7 +268,38 @@ fn a_scip_export_decodes_and_agrees_with_the_sources_and_the_json_export() {
             .flat_map(|d| &d.occurrences)
             .filter(|o| !o.diagnostics.is_empty())
             .count(),
-        1
+        3
+    );
+
+    // A Rust item a project macro makes (`Unit` of `make_unit!()`) is an
+    // occurrence of the macro's symbol with the diagnostic saying so, at
+    // each use.
+    let made = index
+        .documents
+        .iter()
+        .find(|d| d.relative_path == "src/made.rs")
+        .expect("src/made.rs");
+    let macro_made: Vec<_> = made
+        .occurrences
+        .iter()
+        .filter(|o| !o.diagnostics.is_empty())
+        .collect();
+    assert_eq!(
+        macro_made
+            .iter()
+            .map(|o| (o.range.clone(), defined.get(&o.symbol).map(String::as_str)))
+            .collect::<Vec<_>>(),
+        [
+            (vec![2, 17, 21], Some("make_unit")),
+            (vec![2, 24, 28], Some("make_unit")),
+        ]
+    );
+    assert!(
+        macro_made
+            .iter()
+            .all(|o| o.diagnostics[0].code == index::scip::DYNAMIC_CODE
+                && o.diagnostics[0].message.contains("macro_rules!")),
+        "{macro_made:?}"
     );
 
     // Relations are `is_implementation` relationships of the subtype.

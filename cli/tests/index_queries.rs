@@ -520,3 +520,96 @@ fn dynamic_references_are_labelled_dynamic_in_refs_callers_and_context() {
         "{text}"
     );
 }
+
+/// Rust items a project `macro_rules!` makes (no definition is written) are
+/// dynamic references to the macro: `refs` and `callers` of the macro list
+/// them labelled `dynamic via macro`, `context` says a macro makes them; a
+/// real function beside them stays exact, a macro of another crate makes
+/// nothing.
+#[test]
+fn rust_items_made_by_macros_are_labelled_dynamic_in_refs_callers_and_context() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).expect("src");
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"demo\"\n").expect("cargo");
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub struct State { pub count: u32 }\n\
+         \n\
+         macro_rules! make_getter {\n\
+         \x20   ($name:ident, $field:ident) => {\n\
+         \x20       pub fn $name(s: &State) -> u32 { s.$field }\n\
+         \x20   };\n\
+         }\n\
+         make_getter!(get_count, count);\n\
+         \n\
+         macro_rules! make_unit { () => { pub struct Unit; } }\n\
+         make_unit!();\n\
+         thread_local!(static LOCAL: u32 = 1);\n\
+         \n\
+         pub fn plain() -> u32 { 1 }\n\
+         \n\
+         pub fn use_them(s: &State) -> u32 {\n\
+         \x20   let _u = Unit;\n\
+         \x20   let _l = LOCAL;\n\
+         \x20   get_count(s) + plain()\n\
+         }\n",
+    )
+    .expect("lib");
+    assert!(run(root, &["index", "."]).status.success());
+
+    let text = out(&run(root, &["refs", "src/lib.rs:make_getter"]));
+    assert_eq!(
+        text,
+        "refs to src/lib.rs:3:make_getter (macro make_getter, L3-7, module demo): \
+         2 (1 resolved, 1 dynamic) in 1 file\n\
+         src/lib.rs\n  \
+         L8:1 call make_getter in <module> [exact via module]\n  \
+         L19:5 call get_count in use_them [dynamic via macro]\n"
+    );
+    let text = out(&run(root, &["callers", "src/lib.rs:make_getter"]));
+    assert_eq!(
+        text,
+        "callers of src/lib.rs:3:make_getter (macro make_getter, L3-7, module demo): 2 calls\n\
+         depth 1:\n\
+         src/lib.rs\n  \
+         L8:1 call make_getter in <module> [exact via module]\n  \
+         L19:5 call get_count in use_them [dynamic via macro]\n"
+    );
+    let text = out(&run(root, &["refs", "src/lib.rs:make_unit"]));
+    assert_eq!(
+        text,
+        "refs to src/lib.rs:10:make_unit (macro make_unit, L10-10, module demo): \
+         2 (1 resolved, 1 dynamic) in 1 file\n\
+         src/lib.rs\n  \
+         L11:1 call make_unit in <module> [exact via module]\n  \
+         L17:14 read Unit in use_them [dynamic via macro]\n"
+    );
+    let text = out(&run(root, &["callees", "src/lib.rs:use_them"]));
+    assert_eq!(
+        text,
+        "callees of src/lib.rs:16:use_them (function use_them, L16-20, module demo): 2 calls\n  \
+         L19:5 call get_count in use_them [dynamic via macro] -> src/lib.rs:3:make_getter\n  \
+         L19:20 call plain in use_them [exact via module] -> src/lib.rs:14:plain\n"
+    );
+    let text = out(&run(
+        root,
+        &["context", "src/lib.rs:make_getter", "--kind", "references"],
+    ));
+    assert!(
+        text.contains(
+            "[reference] use_them src/lib.rs:17-20 (L19:5 call \
+             (dynamic: an item this macro makes, no definition written))\n"
+        ),
+        "{text}"
+    );
+    // `thread_local!` is no macro of the project: `LOCAL` stays external.
+    let text = out(&run(root, &["export"]));
+    assert!(
+        text.contains(
+            "\"line\":18,\"column\":14,\"end_column\":19,\"name\":\"LOCAL\",\"receiver\":\"\",\
+             \"role\":\"read\",\"caller\":\"src/lib.rs:16:use_them\",\"status\":\"external\""
+        ),
+        "{text}"
+    );
+}

@@ -34,7 +34,7 @@ pub(crate) const STATUSES: [Status; 6] = [
 ];
 
 /// Every rule, in code order.
-pub(crate) const VIAS: [Via; 8] = [
+pub(crate) const VIAS: [Via; 9] = [
     Via::Scope,
     Via::Import,
     Via::Module,
@@ -43,6 +43,7 @@ pub(crate) const VIAS: [Via; 8] = [
     Via::NameOnly,
     Via::None,
     Via::NameImported,
+    Via::Macro,
 ];
 
 /// The value of code `code` in `all`, spelled; `?` for a code this build
@@ -92,6 +93,7 @@ pub(crate) fn via_code(via: Via) -> i64 {
         Via::NameOnly => 5,
         Via::None => 6,
         Via::NameImported => 7,
+        Via::Macro => 8,
     }
 }
 

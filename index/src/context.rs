@@ -304,10 +304,14 @@ fn specs(
 }
 
 /// The label a reference's place carries in the context: what makes it
-/// less than certain (`candidate`, `dynamic`), else nothing.
-fn certainty_label(certainty: &str) -> &'static str {
+/// less than certain (`candidate`, `dynamic`), else nothing. A dynamic
+/// reference found `via` a macro names an item a project macro makes.
+fn certainty_label(certainty: &str, via: &str) -> &'static str {
     match certainty {
         "candidate" => " (candidate: name only)",
+        "dynamic" if via == "macro" => {
+            " (dynamic: an item this macro makes, no definition written)"
+        }
         "dynamic" => " (dynamic: made at run time, a run confirms it)",
         _ => "",
     }
@@ -347,7 +351,7 @@ fn specs_of(
             for row in rows {
                 let start = row.line.saturating_sub(REFERENCE_CONTEXT).max(1);
                 let end = row.line + REFERENCE_CONTEXT;
-                let label = certainty_label(&row.certainty);
+                let label = certainty_label(&row.certainty, &row.via);
                 let note = format!("L{}:{} {}{label}", row.line, row.column, row.role);
                 if let Some(last) = out.last_mut()
                     && last.path == row.path
@@ -374,7 +378,7 @@ fn specs_of(
                 let Some(caller) = row.call.caller.clone() else {
                     continue;
                 };
-                let label = certainty_label(&row.call.certainty);
+                let label = certainty_label(&row.call.certainty, &row.call.via);
                 let note = format!("calls at L{}:{}{label}", row.call.line, row.call.column);
                 match by_caller.iter_mut().find(|(c, _)| *c == caller) {
                     Some((_, notes)) => notes.push(note),

@@ -18,7 +18,7 @@ use crate::Error;
 use crate::query::RefRow;
 
 /// Version of the export document; bumped on any change of its shape.
-pub const EXPORT_VERSION: u32 = 2;
+pub const EXPORT_VERSION: u32 = 3;
 
 /// The value of the document's `format` field.
 pub const FORMAT: &str = "ast-outline-index";

@@ -70,7 +70,9 @@ pub struct RefRow {
     /// for a `name_imported` candidate, 1/n for n name-only candidates).
     pub confidence: f64,
     /// The rule that gave the result (`scope`, `import`, `module`,
-    /// `project_unique`, `receiver`, `name_only`, `name_imported`, `none`).
+    /// `project_unique`, `receiver`, `name_only`, `name_imported`, `none`,
+    /// `macro`: a dynamic Rust item a project `macro_rules!` makes, the
+    /// target being the macro).
     pub via: String,
     /// How sure the edge is: `exact` (found by the language's scoping and
     /// import rules), `inferred` (through a receiver's inferred type, or the

@@ -751,6 +751,9 @@ impl Old {
                 self.names.insert(binding.local.clone());
                 self.names.extend(binding.name.clone());
             }
+            for name in before.into_iter().chain([scope]).flat_map(macro_names) {
+                self.names.insert(name.clone());
+            }
         }
         if let Some(previous) = previous {
             // Only definitions changed: their names (N) are all other files
@@ -791,6 +794,9 @@ impl Old {
                 self.names.insert(binding.local.clone());
                 self.names.extend(binding.name.clone());
             }
+            for name in previous.scope.iter().flat_map(macro_names) {
+                self.names.insert(name.clone());
+            }
         }
         if let Some(file) = loaded {
             self.modules.extend(file.module.clone());
@@ -801,6 +807,9 @@ impl Old {
                 self.star_changed |= binding.name.as_deref() == Some("*");
                 self.names.insert(binding.local.clone());
                 self.names.extend(binding.name.clone());
+            }
+            for name in macro_names(&file.facts) {
+                self.names.insert(name.clone());
             }
         }
     }
@@ -937,7 +946,43 @@ fn without_lines(facts: &Facts) -> Facts {
                 ..d.clone()
             })
             .collect(),
+        macro_rules: facts
+            .macro_rules
+            .iter()
+            .map(|m| outline_core::xref::MacroRules {
+                definition: ScopeKey {
+                    qualname: m.definition.qualname.clone(),
+                    start_line: 0,
+                },
+                ..m.clone()
+            })
+            .collect(),
+        macro_calls: facts
+            .macro_calls
+            .iter()
+            .map(|c| outline_core::xref::MacroCall {
+                line: 0,
+                owner: scope(&c.owner),
+                ..c.clone()
+            })
+            .collect(),
     }
+}
+
+/// The names a file's Rust macro facts may make or name (each
+/// `macro_rules!` that defines items with its literal item names, each
+/// item-position invocation with the identifiers it passes): when they
+/// change, references to them elsewhere may turn dynamic or back.
+fn macro_names(facts: &Facts) -> impl Iterator<Item = &String> {
+    let rules = facts
+        .macro_rules
+        .iter()
+        .flat_map(|m| std::iter::once(&m.name).chain(&m.items));
+    let calls = facts
+        .macro_calls
+        .iter()
+        .flat_map(|c| std::iter::once(&c.name).chain(&c.idents));
+    rules.chain(calls)
 }
 
 /// What writing a file's symbols changed (see [`write_file`]).
@@ -1126,6 +1171,8 @@ fn scope_facts(facts: Facts) -> (Facts, Vec<Reference>) {
         bases,
         aliases,
         decorated,
+        macro_rules,
+        macro_calls,
     } = facts;
     let scope = Facts {
         supported,
@@ -1145,6 +1192,8 @@ fn scope_facts(facts: Facts) -> (Facts, Vec<Reference>) {
         bases,
         aliases,
         decorated,
+        macro_rules,
+        macro_calls,
     };
     (scope, references)
 }

@@ -144,7 +144,7 @@ pub fn to_scip(export: &Export, project_root: &str) -> Index {
             _ => continue,
         };
         let diagnostics = if reference.status == "dynamic" {
-            vec![dynamic_diagnostic()]
+            vec![dynamic_diagnostic(reference.via == "macro")]
         } else {
             Vec::new()
         };
@@ -189,14 +189,20 @@ pub fn to_scip(export: &Export, project_root: &str) -> Index {
 }
 
 /// The diagnostic on a dynamic reference's occurrence: code
-/// [`DYNAMIC_CODE`], severity `Information`.
-fn dynamic_diagnostic() -> Diagnostic {
+/// [`DYNAMIC_CODE`], severity `Information`; `macro`: the occurrence names
+/// an item a project `macro_rules!` makes (its symbol is the macro's).
+fn dynamic_diagnostic(macro_made: bool) -> Diagnostic {
+    let message = if macro_made {
+        "dynamic reference: an item a macro_rules! of the project makes (no definition is \
+         written); the occurrence points at the macro"
+    } else {
+        "dynamic reference: made at run time (getattr, import_module, a computed key), found \
+         by its literal name; a run confirms it"
+    };
     Diagnostic {
         severity: Severity::Information.into(),
         code: DYNAMIC_CODE.to_owned(),
-        message: "dynamic reference: made at run time (getattr, import_module, a computed \
-                  key), found by its literal name; a run confirms it"
-            .to_owned(),
+        message: message.to_owned(),
         source: SCHEME.to_owned(),
         ..Diagnostic::default()
     }

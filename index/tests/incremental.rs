@@ -1025,3 +1025,66 @@ fn a_named_file_is_read_even_with_the_same_size_and_time() {
     let stats = refresh_named_and_compare(&mut index, &root, &fresh_db, "same size", &["a.py"]);
     assert_eq!(stats.parsed, 1, "{stats:?}");
 }
+
+/// Rust items a project `macro_rules!` makes are dynamic references whose
+/// target is the macro, across files, and follow edits of the invocation
+/// and of the macro (a whole refresh and a refresh of the named file alike
+/// equal a rebuild).
+#[test]
+fn rust_items_made_by_macros_are_dynamic_and_follow_edits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root_dir = dir.path().join("src");
+    let root = root_dir.as_path();
+    write(root, "Cargo.toml", "[package]\nname = \"demo\"\n");
+    let macro_def = "macro_rules! make_getter {\n    ($name:ident) => {\n        pub fn $name() -> u32 { 1 }\n    };\n}\n\npub mod shapes;\npub mod user;\n";
+    write(root, "src/lib.rs", macro_def);
+    write(root, "src/shapes.rs", "make_getter!(area);\n");
+    write(
+        root,
+        "src/user.rs",
+        "use crate::shapes::area;\n\npub fn measure() -> u32 {\n    area()\n}\n",
+    );
+    let fresh_db = dir.path().join("fresh.sqlite");
+    let mut index = Index::open(&dir.path().join("index.sqlite")).expect("open");
+    // (status, target, via) of the reference to `name` at `path:line`.
+    let row = |index: &Index, path: &str, line: u32, name: &str| {
+        let export = export(index);
+        let found = export
+            .references
+            .iter()
+            .find(|r| r.path == path && r.line == line && r.name == name)
+            .map(|r| (r.status.clone(), r.target.clone(), r.via.clone()));
+        found.unwrap_or_else(|| panic!("no reference to {name} at {path}:{line}"))
+    };
+    let dynamic = (
+        "dynamic".to_owned(),
+        Some("src/lib.rs:1:make_getter".to_owned()),
+        "macro".to_owned(),
+    );
+    refresh_and_compare(&mut index, root, &fresh_db, "build");
+    assert_eq!(row(&index, "src/user.rs", 4, "area"), dynamic);
+    assert_eq!(row(&index, "src/user.rs", 1, "area"), dynamic);
+
+    // The invocation makes another name: `area` is made no more.
+    write(root, "src/shapes.rs", "make_getter!(surface);\n");
+    refresh_named_and_compare(
+        &mut index,
+        root,
+        &fresh_db,
+        "invocation renamed",
+        &["src/shapes.rs"],
+    );
+    assert_eq!(row(&index, "src/user.rs", 4, "area").0, "external");
+    write(root, "src/shapes.rs", "make_getter!(area);\n");
+    refresh_and_compare(&mut index, root, &fresh_db, "invocation back");
+    assert_eq!(row(&index, "src/user.rs", 4, "area"), dynamic);
+
+    // The macro's body defines no item any more.
+    write(
+        root,
+        "src/lib.rs",
+        &macro_def.replace("pub fn $name() -> u32 { 1 }", "let _ = $name;"),
+    );
+    refresh_named_and_compare(&mut index, root, &fresh_db, "body", &["src/lib.rs"]);
+    assert_eq!(row(&index, "src/user.rs", 4, "area").0, "external");
+}

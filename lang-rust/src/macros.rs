@@ -110,3 +110,100 @@ pub(crate) fn parse_items(tokens: TokenStream) -> Option<Vec<Item>> {
         .ok()
         .filter(|items: &Vec<Item>| !items.is_empty())
 }
+
+/// Keywords that start an item whose name follows them (`fn name`,
+/// `struct $name`); `union` is a keyword only there.
+const ITEM_KEYWORDS: &[&str] = &[
+    "fn", "struct", "enum", "union", "type", "trait", "const", "static", "mod",
+];
+
+/// Most identifiers kept of one invocation's arguments
+/// ([`invocation_idents`]): a generated list of thousands stays bounded.
+pub(crate) const MAX_INVOCATION_IDENTS: usize = 256;
+
+/// What the bodies of a `macro_rules!` (its `tokens`, the rules) define:
+/// the items named by a literal (`struct Unit;` gives `Unit`), in source
+/// order without repeats, and whether an item is named by a fragment (`fn
+/// $name`). Read token by token: the matchers (the group before each `=>`)
+/// are skipped, the transcribers scanned at any depth (`$( fn $name() {} )*`
+/// too); nothing is expanded.
+pub(crate) fn macro_rules_items(tokens: TokenStream) -> (Vec<String>, bool) {
+    let mut items = Vec::new();
+    let mut fragment = false;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tree) in trees.iter().enumerate() {
+        // A transcriber is the group after `=` `>`.
+        let after_arrow = i >= 2
+            && matches!(trees.get(i - 1), Some(TokenTree::Punct(p)) if p.as_char() == '>')
+            && matches!(trees.get(i - 2), Some(TokenTree::Punct(p)) if p.as_char() == '=');
+        if let TokenTree::Group(group) = tree
+            && after_arrow
+        {
+            scan_items(group.stream(), &mut items, &mut fragment);
+        }
+    }
+    (items, fragment)
+}
+
+/// [`macro_rules_items`] of one transcriber's tokens.
+fn scan_items(tokens: TokenStream, items: &mut Vec<String>, fragment: &mut bool) {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tree) in trees.iter().enumerate() {
+        match tree {
+            TokenTree::Group(group) => scan_items(group.stream(), items, fragment),
+            TokenTree::Ident(ident) if ITEM_KEYWORDS.contains(&ident.to_string().as_str()) => {
+                // `static mut NAME`: the name comes after `mut`.
+                let mut at = i + 1;
+                if matches!(trees.get(at), Some(TokenTree::Ident(m)) if m == "mut") {
+                    at += 1;
+                }
+                match (trees.get(at), trees.get(at + 1)) {
+                    (Some(TokenTree::Ident(name)), _) => {
+                        let name = name.to_string();
+                        // `const fn f`: the `fn` gives the name; `const _`
+                        // names nothing.
+                        if name != "_"
+                            && !ITEM_KEYWORDS.contains(&name.as_str())
+                            && !items.contains(&name)
+                        {
+                            items.push(name);
+                        }
+                    }
+                    (Some(TokenTree::Punct(dollar)), Some(TokenTree::Ident(_)))
+                        if dollar.as_char() == '$' =>
+                    {
+                        *fragment = true;
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The identifiers of a macro invocation's arguments (`tokens`), at any
+/// depth, in source order without repeats, at most
+/// [`MAX_INVOCATION_IDENTS`].
+pub(crate) fn invocation_idents(tokens: TokenStream) -> Vec<String> {
+    fn walk(tokens: TokenStream, out: &mut Vec<String>) {
+        for tree in tokens {
+            if out.len() >= MAX_INVOCATION_IDENTS {
+                return;
+            }
+            match tree {
+                TokenTree::Ident(ident) => {
+                    let name = ident.to_string();
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                }
+                TokenTree::Group(group) => walk(group.stream(), out),
+                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(tokens, &mut out);
+    out
+}

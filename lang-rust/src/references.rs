@@ -31,8 +31,8 @@
 use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
-    Attribute, Facts, ImportBinding, LocalType, ModuleDecl, ModuleStep, Receiver, Reference,
-    ReturnType, Role, ScopeKey, TypeOf,
+    Attribute, Facts, ImportBinding, LocalType, MacroCall, MacroRules, ModuleDecl, ModuleStep,
+    Receiver, Reference, ReturnType, Role, ScopeKey, TypeOf,
 };
 use outline_core::{Symbol, SymbolKind};
 use proc_macro2::Span;
@@ -845,9 +845,50 @@ impl Walker<'_, '_, '_> {
     }
 
     /// The items of a brace-delimited invocation's body, walked in place.
-    fn macro_items(&mut self, mac: &Macro) {
+    /// The invocation is a [`MacroCall`] when `call` (in item position:
+    /// `owner` the impl or trait holding it, `None` at module level), and a
+    /// `macro_rules!` whose bodies define items is a [`MacroRules`].
+    fn macro_items(&mut self, mac: &Macro, ident: Option<&syn::Ident>, call: bool) {
+        if mac.path.is_ident("macro_rules") {
+            if let Some(ident) = ident
+                && let Some(definition) = self.symbol_at(ident.span())
+            {
+                let (items, fragment_items) = crate::macros::macro_rules_items(mac.tokens.clone());
+                if !items.is_empty() || fragment_items {
+                    self.facts.macro_rules.push(MacroRules {
+                        definition,
+                        name: ident.to_string(),
+                        items,
+                        fragment_items,
+                    });
+                }
+            }
+            return;
+        }
         self.macro_path(mac);
-        for item in crate::macros::body_items(mac) {
+        let items = crate::macros::body_items(mac);
+        if call && let Some(last) = mac.path.segments.last() {
+            let (line, _, _) = self.position(last.ident.span());
+            // A body of items gives them as the outline's symbols: its
+            // names are definitions, made by no expansion.
+            let idents = if items.is_empty() {
+                crate::macros::invocation_idents(mac.tokens.clone())
+            } else {
+                Vec::new()
+            };
+            let owner = self
+                .self_type
+                .last()
+                .cloned()
+                .filter(|_| self.frames.len() > 1);
+            self.facts.macro_calls.push(MacroCall {
+                name: last.ident.to_string(),
+                line,
+                owner,
+                idents,
+            });
+        }
+        for item in items {
             self.visit_item(&item);
         }
     }
@@ -1197,18 +1238,21 @@ impl<'ast> Visit<'ast> for Walker<'_, '_, '_> {
     /// count as the module's (the outline gives them as the macro symbol's
     /// children, see `macros.rs`).
     fn visit_item_macro(&mut self, node: &'ast syn::ItemMacro) {
-        self.macro_items(&node.mac);
+        // Outside a function: an item of the module (a function body's
+        // items are its own).
+        let module_level = self.frames.len() == 1;
+        self.macro_items(&node.mac, node.ident.as_ref(), module_level);
     }
 
     /// [`Visit::visit_item_macro`] inside an impl block: its functions are
     /// the impl's methods (`self` is the impl's type).
     fn visit_impl_item_macro(&mut self, node: &'ast syn::ImplItemMacro) {
-        self.macro_items(&node.mac);
+        self.macro_items(&node.mac, None, true);
     }
 
     /// [`Visit::visit_item_macro`] inside a trait.
     fn visit_trait_item_macro(&mut self, node: &'ast syn::TraitItemMacro) {
-        self.macro_items(&node.mac);
+        self.macro_items(&node.mac, None, true);
     }
 
     fn visit_attribute(&mut self, _node: &'ast syn::Attribute) {}
@@ -1338,5 +1382,96 @@ impl<'ast> Walker<'_, '_, '_> {
             Expr::Macro(m) => self.macro_args(&m.mac),
             other => visit::visit_expr(self, other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use outline_core::xref::{MacroCall, MacroRules, ScopeKey};
+    use outline_core::{Language, Outline, OutlineOptions};
+
+    use crate::RustOutline;
+
+    fn facts(source: &str) -> outline_core::xref::Facts {
+        RustOutline
+            .extract_with_facts(source, Language::Rust, &OutlineOptions::default())
+            .1
+    }
+
+    fn key(qualname: &str, start_line: u32) -> ScopeKey {
+        ScopeKey {
+            qualname: qualname.to_owned(),
+            start_line,
+        }
+    }
+
+    #[test]
+    fn macro_rules_bodies_and_item_invocations_are_facts() {
+        let source = "\
+macro_rules! make_getter {
+    ($name:ident, $field:ident) => {
+        pub fn $name(s: &State) -> u32 { s.$field }
+    };
+}
+make_getter!(get_count, count);
+
+macro_rules! make_unit { () => { pub struct Unit; const fn f() {} static mut N: u8 = 0; const _: () = (); } }
+make_unit!();
+
+macro_rules! just_expr { ($e:expr) => { $e + 1 }; }
+
+impl State {
+    make_getter!(get_size, size);
+}
+fn body() { make_getter!(local, x); }
+mod inner { crate::make_unit! { Unit } }
+";
+        let facts = facts(source);
+        assert_eq!(
+            facts.macro_rules,
+            [
+                MacroRules {
+                    definition: key("make_getter", 1),
+                    name: "make_getter".to_owned(),
+                    items: Vec::new(),
+                    fragment_items: true,
+                },
+                MacroRules {
+                    definition: key("make_unit", 8),
+                    name: "make_unit".to_owned(),
+                    items: vec!["Unit".to_owned(), "f".to_owned(), "N".to_owned()],
+                    fragment_items: false,
+                },
+            ]
+        );
+        assert_eq!(
+            facts.macro_calls,
+            [
+                MacroCall {
+                    name: "make_getter".to_owned(),
+                    line: 6,
+                    owner: None,
+                    idents: vec!["get_count".to_owned(), "count".to_owned()],
+                },
+                MacroCall {
+                    name: "make_unit".to_owned(),
+                    line: 9,
+                    owner: None,
+                    idents: Vec::new(),
+                },
+                MacroCall {
+                    name: "make_getter".to_owned(),
+                    line: 14,
+                    owner: Some(key("impl State", 13)),
+                    idents: vec!["get_size".to_owned(), "size".to_owned()],
+                },
+                MacroCall {
+                    name: "make_unit".to_owned(),
+                    line: 17,
+                    owner: None,
+                    idents: vec!["Unit".to_owned()],
+                },
+            ]
+        );
     }
 }

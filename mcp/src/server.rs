@@ -45,7 +45,8 @@ get_context (the definition plus the code of its references, callers or related 
 within a token budget). 6) Before adding a handler, service or test, get_context(kind=siblings) \
 on one nearby shows the code shaped like it, ranked, with why. Outlines and references cover \
 the static source only: a reference made at run time (getattr with a literal name, \
-import_module, a dispatch table) is labelled dynamic, and symbols registered at run time \
+import_module, a dispatch table) is labelled dynamic, as is a use of a Rust item that a \
+macro_rules! of the project makes (its target is the macro), and symbols registered at run time \
 (plugins, decorators' registries, generated names) are not seen: confirm those with a run \
 (logs, a stack trace). Paths are relative to the server's root.";
 
@@ -102,7 +103,7 @@ macro_rules! resolution {
     () => {
         " Each result line says whether the reference is resolved, only a candidate, or \
 dynamic (made at run time: getattr(obj, \"name\"), import_module, a dispatch table; a run \
-confirms it). Static source only: a symbol registered at run time is not seen."
+confirms it; or a Rust item a macro_rules! of the project makes, the macro as target). Static source only: a symbol registered at run time is not seen."
     };
 }
 

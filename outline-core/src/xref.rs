@@ -41,7 +41,9 @@ use crate::id::symbol_id;
 /// `getattr(obj, "name")`, `importlib.import_module("m")`, TypeScript
 /// `obj[key]()`, string-keyed dispatch tables, `Reflect.get`, `require` of
 /// a computed specifier).
-pub const FACTS_VERSION: u32 = 9;
+/// 10: [`Facts::macro_rules`] and [`Facts::macro_calls`] (Rust items made
+/// by a project's own `macro_rules!`).
+pub const FACTS_VERSION: u32 = 10;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -699,6 +701,43 @@ pub struct ModuleDecl {
     pub steps: Vec<ModuleStep>,
 }
 
+/// A Rust `macro_rules!` definition whose expansion defines items, read
+/// token by token (the macro is never expanded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MacroRules {
+    /// The definition: the outline's `macro` symbol of the `macro_rules!`.
+    pub definition: ScopeKey,
+    /// The macro's name (`make_getter`).
+    pub name: String,
+    /// Items a body defines under a literal name (`struct Unit;` gives
+    /// `Unit`), in source order, without repeats.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
+    /// Whether a body defines an item named by a fragment (`fn $name`,
+    /// `struct $name`): every identifier an invocation passes may then be
+    /// the name of an item it makes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fragment_items: bool,
+}
+
+/// A Rust macro invocation in item position (module level, an impl block
+/// or a trait): `make_getter!(get_count, count);`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MacroCall {
+    /// The macro's name: the last segment of its path (`make_getter`).
+    pub name: String,
+    /// Line of the macro's name (1-based).
+    pub line: u32,
+    /// The impl block or trait holding the invocation, whose members its
+    /// items are; `None` at module level (inline modules included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<ScopeKey>,
+    /// The identifiers its arguments hold, at any depth, in source order,
+    /// without repeats (`get_count`, `count`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub idents: Vec<String>,
+}
+
 /// Everything an adapter extracted for resolution, for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Facts {
@@ -744,6 +783,15 @@ pub struct Facts {
     /// Python definitions whose decorators rebind their name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decorated: Vec<Decorated>,
+    /// Rust: the file's `macro_rules!` definitions that define items, in
+    /// source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub macro_rules: Vec<MacroRules>,
+    /// Rust: the file's macro invocations in item position, in source
+    /// order (any macro: the resolver keeps those of the project's own
+    /// [`MacroRules`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub macro_calls: Vec<MacroCall>,
 }
 
 impl Facts {

@@ -131,7 +131,9 @@ pub enum Status {
     /// `getattr(obj, "name")`, `importlib.import_module("m")`,
     /// `handlers[action]()`): `target` is what the name would reach if
     /// written statically (a symbol id, or a module's file path), else
-    /// `candidates`, else nothing; only a run confirms it.
+    /// `candidates`, else nothing; only a run confirms it. Also a Rust name
+    /// no definition is written for that a project's own `macro_rules!`
+    /// makes ([`Via::Macro`]): `target` is the macro's definition.
     Dynamic,
 }
 
@@ -178,6 +180,12 @@ pub enum Via {
     NameImported,
     /// Nothing matched.
     None,
+    /// Rust: no definition is written, but a macro invocation in item
+    /// position of the project's own `macro_rules!` makes the name (passes
+    /// it to a body that defines an item from a fragment, `fn $name`, or a
+    /// body defines an item of that literal name): a [`Status::Dynamic`]
+    /// result whose target is the `macro_rules!` definition.
+    Macro,
 }
 
 impl Via {
@@ -192,6 +200,7 @@ impl Via {
             Via::NameOnly => "name_only",
             Via::NameImported => "name_imported",
             Via::None => "none",
+            Via::Macro => "macro",
         }
     }
 }

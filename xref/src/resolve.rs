@@ -99,6 +99,16 @@ struct Tables<'a> {
     scopes: HashSet<&'a str>,
 }
 
+/// The names the item-position macro invocations of one Rust file make,
+/// each with the `macro_rules!` definition (file, definition) that makes it
+/// (the first invocation's): at module level, and as members (in an impl
+/// block or trait).
+#[derive(Default)]
+struct MacroMade {
+    module: HashMap<String, (usize, usize)>,
+    members: HashMap<String, (usize, usize)>,
+}
+
 /// Name → every (file, definition) with that name: top-level definitions
 /// and members (qualname with a dot) apart.
 #[derive(Default)]
@@ -123,6 +133,9 @@ struct Project<'a, S: Source + ?Sized> {
     /// definition's file each import binding leads to), sorted, once
     /// computed (see [`Project::imported_files`]).
     imported: Vec<OnceLock<Vec<usize>>>,
+    /// Per Rust file, the names its item-position macro invocations make
+    /// (see [`Project::rust_macro_made`]), once computed.
+    macro_made: Vec<OnceLock<MacroMade>>,
     /// Per file, built on first use.
     tables: Vec<OnceLock<Tables<'a>>>,
     /// The tables of a file out of range (empty).
@@ -495,6 +508,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
             submodules,
             star_targets: (0..count).map(|_| OnceLock::new()).collect(),
             imported: (0..count).map(|_| OnceLock::new()).collect(),
+            macro_made: (0..count).map(|_| OnceLock::new()).collect(),
             kinds: (0..count)
                 .map(|f| {
                     let path = src.path(f).unwrap_or_default();
@@ -879,6 +893,25 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         let mut entity = self.lookup(f, reference);
         if entity == Entity::Unknown && self.rust(f) {
             entity = self.rust_unresolved(reference);
+            // No definition is written: an item a project macro makes (a
+            // prelude name, `Some`, is passed to macros as a value, not to
+            // name an item).
+            if entity == Entity::Unknown
+                && !(reference.receiver == Receiver::Bare
+                    && is_ambient(self.path(f), &reference.name))
+                && let Some(made) = self.rust_macro_made(f, reference)
+            {
+                return Some(Resolution {
+                    file: f,
+                    reference: r,
+                    role: reference.role,
+                    status: Status::Dynamic,
+                    target: self.definition(made.0, made.1).map(|d| d.id.clone()),
+                    candidates: Vec::new(),
+                    confidence: 1.0,
+                    via: Via::Macro,
+                });
+            }
         }
         entity = self.rust_member_kind(f, reference, entity);
         let mut role = reference.role;

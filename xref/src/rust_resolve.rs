@@ -2,10 +2,18 @@
 //! `resolve.rs` (a child module, so it reads the resolver's tables).
 
 use outline_core::SymbolKind;
-use outline_core::xref::{Receiver, Reference, Role};
+use outline_core::xref::{MacroRules, Receiver, Reference, Role};
 
-use super::{Entity, MAX_HOPS, Project};
+use rustc_hash::FxHashMap as HashMap;
+
+use super::{Entity, MAX_HOPS, MacroMade, Project};
 use crate::source::Source;
+
+/// A `macro_rules!` definition (file, definition) with its facts.
+type Found<'r> = Option<((usize, usize), &'r MacroRules)>;
+
+/// The names of a file out of range (none).
+static NO_MACRO_MADE: std::sync::LazyLock<MacroMade> = std::sync::LazyLock::new(MacroMade::default);
 
 impl<S: Source + ?Sized> Project<'_, S> {
     /// What a Rust reference the scope rules did not find may still be: a
@@ -25,8 +33,8 @@ impl<S: Source + ?Sized> Project<'_, S> {
     /// definition of the project is named like is outside the project: a
     /// method or item of the standard library or of a dependency
     /// (`x.unwrap()`, `libc::close`), as nothing in the project could be
-    /// its target. Items a project's own `macro_rules!` expands to are not
-    /// definitions here, so a call of one is labelled external too.
+    /// its target. (Items a project's own `macro_rules!` makes are found
+    /// before, see [`Self::rust_macro_made`].)
     pub(super) fn rust_outside(&self, f: usize, matches: usize) -> bool {
         self.rust(f) && matches == 0
     }
@@ -196,5 +204,156 @@ impl<S: Source + ?Sized> Project<'_, S> {
             },
             _ => found,
         }
+    }
+
+    /// The project's `macro_rules!` definition (file, definition) that
+    /// makes the item a Rust `reference` names when no definition of it is
+    /// written: a macro invocation in item position passes the name to a
+    /// macro whose body defines an item from a fragment (`make_getter!(
+    /// get_count, count)` with `fn $name`), or the macro's body defines an
+    /// item of that literal name (`make_unit!()` with `struct Unit;`).
+    /// Macros are never expanded: the bodies and arguments are read token
+    /// by token ([`MacroRules`], [`outline_core::xref::MacroCall`]).
+    ///
+    /// The invocations read are those of the reference's file, then those
+    /// of the module file its import (`use crate::a::get_count`) or path
+    /// (`a::get_count()`) leads to. A bare name is made by an invocation at
+    /// module level; a member of a value (`s.get_size()`,
+    /// `Self::get_size()`) by one in an impl block or trait, when no
+    /// definition of the project has the name (else the name-only
+    /// candidates stay); a path with no local head (`a::f`, `State::f`) by
+    /// either. The macro is the definition of that name in
+    /// the invocation's file, else the project's only top-level one.
+    /// `None` for other files and macros from outside the project (`std`,
+    /// dependencies, derives).
+    pub(super) fn rust_macro_made(
+        &self,
+        f: usize,
+        reference: &Reference,
+    ) -> Option<(usize, usize)> {
+        if !self.rust(f) {
+            return None;
+        }
+        let (module_level, member) = match &reference.receiver {
+            Receiver::Bare => (true, false),
+            Receiver::Path(_) if reference.binding.is_none() => (true, true),
+            // A member of a value: when a definition of the project has
+            // the name, the value's type (not known here) may well be its
+            // (a trait's method the macro implements for some types only):
+            // the candidates stay.
+            _ => (false, self.same_name(reference, false).is_empty()),
+        };
+        let mut files = vec![f];
+        if let Some(m) = self.rust_made_in(f, reference)
+            && m != f
+        {
+            files.push(m);
+        }
+        files.into_iter().find_map(|m| {
+            let made = self.macro_made(m);
+            let name = reference.name.as_str();
+            let at_module = module_level.then(|| made.module.get(name)).flatten();
+            at_module
+                .or_else(|| member.then(|| made.members.get(name)).flatten())
+                .copied()
+        })
+    }
+
+    /// The names file `m`'s item-position macro invocations make (see
+    /// [`Self::rust_macro_made`]), computed on first use.
+    fn macro_made(&self, m: usize) -> &MacroMade {
+        let Some(cell) = self.macro_made.get(m) else {
+            return &NO_MACRO_MADE;
+        };
+        cell.get_or_init(|| {
+            let mut made = MacroMade::default();
+            let mut rules_of: HashMap<&str, Found<'_>> = HashMap::default();
+            for call in &self.facts(m).macro_calls {
+                let Some((def, rules)) = *rules_of
+                    .entry(call.name.as_str())
+                    .or_insert_with(|| self.rust_macro_rules(m, &call.name))
+                else {
+                    continue;
+                };
+                let names = if call.owner.is_some() {
+                    &mut made.members
+                } else {
+                    &mut made.module
+                };
+                let passed = call.idents.iter().filter(|_| rules.fragment_items);
+                for name in rules.items.iter().chain(passed) {
+                    names.entry(name.clone()).or_insert(def);
+                }
+            }
+            made
+        })
+    }
+
+    /// The module file whose items a Rust reference of file `f` names
+    /// through an import (an import-role reference, or a bare name a
+    /// module-level `use` binds) or a module path (`a::get_count`).
+    fn rust_made_in(&self, f: usize, reference: &Reference) -> Option<usize> {
+        let binding = match (&reference.receiver, reference.role) {
+            (Receiver::Bare, Role::Import) => self.facts(f).imports.iter().rfind(|b| {
+                b.name.as_deref() == Some(reference.name.as_str()) && b.line <= reference.line
+            }),
+            (Receiver::Bare, _) if reference.binding.is_none() => self
+                .tables(f)
+                .imports
+                .get(&("", reference.name.as_str()))
+                .and_then(|b| b.last().copied()),
+            (Receiver::Path(path), _) if reference.binding.is_none() => {
+                let scope = reference.scope.as_ref().map(|s| s.qualname.as_str());
+                return match self.rust_module_path(f, scope, path) {
+                    Some(Entity::Module(m)) => Some(m),
+                    _ => match self.rust_path(path, 0) {
+                        Entity::Module(m) => Some(m),
+                        _ => None,
+                    },
+                };
+            }
+            _ => None,
+        }?;
+        match self.rust_import(f, binding, false, 0) {
+            Entity::Module(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The `macro_rules!` named `name` that a macro invocation of file `m`
+    /// calls, when it defines items: the file's own definition of it, else
+    /// the project's only top-level one; with its [`MacroRules`].
+    fn rust_macro_rules(&self, m: usize, name: &str) -> Option<((usize, usize), &MacroRules)> {
+        let own = self
+            .src
+            .definitions(m)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.kind == SymbolKind::Macro && d.name == name)
+            .map(|(d, _)| (m, d))
+            .next_back();
+        let def = match own {
+            Some(def) => def,
+            None => {
+                let named = match &self.names {
+                    Some(names) => names.top.get(name).cloned().unwrap_or_default(),
+                    None => self.src.named(name, false),
+                };
+                let mut macros = named.into_iter().filter(|&(df, dd)| {
+                    self.rust(df) && self.kind(df, dd) == Some(SymbolKind::Macro)
+                });
+                match (macros.next(), macros.next()) {
+                    (Some(only), None) => only,
+                    _ => return None,
+                }
+            }
+        };
+        let definition = self.definition(def.0, def.1)?;
+        let rules = self.facts(def.0).macro_rules.iter().find(|r| {
+            r.definition.qualname == definition.qualname
+                && r.definition.start_line == definition.start_line
+        })?;
+        Some((def, rules))
     }
 }

@@ -6,7 +6,8 @@ use lang_rust::RustOutline;
 use outline_core::xref::{ModuleDecl, Role};
 use outline_core::{Language, Outline, OutlineOptions};
 use xref::{
-    Definition, FileInput, ProjectConfig, Resolved, RustCrate, Status, resolve_with, rust_modules,
+    Definition, FileInput, ProjectConfig, Resolved, RustCrate, Status, Via, resolve_with,
+    rust_modules,
 };
 
 /// Parses and resolves a project of the given crates.
@@ -926,4 +927,113 @@ fn impls_inside_macros_with_inner_attributes_and_impl_where_clauses() {
         target(&p, "src/io.rs", 4, "AsyncRead"),
         "src/io.rs:1:AsyncRead"
     );
+}
+
+/// Items a project's own `macro_rules!` makes (no definition is written)
+/// are dynamic, with the macro's definition as target: a name passed to a
+/// body that defines an item from a fragment (`fn $name`), or an item of
+/// the body's literal name (`struct Unit`), made at module level, in an
+/// impl block or in another module (reached by path or import). A name
+/// with a real definition stays resolved; macros of other crates
+/// (`lazy_static!`, `thread_local!`) make nothing.
+#[test]
+fn items_made_by_a_project_macro_rules_are_dynamic_via_the_macro() {
+    let p = project(&[
+        (
+            "src/lib.rs",
+            "pub struct State { pub count: u32, pub size: u32 }\n\
+             \n\
+             macro_rules! make_getter {\n\
+             \x20   ($name:ident, $field:ident) => {\n\
+             \x20       pub fn $name(s: &State) -> u32 { s.$field }\n\
+             \x20   };\n\
+             }\n\
+             make_getter!(get_count, count);\n\
+             \n\
+             macro_rules! make_unit { () => { pub struct Unit; } }\n\
+             make_unit!();\n\
+             \n\
+             impl State {\n\
+             \x20   make_getter!(get_size, size);\n\
+             }\n\
+             \n\
+             pub mod shapes;\n\
+             pub mod user;\n\
+             mod inner { make_getter!(plain, Some); }\n\
+             lazy_static! { static ref GLOBAL: u32 = 1; }\n\
+             thread_local!(static LOCAL: u32 = 1);\n\
+             \n\
+             pub fn plain() -> u32 { 1 }\n\
+             \n\
+             pub fn use_them(s: &State) -> u32 {\n\
+             \x20   let _u = Unit;\n\
+             \x20   let _g = (GLOBAL, LOCAL, Some(1));\n\
+             \x20   s.get_size() + shapes::area(s) + plain()\n\
+             \x20       + get_count(s)\n\
+             }\n",
+        ),
+        (
+            "src/shapes.rs",
+            "use crate::State;\nmake_getter!(area, size);\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::shapes::area;\nuse crate::State;\n\npub fn measure(s: &State) -> u32 {\n    area(s)\n}\n",
+        ),
+        (
+            "src/io.rs",
+            "pub trait Read { fn read_it(&self); }\n\
+             macro_rules! deref_read { () => { fn read_it(&self) {} } }\n\
+             impl Read for Box<u8> { deref_read!(); }\n\
+             pub fn go(r: &dyn Read, items: Vec<Box<u8>>) {\n\
+             \x20   r.read_it();\n\
+             \x20   items[0].read_it();\n\
+             }\n",
+        ),
+    ]);
+    let getter = "src/lib.rs:3:make_getter".to_owned();
+    let unit = "src/lib.rs:10:make_unit".to_owned();
+    assert_eq!(
+        at(&p, "src/lib.rs", 29, "get_count"),
+        (Status::Dynamic, getter.clone(), Role::Call, Via::Macro)
+    );
+    assert_eq!(
+        at(&p, "src/lib.rs", 26, "Unit"),
+        (Status::Dynamic, unit, Role::Read, Via::Macro)
+    );
+    assert_eq!(
+        at(&p, "src/lib.rs", 28, "get_size"),
+        (Status::Dynamic, getter.clone(), Role::Call, Via::Macro)
+    );
+    assert_eq!(
+        at(&p, "src/lib.rs", 28, "area"),
+        (Status::Dynamic, getter.clone(), Role::Call, Via::Macro)
+    );
+    assert_eq!(
+        at(&p, "src/user.rs", 1, "area"),
+        (Status::Dynamic, getter.clone(), Role::Import, Via::Macro)
+    );
+    assert_eq!(
+        at(&p, "src/user.rs", 5, "area"),
+        (Status::Dynamic, getter.clone(), Role::Call, Via::Macro)
+    );
+    // A real definition comes first, though `inner` passes the name too;
+    // so does the prelude (`Some`, passed there as well).
+    assert_eq!(target(&p, "src/lib.rs", 28, "plain"), "src/lib.rs:23:plain");
+    // The invocation itself calls the macro.
+    assert_eq!(target(&p, "src/lib.rs", 8, "make_getter"), getter);
+    // A member of a value of unknown type that a definition of the
+    // project has (the trait's method): the candidate stays; through a
+    // known type, the static resolution.
+    let read_it = "src/io.rs:1:Read.read_it".to_owned();
+    assert_eq!(target(&p, "src/io.rs", 5, "read_it"), read_it);
+    assert_eq!(
+        at(&p, "src/io.rs", 6, "read_it"),
+        (Status::Candidate, read_it, Role::Call, Via::NameImported)
+    );
+    // Macros from outside the project make nothing.
+    assert_eq!(at(&p, "src/lib.rs", 27, "GLOBAL").0, Status::External);
+    assert_eq!(at(&p, "src/lib.rs", 27, "LOCAL").0, Status::External);
+    // A prelude name passed to a macro stays the prelude's.
+    assert_eq!(at(&p, "src/lib.rs", 27, "Some").0, Status::External);
 }
