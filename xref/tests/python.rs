@@ -1180,3 +1180,75 @@ fn members_of_a_module_loaded_by_name_reach_its_definitions_at_half_confidence()
         ]
     );
 }
+
+/// `getattr(type(self), "m")` and `getattr(self.__class__, "m")` reach the
+/// class's attribute through the instance; `importlib` through an alias and
+/// `import_module` imported under another name load modules as well.
+#[test]
+fn getattr_of_the_class_of_self_and_aliased_importlib_are_dynamic_too() {
+    let p = project(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/store.py", "def load():\n    pass\n"),
+        (
+            "pkg/app.py",
+            "import importlib as il\n\
+             from importlib import import_module as im\n\
+             \n\
+             class Store:\n\
+             \x20   def save(self):\n\
+             \x20       getattr(type(self), \"save\")\n\
+             \x20       getattr(self.__class__, \"save\")()\n\
+             \x20       il.import_module(\"pkg.store\")\n\
+             \x20       im(\"pkg.store\").load()\n",
+        ),
+    ]);
+    let expected = [
+        (
+            6,
+            "save",
+            Status::Dynamic,
+            "pkg/app.py:5:Store.save",
+            Role::Attribute,
+            Via::Receiver,
+        ),
+        (
+            7,
+            "save",
+            Status::Dynamic,
+            "pkg/app.py:5:Store.save",
+            Role::Call,
+            Via::Receiver,
+        ),
+        (
+            8,
+            "pkg.store",
+            Status::Dynamic,
+            "pkg/store.py",
+            Role::Import,
+            Via::Import,
+        ),
+        (
+            9,
+            "pkg.store",
+            Status::Dynamic,
+            "pkg/store.py",
+            Role::Import,
+            Via::Import,
+        ),
+        (
+            9,
+            "load",
+            Status::Dynamic,
+            "pkg/store.py:1:load",
+            Role::Call,
+            Via::Import,
+        ),
+    ];
+    for (line, name, status, target, role, via) in expected {
+        assert_eq!(
+            at(&p, "pkg/app.py", line, name),
+            (status, target.to_owned(), role, via),
+            "app.py:{line} {name}"
+        );
+    }
+}
