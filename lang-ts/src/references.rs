@@ -3321,4 +3321,27 @@ mod tests {
             )]
         );
     }
+    #[test]
+    fn a_template_without_substitutions_is_required_as_a_string_is_in_the_outline() {
+        let (outline, _) = TypeScriptOutline.outline_with_facts(
+            "m.ts",
+            Language::Typescript,
+            "const a = require(`./a`);\nconst b = require(\"./b\");\nconst c = require(`./${x}`);\n",
+            &OutlineOptions::default(),
+        );
+        let imports: Vec<(u32, Option<String>, Option<String>)> = outline
+            .imports
+            .iter()
+            .map(|i| (i.line, i.module.clone(), i.alias.clone()))
+            .collect();
+        assert_eq!(
+            imports,
+            vec![
+                (1, Some("./a".into()), Some("a".into())),
+                (2, Some("./b".into()), Some("b".into())),
+            ]
+        );
+        let symbols: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(symbols, vec!["c"]);
+    }
 }
