@@ -142,7 +142,8 @@ pub enum Command {
     /// Who calls a definition (reverse call graph), --depth levels up.
     #[command(after_help = INDEX_EXAMPLES)]
     Callers(CallersArgs),
-    /// The calls made in the body of a definition.
+    /// The calls made in the body of a definition, and the modules it
+    /// imports at run time (`import_module(name)`, `import(path)`).
     #[command(after_help = INDEX_EXAMPLES)]
     Callees(QueryArgs),
     /// Supertypes and subtypes of a class, transitively.

@@ -603,6 +603,21 @@ fn rust_items_made_by_macros_are_labelled_dynamic_in_refs_callers_and_context() 
         ),
         "{text}"
     );
+    // Like every dynamic edge, half the confidence of a certain one.
+    let json: serde_json::Value = serde_json::from_str(&out(&run(
+        root,
+        &["refs", "src/lib.rs:make_getter", "--format", "json"],
+    )))
+    .expect("json");
+    let confidences: Vec<(u64, f64)> = json["refs"]
+        .as_array()
+        .map(|refs| {
+            refs.iter()
+                .filter_map(|r| Some((r["line"].as_u64()?, r["confidence"].as_f64()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(confidences, vec![(8, 1.0), (19, 0.5)]);
     // `thread_local!` is no macro of the project: `LOCAL` stays external.
     let text = out(&run(root, &["export"]));
     assert!(
@@ -612,4 +627,86 @@ fn rust_items_made_by_macros_are_labelled_dynamic_in_refs_callers_and_context() 
         ),
         "{text}"
     );
+}
+
+/// From a user trial: calls through a module loaded at run time were
+/// `external`, a literal key's call was an attribute read, a literal
+/// `import("./x")` recorded nothing, `callees` left dynamic imports out and
+/// dynamic edges carried confidence 1.0.
+#[test]
+fn modules_loaded_at_run_time_literal_keys_and_dynamic_imports_in_refs_and_callees() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("pkg")).expect("pkg");
+    std::fs::create_dir_all(root.join("web")).expect("web");
+    std::fs::write(root.join("pkg/__init__.py"), "").expect("init");
+    std::fs::write(root.join("pkg/mod.py"), "def helper():\n    pass\n").expect("mod");
+    std::fs::write(
+        root.join("pkg/app.py"),
+        "import importlib as il\nimport pkg.mod as pm\n\n\ndef run(name):\n    \
+         m = il.import_module(\"pkg.mod\")\n    m.helper()\n    \
+         il.import_module(\"pkg.mod\").helper()\n    il.reload(pm).helper()\n    \
+         il.import_module(name)\n",
+    )
+    .expect("app");
+    std::fs::write(
+        root.join("web/handlers.ts"),
+        "export function createUser() {}\nexport function later() {}\n",
+    )
+    .expect("handlers");
+    std::fs::write(
+        root.join("web/api.ts"),
+        "import { createUser } from \"./handlers\";\nconst handlers = { create: createUser };\n\
+         export async function dispatch() {\n  handlers[\"create\"]();\n  \
+         const m = await import(`./handlers`);\n  m.later();\n}\n",
+    )
+    .expect("api");
+    assert!(run(root, &["index", "."]).status.success());
+
+    assert_eq!(
+        out(&run(root, &["callees", "pkg/app.py:run"])),
+        "callees of pkg/app.py:5:run (function run, L5-10, module pkg.app): \
+         7 calls, 3 dynamic imports\n  \
+         L6:12 call il.import_module in run [external via import]\n  \
+         L6:27 import pkg.mod in run [dynamic via import] -> pkg/mod.py\n  \
+         L7:7 call m.helper in run [dynamic via import] -> pkg/mod.py:1:helper\n  \
+         L8:8 call il.import_module in run [external via import]\n  \
+         L8:23 import pkg.mod in run [dynamic via import] -> pkg/mod.py\n  \
+         L8:33 call il.import_module().helper in run [dynamic via import] -> pkg/mod.py:1:helper\n  \
+         L9:8 call il.reload in run [external via import]\n  \
+         L9:19 call il.reload().helper in run [dynamic via import] -> pkg/mod.py:1:helper\n  \
+         L10:8 call il.import_module in run [external via import]\n  \
+         L10:22 import ? in run [dynamic via none]\n"
+    );
+    assert_eq!(
+        out(&run(root, &["refs", "pkg/mod.py:helper"])),
+        "refs to pkg/mod.py:1:helper (function helper, L1-2, module pkg.mod): \
+         3 (0 resolved, 3 dynamic) in 1 file\n\
+         pkg/app.py\n  \
+         L7:7 call m.helper in run [dynamic via import]\n  \
+         L8:33 call il.import_module().helper in run [dynamic via import]\n  \
+         L9:19 call il.reload().helper in run [dynamic via import]\n"
+    );
+    assert_eq!(
+        out(&run(root, &["callees", "web/api.ts:dispatch"])),
+        "callees of web/api.ts:3:dispatch (function dispatch, L3-7): 3 calls\n  \
+         L4:13 call handlers.create in dispatch [candidate via none]\n  \
+         L4:13 call createUser in dispatch [dynamic via import] -> web/handlers.ts:1:createUser\n  \
+         L6:5 call m.later in dispatch [inferred via receiver] -> web/handlers.ts:2:later\n"
+    );
+    // A dynamic edge's confidence is half its static reading's.
+    let json: serde_json::Value = serde_json::from_str(&out(&run(
+        root,
+        &["refs", "pkg/mod.py:helper", "--format", "json"],
+    )))
+    .expect("json");
+    let confidences: Vec<(u64, f64)> = json["refs"]
+        .as_array()
+        .map(|refs| {
+            refs.iter()
+                .filter_map(|r| Some((r["line"].as_u64()?, r["confidence"].as_f64()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(confidences, vec![(7, 0.5), (8, 0.5), (9, 0.5)]);
 }

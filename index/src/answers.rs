@@ -279,17 +279,18 @@ fn hidden_note(
 }
 
 /// The calls made inside `symbol`, each with what it resolved to (or its
-/// candidates).
+/// candidates), and its dynamic imports (counted apart).
 ///
 /// # Errors
 /// [`crate::Error::Sqlite`] from the query.
 pub fn callees_answer(index: &Index, symbol: &SymbolRow) -> Result<Answer, crate::Error> {
     let rows = query::callees(index.connection(), &symbol.id)?;
-    let mut text = format!(
-        "callees of {}: {}\n",
-        header(symbol),
-        plural(rows.len(), "call")
-    );
+    let imports = rows.iter().filter(|r| r.role == "import").count();
+    let mut count = plural(rows.len() - imports, "call");
+    if imports > 0 {
+        let _ = write!(count, ", {}", plural(imports, "dynamic import"));
+    }
+    let mut text = format!("callees of {}: {count}\n", header(symbol));
     for row in &rows {
         let target = row
             .target

@@ -892,7 +892,8 @@ pub fn callers(conn: &Connection, id: &str, depth: u32) -> Result<Vec<CallerRow>
 }
 
 /// Calls made in the body of `id` (directly, not in nested definitions),
-/// resolved or not.
+/// resolved or not, and its dynamic imports (role `import`, status
+/// `dynamic`: `importlib.import_module("m")`, `import(path)`).
 ///
 /// # Errors
 /// [`Error::Sqlite`]. An `id` that is not in the index has no results.

@@ -248,9 +248,12 @@ pub(crate) const REFS_BY_NAME: &str = "SELECT r.file_id, r.seq, r.role = 3 /* in
      WHERE n.name_hash = ?1 AND r.name = ?2";
 
 /// The `WHERE` clause (over `refs r`) of the calls made by the definition
-/// of key `?1`: the rows of the definition's own file only.
+/// of key `?1`, and its dynamic imports (`importlib.import_module(name)`,
+/// `import(path)`: a module loaded at run time is code it runs): the rows
+/// of the definition's own file only.
 pub(crate) const CALLEES: &str = "r.file_id = (SELECT file_id FROM symbols WHERE key = ?1) \
-     AND r.caller = ?1 AND r.role IN (0, 1) /* call, instantiate */";
+     AND r.caller = ?1 AND (r.role IN (0, 1) /* call, instantiate */ \
+     OR (r.role = 4 /* import */ AND r.status = 5 /* dynamic */))";
 
 /// The `ref_names` value of a reference name: the name's XXH3-64, its bits
 /// as a signed integer (SQLite's integer type).

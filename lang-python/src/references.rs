@@ -12,7 +12,7 @@
 //! definition). Annotations, defaults, decorators and base classes are
 //! evaluated in the scope around the definition.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use outline_core::xref::{
     Attribute, Base, Decorated, Dynamic, Facts, Generics, ImportBinding, LocalType, Param,
@@ -34,6 +34,8 @@ pub(crate) fn module_facts(source: &Source<'_>, body: &[Stmt]) -> Facts {
             is_class: false,
             bound: HashSet::new(),
             receiver: None,
+            once: once_bound(body),
+            loaded: HashMap::new(),
         }],
         anonymous: Vec::new(),
         in_annotation: false,
@@ -65,6 +67,12 @@ struct Frame {
     /// For a method: its first parameter (`self`) and the class it is an
     /// instance of (`self.x = …` assigns an attribute of that class).
     receiver: Option<(String, ScopeKey)>,
+    /// Names the scope binds once (one assignment, import, definition…).
+    once: HashSet<String>,
+    /// Names bound once to a module loaded at run time (`m =
+    /// importlib.import_module("pkg.mod")`), with the module (name
+    /// without leading dots, level), from their assignment on.
+    loaded: HashMap<String, (String, u32)>,
 }
 
 struct Collector<'s, 'a> {
@@ -172,6 +180,27 @@ impl Collector<'_, '_> {
         }
         let binding = head.and_then(|h| self.binding_of(h));
         let (line, column, end_column) = self.position(range);
+        // `m.helper()` with `m = importlib.import_module("pkg.mod")` in
+        // this scope: a member of that module, found at run time.
+        let dynamic = match (&receiver, self.frames.last()) {
+            (Receiver::Path(path), Some(frame))
+                if matches!(role, Role::Call | Role::Attribute)
+                    && binding == frame.key
+                    && !frame.is_class =>
+            {
+                match &path[..] {
+                    [head] => frame
+                        .loaded
+                        .get(head)
+                        .map(|(module, level)| Dynamic::Member {
+                            module: module.clone(),
+                            level: *level,
+                        }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         self.facts.references.push(Reference {
             name: name.to_owned(),
             receiver,
@@ -182,7 +211,7 @@ impl Collector<'_, '_> {
             scope: self.current_key(),
             binding,
             subtype,
-            dynamic: None,
+            dynamic,
         });
     }
 
@@ -341,6 +370,8 @@ impl Collector<'_, '_> {
             is_class: false,
             bound,
             receiver,
+            once: once_bound(&f.body),
+            loaded: HashMap::new(),
         });
         let anonymous = std::mem::take(&mut self.anonymous);
         self.visit_body(&f.body);
@@ -392,6 +423,8 @@ impl Collector<'_, '_> {
             is_class: true,
             bound: bound_names(&c.body),
             receiver: None,
+            once: HashSet::new(),
+            loaded: HashMap::new(),
         });
         let anonymous = std::mem::take(&mut self.anonymous);
         self.visit_body(&c.body);
@@ -846,6 +879,7 @@ impl<'a> Visitor<'a> for Collector<'_, '_> {
                 for target in &a.targets {
                     self.visit_expr(target);
                 }
+                self.loaded_assignment(a);
                 if let [target] = &a.targets[..] {
                     self.local_type(target, None, Some(&a.value));
                 }
@@ -991,7 +1025,22 @@ impl Collector<'_, '_> {
                 if self.dynamic_attribute(call, false) || self.dynamic_module(call) {
                     return;
                 }
+                // `importlib.import_module("pkg.mod").helper()`: a member
+                // of that module, found at run time.
+                let loaded = match &*call.func {
+                    Expr::Attribute(a) => self.loaded_module(&a.value),
+                    _ => None,
+                };
+                let before = self.facts.references.len();
                 self.named(&call.func, Role::Call, None);
+                if let (Some((module, level)), Expr::Attribute(a)) = (loaded, &*call.func)
+                    && self.facts.references.len() > before
+                    && let Some(last) = self.facts.references.last_mut()
+                    && last.name == a.attr.id.as_str()
+                    && last.dynamic.is_none()
+                {
+                    last.dynamic = Some(Dynamic::Member { module, level });
+                }
                 self.call_arguments(call);
             }
             Expr::Lambda(lambda) => {
@@ -1138,12 +1187,108 @@ impl Collector<'_, '_> {
             && !self.facts.imports.iter().any(|b| b.local == name)
     }
 
-    /// Whether `name` is bound here by `from importlib import name`.
-    fn imported_from_importlib(&self, name: &str) -> bool {
+    /// The function of `importlib` that `local` names here by `from
+    /// importlib import name [as local]`.
+    fn imported_from_importlib(&self, local: &str) -> Option<&str> {
         self.facts
             .imports
             .iter()
-            .any(|b| b.local == name && b.module == "importlib" && b.level == 0)
+            .rev()
+            .find(|b| b.local == local)
+            .filter(|b| b.module == "importlib" && b.level == 0)
+            .and_then(|b| b.name.as_deref())
+    }
+
+    /// Whether `local` names the module `importlib` here: `import
+    /// importlib [as local]`, or `importlib` bound by no function.
+    fn is_importlib(&self, local: &str) -> bool {
+        let imported = self.facts.imports.iter().rev().find(|b| b.local == local);
+        match imported {
+            Some(b) => b.module == "importlib" && b.level == 0 && b.name.is_none(),
+            None => local == "importlib" && self.binding_of(local).is_none(),
+        }
+    }
+
+    /// The loader the callee `func` is: `import_module` or `reload` of
+    /// `importlib` (also imported by name or through an alias), the
+    /// builtin `__import__`.
+    fn loader_of(&self, func: &Expr) -> Option<&'static str> {
+        let name = match func {
+            Expr::Name(n) => match n.id.as_str() {
+                "__import__" if self.is_builtin_here("__import__") => return Some("__import__"),
+                local => self.imported_from_importlib(local)?,
+            },
+            Expr::Attribute(a) if matches!(&*a.value, Expr::Name(m) if self.is_importlib(m.id.as_str())) => {
+                a.attr.id.as_str()
+            }
+            _ => return None,
+        };
+        match name {
+            "import_module" => Some("import_module"),
+            "reload" => Some("reload"),
+            _ => None,
+        }
+    }
+
+    /// The module `expr` gives when it is loaded at run time by name
+    /// (name without leading dots, level): `import_module("pkg.mod")`
+    /// (a literal name), `reload(m)` of a name an import binds.
+    fn loaded_module(&self, expr: &Expr) -> Option<(String, u32)> {
+        let Expr::Call(call) = expr else {
+            return None;
+        };
+        let loader = self.loader_of(&call.func)?;
+        let first = call.arguments.args.first()?;
+        if loader == "reload" {
+            let Expr::Name(name) = first else {
+                return None;
+            };
+            let local = name.id.as_str();
+            if self.binding_of(local).is_some() {
+                return None;
+            }
+            let b = self.facts.imports.iter().rev().find(|b| b.local == local)?;
+            return match b.name.as_deref() {
+                // `import pkg.mod` binds `pkg`; `import pkg.mod as pm`, `pkg.mod`.
+                None => match b.module.split_once('.') {
+                    Some((head, _)) if head == local => Some((head.to_owned(), b.level)),
+                    _ => Some((b.module.clone(), b.level)),
+                },
+                Some("*") => None,
+                Some(n) if b.module.is_empty() => Some((n.to_owned(), b.level)),
+                Some(n) => Some((format!("{}.{n}", b.module), b.level)),
+            };
+        }
+        if loader != "import_module" {
+            return None;
+        }
+        let package = call.arguments.args.get(1).or_else(|| {
+            call.arguments
+                .keywords
+                .iter()
+                .find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "package"))
+                .map(|k| &k.value)
+        });
+        string_of(first).and_then(|text| module_name(text, package, loader))
+    }
+
+    /// `name = importlib.import_module("pkg.mod")` of a name the scope
+    /// binds once: `name`'s members are the module's
+    /// ([`Frame::loaded`]).
+    fn loaded_assignment(&mut self, assign: &ast::StmtAssign) {
+        let [Expr::Name(target)] = &assign.targets[..] else {
+            return;
+        };
+        let Some(loaded) = self.loaded_module(&assign.value) else {
+            return;
+        };
+        let name = target.id.to_string();
+        if let Some(frame) = self.frames.last_mut()
+            && !frame.is_class
+            && frame.once.contains(&name)
+        {
+            frame.loaded.insert(name, loaded);
+        }
     }
 
     /// Pushes a reference (see [`Self::push`]) marked `dynamic`.
@@ -1189,6 +1334,22 @@ impl Collector<'_, '_> {
         }
         self.named(&call.func, Role::Call, None);
         self.visit_expr(object);
+        // `getattr(type(self), "m")`, `getattr(self.__class__, "m")`: the
+        // class's attribute, as found through the instance.
+        let object = match object {
+            Expr::Call(c)
+                if matches!(&*c.func, Expr::Name(t) if t.id.as_str() == "type"
+                    && self.is_builtin_here("type"))
+                    && c.arguments.keywords.is_empty() =>
+            {
+                match &c.arguments.args[..] {
+                    [instance] => instance,
+                    _ => object,
+                }
+            }
+            Expr::Attribute(a) if a.attr.id.as_str() == "__class__" => &a.value,
+            _ => object,
+        };
         let receiver = match dotted(object) {
             Some(path) => Receiver::Path(path),
             None => value_of(object).map_or(Receiver::Expression, Receiver::Value),
@@ -1222,23 +1383,8 @@ impl Collector<'_, '_> {
     /// dynamic. Returns whether `call` was one of them (its parts then
     /// visited).
     fn dynamic_module(&mut self, call: &ast::ExprCall) -> bool {
-        let loader = match &*call.func {
-            Expr::Name(n) => match n.id.as_str() {
-                "__import__" if self.is_builtin_here("__import__") => "__import__",
-                name @ ("import_module" | "reload") if self.imported_from_importlib(name) => name,
-                _ => return false,
-            },
-            Expr::Attribute(a)
-                if matches!(&*a.value, Expr::Name(m) if m.id.as_str() == "importlib")
-                    && self.binding_of("importlib").is_none() =>
-            {
-                match a.attr.id.as_str() {
-                    "import_module" => "import_module",
-                    "reload" => "reload",
-                    _ => return false,
-                }
-            }
-            _ => return false,
+        let Some(loader) = self.loader_of(&call.func) else {
+            return false;
         };
         let Some(first) = call.arguments.args.first() else {
             return false;
@@ -1591,6 +1737,27 @@ fn assigned_names(body: &[Stmt]) -> HashSet<String> {
     binder.bound
 }
 
+/// Names bound exactly once in the scope of `body` (as
+/// [`bound_names`]), not declared `global` or `nonlocal`.
+fn once_bound(body: &[Stmt]) -> HashSet<String> {
+    let mut binder = Binder::default();
+    binder.visit_body(body);
+    binder
+        .times
+        .into_iter()
+        .filter(|(name, times)| *times == 1 && !binder.declared.contains(name))
+        .map(|(name, _)| name)
+        .collect()
+}
+
+impl Binder {
+    /// Binds `name` once more.
+    fn bind(&mut self, name: String) {
+        *self.times.entry(name.clone()).or_default() += 1;
+        self.bound.insert(name);
+    }
+}
+
 /// Names bound in the scope of `body` (not inside nested functions, classes,
 /// lambdas or comprehensions), minus those declared `global` or `nonlocal`.
 fn bound_names(body: &[Stmt]) -> HashSet<String> {
@@ -1605,6 +1772,8 @@ fn bound_names(body: &[Stmt]) -> HashSet<String> {
 #[derive(Default)]
 struct Binder {
     bound: HashSet<String>,
+    /// How many times each name is bound.
+    times: HashMap<String, u32>,
     declared: HashSet<String>,
     /// Leave out names bound by imports.
     skip_imports: bool,
@@ -1615,12 +1784,8 @@ struct Binder {
 impl<'a> Visitor<'a> for Binder {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
-            Stmt::FunctionDef(f) => {
-                self.bound.insert(f.name.id.to_string());
-            }
-            Stmt::ClassDef(c) => {
-                self.bound.insert(c.name.id.to_string());
-            }
+            Stmt::FunctionDef(f) => self.bind(f.name.id.to_string()),
+            Stmt::ClassDef(c) => self.bind(c.name.id.to_string()),
             Stmt::Import(_) | Stmt::ImportFrom(_) if self.skip_imports => {}
             Stmt::Import(import) => {
                 for alias in &import.names {
@@ -1628,14 +1793,14 @@ impl<'a> Visitor<'a> for Binder {
                         Some(asname) => asname.id.as_str(),
                         None => alias.name.id.split('.').next().unwrap_or_default(),
                     };
-                    self.bound.insert(name.to_owned());
+                    self.bind(name.to_owned());
                 }
             }
             Stmt::ImportFrom(from) => {
                 for alias in &from.names {
                     let name = alias.asname.as_ref().unwrap_or(&alias.name);
                     if name.id.as_str() != "*" {
-                        self.bound.insert(name.id.to_string());
+                        self.bind(name.id.to_string());
                     }
                 }
             }
@@ -1652,7 +1817,7 @@ impl<'a> Visitor<'a> for Binder {
     fn visit_except_handler(&mut self, handler: &'a ast::ExceptHandler) {
         let ast::ExceptHandler::ExceptHandler(h) = handler;
         if let Some(name) = &h.name {
-            self.bound.insert(name.id.to_string());
+            self.bind(name.id.to_string());
         }
         visitor::walk_except_handler(self, handler);
     }
@@ -1665,7 +1830,7 @@ impl<'a> Visitor<'a> for Binder {
             _ => None,
         };
         if let Some(name) = name {
-            self.bound.insert(name.id.to_string());
+            self.bind(name.id.to_string());
         }
         visitor::walk_pattern(self, pattern);
     }
@@ -1676,11 +1841,13 @@ impl<'a> Visitor<'a> for Binder {
         }
         self.depth += 1;
         match expr {
-            Expr::Name(n) if n.ctx != ExprContext::Load => {
-                self.bound.insert(n.id.to_string());
-            }
+            Expr::Name(n) if n.ctx != ExprContext::Load => self.bind(n.id.to_string()),
             Expr::Named(named) => {
-                store_names(&named.target, &mut self.bound);
+                let mut names = HashSet::new();
+                store_names(&named.target, &mut names);
+                for name in names {
+                    self.bind(name);
+                }
                 self.visit_expr(&named.value);
             }
             Expr::Lambda(_)
@@ -1734,7 +1901,7 @@ fn dunder_all(body: &[Stmt]) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use outline_core::xref::{Dynamic, Receiver, Role};
+    use outline_core::xref::{Dynamic, Receiver, Role, Value};
     use outline_core::{Language, Outline, OutlineOptions};
 
     use crate::PythonOutline;
@@ -1924,6 +2091,149 @@ mod tests {
         assert_eq!(
             binding.map(|b| (b.local.as_str(), b.level, b.line)),
             Some(("", 0, 3))
+        );
+    }
+    #[test]
+    fn importlib_through_an_alias_or_an_imported_alias_loads_modules_too() {
+        let source = "import importlib as il\n\
+                      from importlib import import_module as im\n\
+                      il.import_module(\"pkg.store\")\n\
+                      im(\"pkg.store\")\n";
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    3,
+                    19,
+                    "pkg.store".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 0 }
+                ),
+                (
+                    4,
+                    5,
+                    "pkg.store".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 0 }
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn getattr_of_the_class_of_an_instance_is_an_attribute_through_the_instance() {
+        let source = "class A:\n    def f(self):\n        getattr(type(self), \"m\")\n        \
+                      getattr(self.__class__, \"m\")()\n";
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    3,
+                    30,
+                    "m".into(),
+                    path(&["self"]),
+                    Role::Attribute,
+                    Dynamic::Name
+                ),
+                (
+                    4,
+                    34,
+                    "m".into(),
+                    path(&["self"]),
+                    Role::Call,
+                    Dynamic::Name
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn members_of_a_module_loaded_by_name_are_dynamic_members_of_it() {
+        let source = "import importlib\n\
+                      import pkg.mod as pm\n\
+                      def run():\n    \
+                      m = importlib.import_module(\"pkg.mod\")\n    \
+                      m.helper()\n    \
+                      importlib.import_module(\".mod\", __package__).helper()\n    \
+                      importlib.reload(pm).helper()\n    \
+                      n = importlib.import_module(\"pkg.mod\")\n    \
+                      n = None\n    \
+                      n.helper()\n";
+        let member = |module: &str, level| Dynamic::Member {
+            module: module.into(),
+            level,
+        };
+        let call = |callee: &[&str], args| {
+            Receiver::Value(Value::Call {
+                callee: Box::new(Value::Path(
+                    callee.iter().map(|p| (*p).to_owned()).collect(),
+                )),
+                args,
+            })
+        };
+        assert_eq!(
+            dynamic(source),
+            vec![
+                (
+                    4,
+                    34,
+                    "pkg.mod".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 0 }
+                ),
+                (
+                    5,
+                    7,
+                    "helper".into(),
+                    path(&["m"]),
+                    Role::Call,
+                    member("pkg.mod", 0)
+                ),
+                (
+                    6,
+                    30,
+                    "mod".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 1 }
+                ),
+                (
+                    6,
+                    50,
+                    "helper".into(),
+                    call(&["importlib", "import_module"], 2),
+                    Role::Call,
+                    member("mod", 1)
+                ),
+                (
+                    7,
+                    22,
+                    "pm".into(),
+                    Receiver::Bare,
+                    Role::Read,
+                    Dynamic::Name
+                ),
+                (
+                    7,
+                    26,
+                    "helper".into(),
+                    call(&["importlib", "reload"], 1),
+                    Role::Call,
+                    member("pkg.mod", 0)
+                ),
+                // `n` is bound twice: its members are not the module's.
+                (
+                    8,
+                    34,
+                    "pkg.mod".into(),
+                    Receiver::Bare,
+                    Role::Import,
+                    Dynamic::Module { level: 0 }
+                ),
+            ]
         );
     }
 }

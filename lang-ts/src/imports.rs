@@ -16,7 +16,13 @@ use swc_ecma_ast::{
 use crate::source::Source;
 
 pub(crate) fn specifier(source: &Source<'_>, s: &Str) -> String {
-    let text = source.slice(s.span);
+    specifier_at(source, s.span)
+}
+
+/// The specifier a string or template literal at `span` writes between
+/// its quotes.
+fn specifier_at(source: &Source<'_>, span: Span) -> String {
+    let text = source.slice(span);
     text.get(1..text.len().saturating_sub(1))
         .unwrap_or(text)
         .to_owned()
@@ -132,7 +138,7 @@ pub(crate) fn module_imports(source: &Source<'_>, items: &[ModuleItem]) -> Vec<I
 }
 
 /// The module of `require("m")` (parentheses and type wrappers looked through).
-pub(crate) fn required_module(expr: &Expr) -> Option<&Str> {
+pub(crate) fn required_module(expr: &Expr) -> Option<Span> {
     let Expr::Call(call) = crate::symbols::unwrap(expr) else {
         return None;
     };
@@ -142,8 +148,13 @@ pub(crate) fn required_module(expr: &Expr) -> Option<&Str> {
     let (Expr::Ident(name), [arg]) = (&**callee, &call.args[..]) else {
         return None;
     };
+    if &*name.sym != "require" || arg.spread.is_some() {
+        return None;
+    }
     match &*arg.expr {
-        Expr::Lit(Lit::Str(s)) if &*name.sym == "require" && arg.spread.is_none() => Some(s),
+        Expr::Lit(Lit::Str(s)) => Some(s.span),
+        // ``require(`m`)``: a template without substitutions is a literal.
+        Expr::Tpl(t) if t.exprs.is_empty() => Some(t.span),
         _ => None,
     }
 }
@@ -152,7 +163,7 @@ pub(crate) fn required_module(expr: &Expr) -> Option<&Str> {
 /// as `m.{a, b as c}`.
 fn require(source: &Source<'_>, span: Span, declarator: &VarDeclarator) -> Option<Import> {
     let module = required_module(declarator.init.as_deref()?)?;
-    let mut import = import(source, span, specifier(source, module), Vec::new());
+    let mut import = import(source, span, specifier_at(source, module), Vec::new());
     match &declarator.name {
         // `var m = require("m")`: the local name is the module's, no alias.
         Pat::Ident(b) => {

@@ -79,6 +79,7 @@ pub(crate) fn facts(source: &Source<'_>, items: &[ModuleItem], symbols: &[Symbol
         typed_this: HashSet::new(),
         depth: 0,
         tables: module_tables(items),
+        bound_requires: HashSet::new(),
     };
     for item in items {
         walker.module_item(item);
@@ -161,6 +162,9 @@ struct Facts_<'s, 'a> {
     /// Dispatch tables by the name they are bound to: the module's (all of
     /// them, before the walk), then each one declared as the walk meets it.
     tables: HashMap<String, Table>,
+    /// The `require("m")` / `await import("m")` calls (by their start)
+    /// whose module a declaration binds (`const x = require("m")`).
+    bound_requires: HashSet<BytePos>,
 }
 
 /// Expressions nested deeper than this are not visited for references: the
@@ -223,39 +227,89 @@ fn unparen(mut expr: &Expr) -> &Expr {
     }
 }
 
-/// The specifier of `require("m")`.
+/// The specifier of `require("m")` or `await import("m")` (the module
+/// itself; `import("m")` not awaited is a promise of it).
 fn required(source: &Source<'_>, expr: &Expr) -> Option<String> {
     let Expr::Call(call) = unparen(expr) else {
         return None;
     };
+    if matches!(call.callee, Callee::Import(_)) && !awaited(expr) {
+        return None;
+    }
     required_call(source, call)
 }
 
-/// The specifier of the call `require("m")`.
-fn required_call(source: &Source<'_>, call: &CallExpr) -> Option<String> {
-    let Callee::Expr(callee) = &call.callee else {
-        return None;
-    };
-    let Expr::Ident(name) = unparen(callee) else {
-        return None;
-    };
-    if name.sym != *"require" || call.args.len() != 1 {
-        return None;
+/// Whether `expr` is an `await` (through parentheses and type assertions).
+fn awaited(expr: &Expr) -> bool {
+    match expr {
+        Expr::Await(_) => true,
+        Expr::Paren(p) => awaited(&p.expr),
+        Expr::TsAs(a) => awaited(&a.expr),
+        Expr::TsNonNull(n) => awaited(&n.expr),
+        Expr::TsSatisfies(s) => awaited(&s.expr),
+        _ => false,
     }
-    match call.args.first().map(|a| unparen(&a.expr)) {
-        Some(Expr::Lit(Lit::Str(s))) => Some(specifier(source, s)),
+}
+
+/// The specifier of the call `require("m")` or `import("m")` (a literal
+/// specifier: a string, or a template literal without substitutions,
+/// ``require(`m`)``).
+fn required_call(source: &Source<'_>, call: &CallExpr) -> Option<String> {
+    match &call.callee {
+        Callee::Expr(callee) => {
+            let Expr::Ident(name) = unparen(callee) else {
+                return None;
+            };
+            if name.sym != *"require" || call.args.len() != 1 {
+                return None;
+            }
+        }
+        // `import("m")`, `import("m", { with: … })`.
+        Callee::Import(_) => {}
+        Callee::Super(_) => return None,
+    }
+    call.args
+        .first()
+        .and_then(|a| literal_specifier(source, &a.expr))
+}
+
+/// The text of a literal module specifier: a string (`"./x"`) or a
+/// template literal without substitutions (`` `./x` ``), as written
+/// between its quotes.
+fn literal_specifier(source: &Source<'_>, expr: &Expr) -> Option<String> {
+    match unparen(expr) {
+        Expr::Lit(Lit::Str(s)) => Some(specifier(source, s)),
+        Expr::Tpl(t) if t.exprs.is_empty() => {
+            let text = source.slice(t.span);
+            text.get(1..text.len().saturating_sub(1)).map(str::to_owned)
+        }
         _ => None,
     }
 }
 
-/// A dispatch table's values: the functions an object literal bound to a
-/// name holds by their names (`const handlers = { create: createUser,
-/// remove }` gives `createUser` and `remove`), with their positions.
-type Table = Vec<(String, BytePos, BytePos)>;
+/// What a dispatch table's entry holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Held {
+    /// A function by its name: `create: createUser`, `{ remove }`.
+    Name(String),
+    /// A member of a dotted chain: `create: api.createUser` (the chain's
+    /// parts before the member, and the member).
+    Member(Vec<String>, String),
+    /// A method written in the table: `create() { … }` (the key).
+    Method(String),
+}
+
+/// A dispatch table: the functions an object literal bound to a name
+/// holds, with the key each is under (`None` for a key that is no plain
+/// name or string). `const handlers = { create: createUser, remove,
+/// update: api.updateUser, list() {} }` holds `createUser`, `remove`,
+/// `api.updateUser` and its own method `list`.
+type Table = Vec<(Option<String>, Held)>;
 
 /// The table of `init` when it is an object literal (through parentheses
 /// and `as const`/`satisfies`) with at least one value that is a plain
-/// name; other values (arrow functions, calls) are left out.
+/// name, a dotted member or a method; other values (arrow functions,
+/// calls) are left out.
 fn dispatch_table(init: &Expr) -> Option<Table> {
     let Expr::Object(object) = unparen(init) else {
         return None;
@@ -267,12 +321,29 @@ fn dispatch_table(init: &Expr) -> Option<Table> {
         };
         match &**prop {
             Prop::KeyValue(kv) => {
-                if let Expr::Ident(value) = unparen(&kv.value) {
-                    table.push((value.sym.to_string(), value.span.lo, value.span.hi));
+                let key = prop_name(&kv.key);
+                match unparen(&kv.value) {
+                    Expr::Ident(value) => table.push((key, Held::Name(value.sym.to_string()))),
+                    value => {
+                        if let Some(mut c) = chain(value)
+                            .filter(|c| c.len() <= outline_core::xref::MAX_RECEIVER_PARTS + 1)
+                            && let Some((member, _, _)) = c.pop()
+                            && !c.is_empty()
+                        {
+                            let path = c.into_iter().map(|(name, _, _)| name).collect();
+                            table.push((key, Held::Member(path, member)));
+                        }
+                    }
                 }
             }
             Prop::Shorthand(name) => {
-                table.push((name.sym.to_string(), name.span.lo, name.span.hi));
+                let name = name.sym.to_string();
+                table.push((Some(name.clone()), Held::Name(name)));
+            }
+            Prop::Method(m) => {
+                if let Some(key) = prop_name(&m.key) {
+                    table.push((Some(key.clone()), Held::Method(key)));
+                }
             }
             _ => {}
         }
@@ -401,23 +472,56 @@ impl Facts_<'_, '_> {
     /// (those from `before` on in the facts' references):
     /// - `obj[key](…)` with a key that is no literal: a dynamic call of
     ///   each function of `obj`'s dispatch table when `obj` names one,
-    ///   else one named `?` through `obj`, at the key;
+    ///   else one named `?` through `obj`, at the key; with a string key
+    ///   (`obj["create"]()`, itself a static call of `obj.create`): a
+    ///   dynamic call of the function the table holds under that key;
+    /// - `Reflect.get(obj, "name")(…)`: the dynamic reference to
+    ///   `obj.name` is a call;
     /// - `Reflect.get(obj, "name")` (`has`, `set`: written): a dynamic
     ///   reference to `obj.name`, at the string's contents (`?` for a key
     ///   that is no literal); `Reflect.apply(f, …)`: the reference to `f`
     ///   becomes a dynamic call;
     /// - `require(expr)`, `import(expr)` with a specifier that is no
-    ///   literal: a dynamic import named `?`, at the specifier.
+    ///   literal: a dynamic import named `?`, at the specifier; with a
+    ///   literal one, a static import of the module ([`Self::import_call`]).
     fn dynamic_call(&mut self, node: &CallExpr, before: usize) {
         let callee = match &node.callee {
             Callee::Expr(callee) => unparen(callee),
             Callee::Import(_) => {
-                self.computed_import(node);
+                self.import_call(node);
                 return;
             }
             Callee::Super(_) => return,
         };
         match callee {
+            // `handlers["create"]()`: the static call of `handlers.create`
+            // is made by `call_like`; when `handlers` is a dispatch table,
+            // the function under that key is called too (a method written
+            // in the table is the static call's own target).
+            Expr::Member(MemberExpr {
+                obj,
+                prop: MemberProp::Computed(key),
+                ..
+            }) if string_lit(&key.expr).is_some() => {
+                let (Some((name, _, _)), Expr::Ident(table)) =
+                    (string_lit(&key.expr), unparen(obj))
+                else {
+                    return;
+                };
+                let Some(entries) = self.tables.get(table.sym.as_str()).cloned() else {
+                    return;
+                };
+                let span = (
+                    key.expr.span().lo + BytePos(1),
+                    key.expr.span().hi - BytePos(1),
+                );
+                let table = table.sym.to_string();
+                for (_, held) in entries.into_iter().filter(|(k, held)| {
+                    k.as_deref() == Some(name.as_str()) && !matches!(held, Held::Method(_))
+                }) {
+                    self.table_call(&table, held, span);
+                }
+            }
             Expr::Member(MemberExpr {
                 obj,
                 prop: MemberProp::Computed(key),
@@ -425,21 +529,17 @@ impl Facts_<'_, '_> {
             }) if !matches!(unparen(&key.expr), Expr::Lit(_)) => {
                 let span = (key.expr.span().lo, key.expr.span().hi);
                 let table = match unparen(obj) {
-                    Expr::Ident(name) => self.tables.get(name.sym.as_str()).cloned(),
+                    Expr::Ident(name) => self
+                        .tables
+                        .get(name.sym.as_str())
+                        .cloned()
+                        .map(|t| (name.sym.to_string(), t)),
                     _ => None,
                 };
                 match table {
-                    Some(table) => {
-                        for (function, _, _) in table {
-                            let binding = self.binding(&function);
-                            self.push_dynamic(
-                                function,
-                                Receiver::Bare,
-                                Role::Call,
-                                span,
-                                binding,
-                                Dynamic::Name,
-                            );
+                    Some((table, entries)) => {
+                        for (_, held) in entries {
+                            self.table_call(&table, held, span);
                         }
                     }
                     None => {
@@ -455,8 +555,27 @@ impl Facts_<'_, '_> {
                     }
                 }
             }
+            // `Reflect.get(obj, "name")(…)`: the member read is called.
+            Expr::Call(inner) if self.is_reflect(inner, "get") => {
+                let Some((_, lo, _)) = inner.args.get(1).and_then(|k| string_lit(&k.expr)) else {
+                    return;
+                };
+                let (line, column) = (self.line(lo), self.column(lo));
+                if let Some(reference) =
+                    self.facts
+                        .references
+                        .iter_mut()
+                        .skip(before)
+                        .rev()
+                        .find(|r| {
+                            r.line == line && r.column == column && r.dynamic == Some(Dynamic::Name)
+                        })
+                {
+                    reference.role = Role::Call;
+                }
+            }
             Expr::Ident(name) if name.sym == *"require" && !self.bound_anywhere("require") => {
-                self.computed_import(node);
+                self.import_call(node);
             }
             Expr::Member(MemberExpr {
                 obj,
@@ -471,11 +590,65 @@ impl Facts_<'_, '_> {
         }
     }
 
-    /// `require(expr)` / `import(expr)` whose specifier is no literal.
-    fn computed_import(&mut self, node: &CallExpr) {
+    /// A dynamic call, at `span`, of what a dispatch table `table` holds:
+    /// a function by its name, a member through its chain
+    /// (`api.createUser`), a method of the table (`table.create`).
+    fn table_call(&mut self, table: &str, held: Held, span: (BytePos, BytePos)) {
+        let (name, receiver, head) = match held {
+            Held::Name(name) => {
+                let head = name.clone();
+                (name, Receiver::Bare, head)
+            }
+            Held::Member(path, member) => {
+                let head = path.first().cloned().unwrap_or_default();
+                (member, Receiver::Path(path), head)
+            }
+            Held::Method(key) => (
+                key,
+                Receiver::Path(vec![table.to_owned()]),
+                table.to_owned(),
+            ),
+        };
+        let binding = self.head_binding(&head);
+        self.push_dynamic(name, receiver, Role::Call, span, binding, Dynamic::Name);
+    }
+
+    /// Whether `call` is `Reflect.<method>(…)` of the global `Reflect`.
+    fn is_reflect(&self, call: &CallExpr, method: &str) -> bool {
+        let Callee::Expr(callee) = &call.callee else {
+            return false;
+        };
+        matches!(unparen(callee), Expr::Member(MemberExpr {
+                obj,
+                prop: MemberProp::Ident(m),
+                ..
+            }) if m.sym == *method
+                && matches!(unparen(obj), Expr::Ident(r) if r.sym == *"Reflect"))
+            && !self.bound_anywhere("Reflect")
+    }
+
+    /// `require(spec)` / `import(spec)`: with a literal specifier, an
+    /// import of the module binding no name (unless a declaration binds
+    /// it: `const x = require("m")`), as `import "m"` is; with a
+    /// specifier that is no literal, a dynamic import named `?`.
+    fn import_call(&mut self, node: &CallExpr) {
         let Some(first) = node.args.first() else {
             return;
         };
+        if let Some(module) = required_call(self.source, node) {
+            if !self.bound_requires.contains(&node.span.lo) {
+                let line = self.line(node.span.lo);
+                self.facts.imports.push(ImportBinding {
+                    local: String::new(),
+                    module,
+                    level: 0,
+                    name: None,
+                    line,
+                    scope: self.frame_key(),
+                });
+            }
+            return;
+        }
         if matches!(unparen(&first.expr), Expr::Lit(Lit::Str(_))) {
             return;
         }
@@ -1564,6 +1737,19 @@ impl Facts_<'_, '_> {
                         None,
                     );
                 }
+                // `obj["name"]()`: a call of the member the string names,
+                // as `obj.name()` is.
+                Expr::Member(MemberExpr {
+                    obj,
+                    prop: MemberProp::Computed(key),
+                    ..
+                }) if string_lit(&key.expr).is_some() => {
+                    obj.visit_with(self);
+                    if let Some((name, lo, hi)) = string_lit(&key.expr) {
+                        let (receiver, binding) = self.member_receiver(obj);
+                        self.push_reference(name, receiver, role, (lo, hi), binding, None);
+                    }
+                }
                 Expr::SuperProp(member) => self.super_refs(member, role),
                 other => other.visit_with(self),
             },
@@ -1830,6 +2016,11 @@ impl Facts_<'_, '_> {
             .as_deref()
             .and_then(|init| required(self.source, init));
         if let Some(module) = &module {
+            if matches!(d.name, Pat::Ident(_) | Pat::Object(_))
+                && let Some(Expr::Call(call)) = d.init.as_deref().map(unparen)
+            {
+                self.bound_requires.insert(call.span.lo);
+            }
             match &d.name {
                 Pat::Ident(b) => {
                     self.facts.imports.push(ImportBinding {
@@ -3013,5 +3204,144 @@ mod tests {
                 ),
             ]
         );
+    }
+    /// (line, column, name, receiver, dynamic) of every call of `source`.
+    fn calls(source: &str) -> Vec<(u32, u32, String, Receiver, Option<Dynamic>)> {
+        let (_, facts) = TypeScriptOutline.outline_with_facts(
+            "m.ts",
+            Language::Typescript,
+            source,
+            &OutlineOptions::default(),
+        );
+        facts
+            .references
+            .into_iter()
+            .filter(|r| r.role == Role::Call)
+            .map(|r| (r.line, r.column, r.name, r.receiver, r.dynamic))
+            .collect()
+    }
+
+    #[test]
+    fn a_literal_key_call_is_a_call_and_calls_what_a_dispatch_table_holds_under_it() {
+        let source = "const handlers = { create: createUser, update: api.updateUser, list() {} };\n\
+                      handlers[\"create\"]();\n\
+                      r[\"load\"]();\n\
+                      handlers[action]();\n\
+                      handlers[\"list\"]();\n\
+                      Reflect.get(r, \"save\")(1);\n";
+        assert_eq!(
+            calls(source),
+            vec![
+                (2, 11, "create".into(), path(&["handlers"]), None),
+                (
+                    2,
+                    11,
+                    "createUser".into(),
+                    Receiver::Bare,
+                    Some(Dynamic::Name)
+                ),
+                (3, 4, "load".into(), path(&["r"]), None),
+                (
+                    4,
+                    10,
+                    "createUser".into(),
+                    Receiver::Bare,
+                    Some(Dynamic::Name)
+                ),
+                (
+                    4,
+                    10,
+                    "updateUser".into(),
+                    path(&["api"]),
+                    Some(Dynamic::Name)
+                ),
+                (
+                    4,
+                    10,
+                    "list".into(),
+                    path(&["handlers"]),
+                    Some(Dynamic::Name)
+                ),
+                // A method of the table is the static call's own target.
+                (5, 11, "list".into(), path(&["handlers"]), None),
+                (6, 9, "get".into(), path(&["Reflect"]), None),
+                (6, 17, "save".into(), path(&["r"]), Some(Dynamic::Name)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_literal_import_or_require_imports_the_module_a_template_with_substitutions_is_dynamic() {
+        let source = "const a = require(`./a`);\n\
+                      import(\"./c\");\n\
+                      async function f() {\n\
+                      \x20 const m = await import(\"./d\");\n\
+                      }\n\
+                      require(\"./e\");\n\
+                      const b = require(`./plugins/${name}`);\n\
+                      const p = import(\"./g\");\n";
+        let (_, facts) = TypeScriptOutline.outline_with_facts(
+            "m.ts",
+            Language::Typescript,
+            source,
+            &OutlineOptions::default(),
+        );
+        let imports: Vec<(String, String, Option<String>, u32)> = facts
+            .imports
+            .iter()
+            .map(|b| {
+                (
+                    b.local.clone(),
+                    b.module.clone(),
+                    b.scope.as_ref().map(|s| s.qualname.clone()),
+                    b.line,
+                )
+            })
+            .collect();
+        assert_eq!(
+            imports,
+            vec![
+                ("a".into(), "./a".into(), None, 1),
+                (String::new(), "./c".into(), None, 2),
+                ("m".into(), "./d".into(), Some("f".into()), 4),
+                (String::new(), "./e".into(), None, 6),
+                // Not awaited: a promise of the module, bound to no name.
+                (String::new(), "./g".into(), None, 8),
+            ]
+        );
+        assert_eq!(
+            dynamic(source),
+            vec![(
+                7,
+                19,
+                "?".into(),
+                Receiver::Bare,
+                Role::Import,
+                Dynamic::Computed
+            )]
+        );
+    }
+    #[test]
+    fn a_template_without_substitutions_is_required_as_a_string_is_in_the_outline() {
+        let (outline, _) = TypeScriptOutline.outline_with_facts(
+            "m.ts",
+            Language::Typescript,
+            "const a = require(`./a`);\nconst b = require(\"./b\");\nconst c = require(`./${x}`);\n",
+            &OutlineOptions::default(),
+        );
+        let imports: Vec<(u32, Option<String>, Option<String>)> = outline
+            .imports
+            .iter()
+            .map(|i| (i.line, i.module.clone(), i.alias.clone()))
+            .collect();
+        assert_eq!(
+            imports,
+            vec![
+                (1, Some("./a".into()), Some("a".into())),
+                (2, Some("./b".into()), Some("b".into())),
+            ]
+        );
+        let symbols: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(symbols, vec!["c"]);
     }
 }

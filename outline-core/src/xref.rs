@@ -43,7 +43,14 @@ use crate::id::symbol_id;
 /// a computed specifier).
 /// 10: [`Facts::macro_rules`] and [`Facts::macro_calls`] (Rust items made
 /// by a project's own `macro_rules!`).
-pub const FACTS_VERSION: u32 = 10;
+/// 11: [`Dynamic::Member`] (Python members of a
+/// module loaded by a literal name); `importlib` through an alias and its
+/// functions imported under another name; `getattr(type(self), "m")`;
+/// TypeScript/JavaScript: a literal `import("m")` or `` require(`m`) `` is
+/// an import of the module, `obj["name"]()` a call, dispatch tables hold
+/// members and their own methods, `Reflect.get(obj, "m")()` a call; a
+/// dynamic resolution's confidence is halved.
+pub const FACTS_VERSION: u32 = 11;
 
 /// A definition that makes a scope (function, method, class): its qualname
 /// (`__qualname__` without `<locals>`, as in the outline) and its start line
@@ -415,6 +422,19 @@ pub enum Dynamic {
     /// without its leading dots, `level` the number of those dots (0 =
     /// absolute), relative to the file's own package.
     Module {
+        /// Number of leading dots of a relative name (0 = absolute).
+        #[serde(default)]
+        level: u32,
+    },
+    /// A member of a module loaded at run time by a literal name
+    /// (`importlib.import_module("pkg.mod").helper()`, `m.helper()` with
+    /// `m = importlib.import_module("pkg.mod")` bound once in the same
+    /// scope, `importlib.reload(pm).helper()`): the reference's name is
+    /// the member, looked up in that module as `from pkg.mod import
+    /// helper` would be.
+    Member {
+        /// The module's dotted name without its leading dots.
+        module: String,
         /// Number of leading dots of a relative name (0 = absolute).
         #[serde(default)]
         level: u32,

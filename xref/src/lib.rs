@@ -57,6 +57,14 @@ pub struct ProjectConfig {
 /// confidence (1/n) tells how many there are.
 pub const MAX_CANDIDATES: usize = 8;
 
+/// The factor a [`Status::Dynamic`] resolution's confidence takes: what
+/// the literal names is found with the confidence its static reading
+/// would have (1.0 by the rules), times this, since only a run confirms
+/// that the reference is made; so a consumer that keeps the results above
+/// a confidence tells dynamic ones apart (0.5 for a dynamic reference
+/// resolved by the rules, 0.3 for a project-unique name).
+pub const DYNAMIC_CONFIDENCE: f32 = 0.5;
+
 /// One definition of a file, as the outline gives it (blocks left out).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Definition {
@@ -227,7 +235,8 @@ pub struct Resolution {
     pub candidates: Vec<String>,
     /// 1.0 when resolved by the rules, 0.6 for a project-unique name; for
     /// a [`Via::NameImported`] candidate 0.2; for other candidates 1/n (n
-    /// definitions share the name); 0 otherwise.
+    /// definitions share the name); 0 otherwise. A [`Status::Dynamic`]
+    /// result has that confidence times [`DYNAMIC_CONFIDENCE`] (0.5).
     pub confidence: f32,
     /// The rule that gave it.
     pub via: Via,

@@ -19,7 +19,8 @@ use crate::modules::absolute_module;
 use crate::source::Source;
 use crate::ts_modules::{is_script, resolve_package, resolve_specifier};
 use crate::{
-    FileInput, MAX_CANDIDATES, ProjectConfig, Relation, Resolution, Resolved, Status, Via,
+    DYNAMIC_CONFIDENCE, FileInput, MAX_CANDIDATES, ProjectConfig, Relation, Resolution, Resolved,
+    Status, Via,
 };
 
 #[path = "rust_resolve.rs"]
@@ -857,16 +858,10 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
         match dynamic {
             Dynamic::Computed => Some(unresolved),
             Dynamic::Module { level } => {
-                let module = absolute_module(
-                    self.src.module(f).unwrap_or_default(),
-                    self.src.is_package(f),
-                    *level,
-                    &reference.name,
-                );
-                match module.and_then(|m| self.by_module.get(m.as_str()).copied()) {
+                match self.dynamic_module(f, *level, &reference.name) {
                     Some(m) => Some(Resolution {
                         target: self.src.path(m).map(str::to_owned),
-                        confidence: 1.0,
+                        confidence: DYNAMIC_CONFIDENCE,
                         via: Via::Import,
                         ..unresolved
                     }),
@@ -878,14 +873,59 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     }),
                 }
             }
+            Dynamic::Member { module, level } => {
+                let found = self
+                    .dynamic_module(f, *level, module)
+                    .map(|m| self.member(Entity::Module(m), &reference.name, 0));
+                match found {
+                    Some(Entity::Def(df, dd)) => {
+                        let role =
+                            if reference.role == Role::Call && is_instantiable(self.kind(df, dd)) {
+                                Role::Instantiate
+                            } else {
+                                reference.role
+                            };
+                        Some(Resolution {
+                            role,
+                            target: self.definition(df, dd).map(|d| d.id.clone()),
+                            confidence: DYNAMIC_CONFIDENCE,
+                            via: Via::Import,
+                            ..unresolved
+                        })
+                    }
+                    Some(Entity::Module(m)) => Some(Resolution {
+                        target: self.src.path(m).map(str::to_owned),
+                        confidence: DYNAMIC_CONFIDENCE,
+                        via: Via::Import,
+                        ..unresolved
+                    }),
+                    _ => Some(Resolution {
+                        via: Via::Import,
+                        ..unresolved
+                    }),
+                }
+            }
             Dynamic::Name => match self.static_resolution(f, r, reference) {
                 Some(found) => Some(Resolution {
                     status: Status::Dynamic,
+                    confidence: found.confidence * DYNAMIC_CONFIDENCE,
                     ..found
                 }),
                 None => Some(unresolved),
             },
         }
+    }
+
+    /// The project's module a dynamic import in file `f` names (`name`
+    /// without its `level` leading dots), when it is one.
+    fn dynamic_module(&self, f: usize, level: u32, name: &str) -> Option<usize> {
+        let module = absolute_module(
+            self.src.module(f).unwrap_or_default(),
+            self.src.is_package(f),
+            level,
+            name,
+        )?;
+        self.by_module.get(module.as_str()).copied()
     }
 
     /// [`Self::resolution`] of a reference read as written.
@@ -908,7 +948,7 @@ impl<'a, S: Source + ?Sized> Project<'a, S> {
                     status: Status::Dynamic,
                     target: self.definition(made.0, made.1).map(|d| d.id.clone()),
                     candidates: Vec::new(),
-                    confidence: 1.0,
+                    confidence: DYNAMIC_CONFIDENCE,
                     via: Via::Macro,
                 });
             }

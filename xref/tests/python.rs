@@ -1094,3 +1094,161 @@ fn dynamic_references_are_marked_dynamic_and_reach_what_the_literal_names() {
         );
     }
 }
+
+/// Members of a module loaded at run time by a literal name (a name bound
+/// once to `import_module("m")`, a call on `import_module("m")` or on
+/// `reload(m)`) are dynamic references to the module's definitions; a
+/// dynamic result's confidence is its static reading's times 0.5.
+#[test]
+fn members_of_a_module_loaded_by_name_reach_its_definitions_at_half_confidence() {
+    let p = project(&[
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/mod.py",
+            "def helper():\n    pass\n\nclass Tool:\n    pass\n",
+        ),
+        (
+            "pkg/app.py",
+            "import importlib\n\
+             import pkg.mod as pm\n\
+             \n\
+             def run(store):\n\
+             \x20   m = importlib.import_module(\"pkg.mod\")\n\
+             \x20   m.helper()\n\
+             \x20   importlib.import_module(\".mod\", __package__).Tool()\n\
+             \x20   importlib.reload(pm).helper()\n\
+             \x20   importlib.import_module(\"json\").loads()\n\
+             \x20   m.missing()\n",
+        ),
+    ]);
+    let expected = [
+        (
+            6,
+            "helper",
+            Status::Dynamic,
+            "pkg/mod.py:1:helper",
+            Role::Call,
+            Via::Import,
+        ),
+        (
+            7,
+            "Tool",
+            Status::Dynamic,
+            "pkg/mod.py:4:Tool",
+            Role::Instantiate,
+            Via::Import,
+        ),
+        (
+            8,
+            "helper",
+            Status::Dynamic,
+            "pkg/mod.py:1:helper",
+            Role::Call,
+            Via::Import,
+        ),
+        (9, "loads", Status::Dynamic, "", Role::Call, Via::Import),
+        (10, "missing", Status::Dynamic, "", Role::Call, Via::Import),
+    ];
+    for (line, name, status, target, role, via) in expected {
+        assert_eq!(
+            at(&p, "pkg/app.py", line, name),
+            (status, target.to_owned(), role, via),
+            "app.py:{line} {name}"
+        );
+    }
+    let confidences: Vec<(u32, String, f32)> =
+        p.1.references
+            .iter()
+            .filter(|r| r.status == Status::Dynamic)
+            .map(|r| {
+                let reference = &p.0[r.file].facts.references[r.reference];
+                (reference.line, reference.name.clone(), r.confidence)
+            })
+            .collect();
+    assert_eq!(
+        confidences,
+        vec![
+            (5, "pkg.mod".to_owned(), 0.5),
+            (6, "helper".to_owned(), 0.5),
+            (7, "mod".to_owned(), 0.5),
+            (7, "Tool".to_owned(), 0.5),
+            (8, "pm".to_owned(), 0.5),
+            (8, "helper".to_owned(), 0.5),
+            (9, "json".to_owned(), 0.0),
+            (9, "loads".to_owned(), 0.0),
+            (10, "missing".to_owned(), 0.0),
+        ]
+    );
+}
+
+/// `getattr(type(self), "m")` and `getattr(self.__class__, "m")` reach the
+/// class's attribute through the instance; `importlib` through an alias and
+/// `import_module` imported under another name load modules as well.
+#[test]
+fn getattr_of_the_class_of_self_and_aliased_importlib_are_dynamic_too() {
+    let p = project(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/store.py", "def load():\n    pass\n"),
+        (
+            "pkg/app.py",
+            "import importlib as il\n\
+             from importlib import import_module as im\n\
+             \n\
+             class Store:\n\
+             \x20   def save(self):\n\
+             \x20       getattr(type(self), \"save\")\n\
+             \x20       getattr(self.__class__, \"save\")()\n\
+             \x20       il.import_module(\"pkg.store\")\n\
+             \x20       im(\"pkg.store\").load()\n",
+        ),
+    ]);
+    let expected = [
+        (
+            6,
+            "save",
+            Status::Dynamic,
+            "pkg/app.py:5:Store.save",
+            Role::Attribute,
+            Via::Receiver,
+        ),
+        (
+            7,
+            "save",
+            Status::Dynamic,
+            "pkg/app.py:5:Store.save",
+            Role::Call,
+            Via::Receiver,
+        ),
+        (
+            8,
+            "pkg.store",
+            Status::Dynamic,
+            "pkg/store.py",
+            Role::Import,
+            Via::Import,
+        ),
+        (
+            9,
+            "pkg.store",
+            Status::Dynamic,
+            "pkg/store.py",
+            Role::Import,
+            Via::Import,
+        ),
+        (
+            9,
+            "load",
+            Status::Dynamic,
+            "pkg/store.py:1:load",
+            Role::Call,
+            Via::Import,
+        ),
+    ];
+    for (line, name, status, target, role, via) in expected {
+        assert_eq!(
+            at(&p, "pkg/app.py", line, name),
+            (status, target.to_owned(), role, via),
+            "app.py:{line} {name}"
+        );
+    }
+}

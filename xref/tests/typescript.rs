@@ -1059,7 +1059,7 @@ fn dynamic_references_are_marked_dynamic() {
             "save",
             Status::Resolved,
             "app.ts:2:Repo.save",
-            Role::Attribute,
+            Role::Call,
             Via::Receiver,
         ),
     ];
@@ -1070,4 +1070,127 @@ fn dynamic_references_are_marked_dynamic() {
             "app.ts:{line} {name}"
         );
     }
+}
+
+/// A literal key's call is a call (of the member, and of what a dispatch
+/// table holds under the key); tables hold members of other modules and
+/// their own methods; `Reflect.get(obj, "m")(…)` is a dynamic call; a
+/// literal `await import("./m")` binds the module as `require` does.
+#[test]
+fn literal_keys_tables_of_members_and_methods_and_literal_dynamic_imports() {
+    let p = project(&[
+        (
+            "handlers.ts",
+            "export function createUser() {}\nexport function updateUser() {}\n",
+        ),
+        ("lazy.ts", "export function later() {}\n"),
+        (
+            "app.ts",
+            "import * as api from \"./handlers\";\n\
+             import { createUser } from \"./handlers\";\n\
+             const handlers = { create: createUser, update: api.updateUser, list() { return 1; } };\n\
+             class Repo { save(x: number) {} }\n\
+             export async function go(action: string, r: Repo) {\n\
+             \x20 handlers[\"create\"]();\n\
+             \x20 handlers[action]();\n\
+             \x20 Reflect.get(r, \"save\")(1);\n\
+             \x20 const m = await import(`./lazy`);\n\
+             \x20 m.later();\n\
+             }\n",
+        ),
+    ]);
+    let (_, resolved) = &p;
+    let mut found: Vec<(u32, String, Status, String, Role, f32)> = resolved
+        .references
+        .iter()
+        .filter_map(|r| {
+            let file = &p.0[r.file];
+            let reference = &file.facts.references[r.reference];
+            (file.path == "app.ts"
+                && reference.line >= 6
+                && matches!(r.role, Role::Call | Role::Instantiate))
+            .then(|| {
+                (
+                    reference.line,
+                    reference.name.clone(),
+                    r.status,
+                    r.target.clone().unwrap_or_default(),
+                    r.role,
+                    r.confidence,
+                )
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let target = |s: &str| s.to_owned();
+    assert_eq!(
+        found,
+        vec![
+            // The table's key is no definition: the static call finds none.
+            (
+                6,
+                target("create"),
+                Status::Candidate,
+                target(""),
+                Role::Call,
+                0.0
+            ),
+            (
+                6,
+                target("createUser"),
+                Status::Dynamic,
+                target("handlers.ts:1:createUser"),
+                Role::Call,
+                0.5
+            ),
+            (
+                7,
+                target("createUser"),
+                Status::Dynamic,
+                target("handlers.ts:1:createUser"),
+                Role::Call,
+                0.5
+            ),
+            (
+                7,
+                target("list"),
+                Status::Dynamic,
+                target("app.ts:3:handlers.list"),
+                Role::Call,
+                0.5
+            ),
+            (
+                7,
+                target("updateUser"),
+                Status::Dynamic,
+                target("handlers.ts:2:updateUser"),
+                Role::Call,
+                0.5
+            ),
+            (
+                8,
+                target("get"),
+                Status::External,
+                target(""),
+                Role::Call,
+                0.0
+            ),
+            (
+                8,
+                target("save"),
+                Status::Dynamic,
+                target("app.ts:4:Repo.save"),
+                Role::Call,
+                0.5
+            ),
+            (
+                10,
+                target("later"),
+                Status::Resolved,
+                target("lazy.ts:1:later"),
+                Role::Call,
+                1.0
+            ),
+        ]
+    );
 }
