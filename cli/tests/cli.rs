@@ -2265,6 +2265,52 @@ fn chunks_label_a_folded_tail_with_its_container_and_note_degraded_files() {
     );
     let quiet = run(dir.path(), &["chunks", "--quiet", "bad.py", "broken.py"]);
     assert_eq!(quiet.stderr, "");
+    // Definitions side by side on one line (minified code) are one group:
+    // it was named after the last one, with the first one's header as its
+    // context.
+    write(
+        dir.path(),
+        "min.js",
+        b"function a(x){if(x){return 1}else{return 3}};function b(){return 2}\n\
+          var Lib=(function(){function q(){return 1}})();\n",
+    );
+    let out = run(dir.path(), &["chunks", "--max-tokens", "5", "min.js"]);
+    out.expect_clean_success();
+    let cut: Vec<(String, u64, u64, String, Value, Value)> = out
+        .json_lines()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap_or("").to_owned(),
+                c["start_line"].as_u64().unwrap_or(0),
+                c["end_line"].as_u64().unwrap_or(0),
+                c["part"].as_str().unwrap_or("").to_owned(),
+                c["name"].clone(),
+                c["context"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cut,
+        [
+            (
+                "min.js:1-1".to_owned(),
+                1,
+                1,
+                "group".to_owned(),
+                Value::Null,
+                serde_json::json!([])
+            ),
+            (
+                "min.js:2-2".to_owned(),
+                2,
+                2,
+                "group".to_owned(),
+                Value::Null,
+                serde_json::json!([])
+            ),
+        ]
+    );
 }
 
 #[test]

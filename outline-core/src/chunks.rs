@@ -230,8 +230,14 @@ struct Node<'s> {
 }
 
 impl<'s> Node<'s> {
+    /// Whether `other`'s lines are inside this symbol's. Two symbols of
+    /// one same single line (`function a(){…};function b(){…}`, minified
+    /// code) are side by side, not one inside the other: lines cannot tell.
     fn contains(&self, other: &Symbol) -> bool {
-        self.symbol.start_line <= other.start_line && other.end_line <= self.symbol.end_line
+        let (s, o) = (self.symbol, other);
+        s.start_line <= o.start_line
+            && o.end_line <= s.end_line
+            && !(s.start_line == s.end_line && o.start_line == s.start_line)
     }
 
     /// Puts `node` under the innermost descendant holding it.
@@ -405,10 +411,26 @@ impl<'a, 's> Cutter<'a, 's> {
         let mut cursor = lo;
         for node in children {
             let child = node.symbol;
-            // Defensive: a child outside the region or overlapping the one
-            // before it is left to the lines around it.
-            if child.start_line < cursor || child.end_line > hi || child.end_line < child.start_line
-            {
+            // Defensive: a child outside the region is left to the lines
+            // around it.
+            if child.end_line > hi || child.end_line < child.start_line {
+                continue;
+            }
+            // A child starting on a line the one before it holds (several
+            // definitions on one line, minified code) makes one unit with
+            // it: a chunk of either alone would hold the other's lines.
+            if child.start_line < cursor {
+                let merged = match pieces.last() {
+                    Some(&Piece::Definition(_, start) | &Piece::Unit(start, _)) => {
+                        Some(Piece::Unit(start, child.end_line.max(cursor - 1)))
+                    }
+                    _ => None,
+                };
+                if let Some(unit) = merged {
+                    pieces.pop();
+                    pieces.push(unit);
+                    cursor = cursor.max(child.end_line + 1);
+                }
                 continue;
             }
             if is_grouped(node)
