@@ -336,8 +336,33 @@ fn typescript_hooks_share_their_prefix_and_parameters() {
     );
     assert!(
         text.contains(
-            "why (11): same kind · prefix use · params id, options · types string, Options · arity 2\n"
+            "why (14): same kind · hook (prefix use) · params id, options · types string, Options · arity 2\n"
         ),
+        "{text}"
+    );
+    // From a new-user trial: a function sharing a hook's parameter ranked
+    // above the other hooks.
+    write(
+        root,
+        "src/hooks/useFetch.ts",
+        "export function useFetch(url: string) {\n  return parseUrl(url);\n}\n\n\
+         export function parseUrl(url: string) {\n  return url;\n}\n",
+    );
+    write(
+        root,
+        "src/hooks/useCounter.ts",
+        "export function useCounter(start: number) {\n  return start;\n}\n",
+    );
+    let index = indexed(root);
+    let text = siblings(&index, root, "src/hooks/useFetch.ts:useFetch", 4000);
+    assert_eq!(
+        listed(&text)[..4],
+        [
+            "src/hooks/useCounter.ts:1:useCounter",
+            "src/hooks/useOrder.ts:1:useOrder",
+            "src/hooks/useUser.ts:1:useUser",
+            "src/hooks/useFetch.ts:5:parseUrl",
+        ],
         "{text}"
     );
 }
@@ -474,4 +499,21 @@ fn a_type_s_base_and_subclass_are_named_and_kin_with_nothing_shared_is_left_out(
         "{text}"
     );
     assert!(!text.contains("helper"), "{text}");
+}
+
+/// From a new-user trial: a nested function's first "sibling" was the
+/// function holding it.
+#[test]
+fn a_nested_function_s_siblings_leave_out_what_holds_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(
+        root,
+        "web/routes.py",
+        "def route(path):\n    def deco(f):\n        return f\n    return deco\n\n\n\
+         def cached(f):\n    return f\n",
+    );
+    let index = indexed(root);
+    let text = siblings(&index, root, "web/routes.py:route.deco", 4000);
+    assert_eq!(listed(&text), ["web/routes.py:7:cached"], "{text}");
 }

@@ -5,7 +5,7 @@
 //!
 //! Candidates: every symbol (no control-flow block) of the target's file
 //! and of the other indexed files directly in its directory, except the
-//! target and the symbols inside it, of the same family of kinds
+//! target, the symbols inside it and those holding it, of the same family of kinds
 //! ([`Family`]: types, callables, values, impl blocks, modules, macros).
 //! At most [`MAX_FILES`] files are read (the target's first, then by path).
 //!
@@ -16,7 +16,7 @@
 //! | `same kind` | [`SAME_KIND`] (4) | the same kind (`class`, `method`, …) |
 //! | `similar kind` | [`SIMILAR_KIND`] (1) | the same family only (a function for a method); such a candidate is left out unless a reason besides `same file` and `arity` holds |
 //! | `same name` | [`SAME_NAME`] (3) | the same name (`get` of another handler) |
-//! | `same class` | [`SAME_CONTAINER`] (2) | a member of the same class, struct, impl or trait |
+//! | `same class` / `same impl` | [`SAME_CONTAINER`] (2) | a member of the same class, struct, impl block or trait (named by its kind) |
 //! | `same type X` | [`SAME_CONTAINER`] (2) | Rust: a member of another impl block of the same type |
 //! | `in base class X` | [`SIBLING_CONTAINER`] (2) | a member of a base class (or trait) of the target's container: what the target overrides or implements |
 //! | `sibling class (X)` | [`SIBLING_CONTAINER`] (2) | a member of a container sharing the base class or trait X with the target's |
@@ -26,6 +26,7 @@
 //! | `extends target` / `implements target` | [`SHARED_BASE`] (3) | a type built on the target: a subclass (Rust: a type with `impl Target for …`) |
 //! | `decorator @x` / `attribute #[x]` | [`SHARED_DECORATOR`] (2) each, at most 2 counted | a shared decorator or attribute, by name (arguments ignored) |
 //! | `prefix test_` / `suffix Handler` | [`NAME_PATTERN`] (2) each | the same first or last word of two names of two or more words (snake_case or camelCase words, compared ignoring case) |
+//! | `hook (prefix use)` | [`HOOK`] (5) | two React hooks (`use` then a capital letter), instead of `prefix use` |
 //! | `params a, b` | [`SHARED_PARAMETER`] (1) each, at most 3 counted | parameters of the same name (`self`, `cls`, `this` left out) |
 //! | `types T` | [`SHARED_PARAMETER`] (1) each, at most 2 counted | parameters of the same annotated type |
 //! | `arity N` | [`SAME_ARITY`] (1) | two callables with the same number of parameters (receiver left out) |
@@ -73,6 +74,9 @@ pub const SHARED_BASE: u32 = 3;
 pub const SHARED_DECORATOR: u32 = 2;
 /// Points for a shared first word, and again for a shared last word.
 pub const NAME_PATTERN: u32 = 2;
+/// Points for two React hooks (`useFetch`, `useCounter`): the `use` prefix
+/// is their shape, not a word they share by chance.
+pub const HOOK: u32 = 5;
 /// Points for each shared parameter name (at most 3 counted) and each
 /// shared parameter type (at most [`MAX_COUNTED`] counted).
 pub const SHARED_PARAMETER: u32 = 1;
@@ -323,6 +327,14 @@ fn name_patterns(target: &str, other: &str) -> Vec<String> {
     out
 }
 
+/// A React hook's name by the Rules of Hooks: `use` then a capital letter
+/// (`useFetch`).
+fn is_hook(name: &str) -> bool {
+    name.strip_prefix("use")
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(char::is_uppercase)
+}
+
 /// A receiver parameter, not counted (`self`, `&mut self`, `cls`, `this`).
 fn is_receiver(name: &str) -> bool {
     let name = name
@@ -490,7 +502,11 @@ fn score(
     }
     if t.kind != SymbolKind::Impl {
         for pattern in name_patterns(&t.name, &c.name) {
-            add(NAME_PATTERN, pattern);
+            if pattern == "prefix use" && is_hook(&t.name) && is_hook(&c.name) {
+                add(HOOK, "hook (prefix use)".to_owned());
+            } else {
+                add(NAME_PATTERN, pattern);
+            }
         }
     }
     if target.family == Family::Callable {
@@ -801,15 +817,20 @@ pub(super) fn answer(
     let mut ranked: Vec<(u32, Vec<String>, &Item<'_>)> = all
         .iter()
         .filter(|item| {
-            // Not the target, nor anything inside it.
-            !(item.path == target_item.path
-                && item.symbol.start_line >= t.start_line
-                && item.symbol.end_line <= t.end_line
-                && (item.symbol.qualname == t.qualname
-                    || item
-                        .symbol
-                        .qualname
-                        .starts_with(&format!("{}.", t.qualname))))
+            // Not the target, nor anything inside it, nor what holds it (a
+            // nested function's own function).
+            let s = item.symbol;
+            let same_file = item.path == target_item.path;
+            let inside = same_file
+                && s.start_line >= t.start_line
+                && s.end_line <= t.end_line
+                && (s.qualname == t.qualname
+                    || s.qualname.starts_with(&format!("{}.", t.qualname)));
+            let holder = same_file
+                && s.start_line <= t.start_line
+                && t.end_line <= s.end_line
+                && t.qualname.starts_with(&format!("{}.", s.qualname));
+            !inside && !holder
         })
         .filter_map(|item| {
             score(&target, item, &traits).map(|(points, reasons)| (points, reasons, item))
