@@ -25,6 +25,10 @@ pub(super) fn run_context(args: &ContextArgs) -> ExitCode {
         Query::open(&args.location.location(), Some(&args.target), &note).and_then(|opened| {
             // Flags win over the project settings, which win over defaults.
             let settings = index::open::check_settings(&opened.root)?;
+            // An id whose line moved is found by qualname: say so, as
+            // `refs` and `read` do (a target that names nothing is the
+            // answer's error below).
+            let _ = opened.symbol(&note);
             let kind = match args.kind {
                 Some(kind) => kind.into(),
                 None => settings.context_kind.into(),
