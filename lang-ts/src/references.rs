@@ -295,7 +295,8 @@ enum Held {
     /// A member of a dotted chain: `create: api.createUser` (the chain's
     /// parts before the member, and the member).
     Member(Vec<String>, String),
-    /// A method written in the table: `create() { … }` (the key).
+    /// A method written in the table: `create() { … }`, or a function
+    /// value written in it, `create: () => …` (the key).
     Method(String),
 }
 
@@ -308,8 +309,8 @@ type Table = Vec<(Option<String>, Held)>;
 
 /// The table of `init` when it is an object literal (through parentheses
 /// and `as const`/`satisfies`) with at least one value that is a plain
-/// name, a dotted member or a method; other values (arrow functions,
-/// calls) are left out.
+/// name, a dotted member, a method or a function written in it (`go: () =>
+/// …`, held as a method); other values (calls, literals) are left out.
 fn dispatch_table(init: &Expr) -> Option<Table> {
     let Expr::Object(object) = unparen(init) else {
         return None;
@@ -324,6 +325,12 @@ fn dispatch_table(init: &Expr) -> Option<Table> {
                 let key = prop_name(&kv.key);
                 match unparen(&kv.value) {
                     Expr::Ident(value) => table.push((key, Held::Name(value.sym.to_string()))),
+                    // `go: () => …`: a function of the table, as a method.
+                    Expr::Arrow(_) | Expr::Fn(_) => {
+                        if let Some(key) = key {
+                            table.push((Some(key.clone()), Held::Method(key)));
+                        }
+                    }
                     value => {
                         if let Some(mut c) = chain(value)
                             .filter(|c| c.len() <= outline_core::xref::MAX_RECEIVER_PARTS + 1)
@@ -3109,6 +3116,16 @@ mod tests {
                     19,
                     "remove".into(),
                     Receiver::Bare,
+                    Role::Call,
+                    Dynamic::Name
+                ),
+                // A function written in the table is reached as its member
+                // (from a new-user trial: it was left out).
+                (
+                    2,
+                    19,
+                    "other".into(),
+                    path(&["handlers"]),
                     Role::Call,
                     Dynamic::Name
                 ),
