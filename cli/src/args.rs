@@ -357,7 +357,7 @@ pub struct SearchArgs {
     /// Only whole-word matches.
     #[arg(short = 'w', long)]
     pub word: bool,
-    /// Only paths matching GLOB (`*.py`), or not (`!tests/**`); repeatable.
+    /// Only paths matching GLOB (`*.py`), or not (`!tests/**`); repeatable, the last glob a path matches decides (put `!` globs last).
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
     /// Show N lines before and after each hit, under its symbol (text

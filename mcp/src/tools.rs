@@ -147,7 +147,7 @@ pub struct SearchCodeArgs {
     /// Only whole-word matches.
     pub word: Option<bool>,
     /// Path globs, as ripgrep's -g: `*.py` keeps only those, `!tests/**` leaves
-    /// those out.
+    /// those out; the last glob a path matches decides, so put `!` globs last.
     pub globs: Option<Vec<String>>,
     /// Lines shown before and after each hit (default 0, at most 20), under
     /// the hit's symbol as `L13- text`: often enough to answer without
