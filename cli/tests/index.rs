@@ -651,4 +651,20 @@ fn context_kind_siblings_lists_the_code_shaped_like_the_target() {
     assert_eq!(json["kind"], "siblings");
     assert_eq!(json["siblings"][0]["id"], "app/billing.py:2:User.save");
     assert_eq!(json["siblings"][0]["score"], 8);
+
+    // An id whose line moved is found by qualname, and stderr says so (from
+    // a new-user trial: `refs` said it, `context` did not).
+    let moved = run(&[
+        "context",
+        "--root",
+        root,
+        "app/billing.py:5:Admin.promote",
+        "--kind",
+        "siblings",
+    ]);
+    assert!(stdout(&moved).starts_with("context of app/billing.py:6:Admin.promote"));
+    assert_eq!(
+        String::from_utf8_lossy(&moved.stderr),
+        "ast-outline: note: found by qualname: the id said line 5, Admin.promote now starts at line 6\n"
+    );
 }
