@@ -1087,4 +1087,44 @@ fn rust_items_made_by_macros_are_dynamic_and_follow_edits() {
     );
     refresh_named_and_compare(&mut index, root, &fresh_db, "body", &["src/lib.rs"]);
     assert_eq!(row(&index, "src/user.rs", 4, "area").0, "external");
+
+    // The same with the macro in a file of its own, which holds no module:
+    // a change of its body alone reaches the names its invocations
+    // elsewhere pass.
+    let lib = "#[macro_use]
+mod macros;
+pub mod shapes;
+pub mod user;
+";
+    let body = "macro_rules! make_getter {
+    ($name:ident) => {
+        pub fn $name() -> u32 { 1 }
+    };
+}
+";
+    write(root, "src/lib.rs", lib);
+    write(root, "src/macros.rs", body);
+    refresh_and_compare(&mut index, root, &fresh_db, "macro moved");
+    let moved = (
+        "dynamic".to_owned(),
+        Some("src/macros.rs:1:make_getter".to_owned()),
+        "macro".to_owned(),
+    );
+    assert_eq!(row(&index, "src/user.rs", 4, "area"), moved);
+    write(
+        root,
+        "src/macros.rs",
+        &body.replace("pub fn $name() -> u32 { 1 }", "let _ = $name;"),
+    );
+    refresh_named_and_compare(
+        &mut index,
+        root,
+        &fresh_db,
+        "body alone",
+        &["src/macros.rs"],
+    );
+    assert_eq!(row(&index, "src/user.rs", 4, "area").0, "external");
+    write(root, "src/macros.rs", body);
+    refresh_named_and_compare(&mut index, root, &fresh_db, "body back", &["src/macros.rs"]);
+    assert_eq!(row(&index, "src/user.rs", 4, "area"), moved);
 }
