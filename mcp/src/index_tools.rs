@@ -626,12 +626,12 @@ impl Workspace {
             })?;
             // The code shown is read from disk as the answer is made; the
             // ranking comes from the target's file as indexed.
+            // An id whose line moved says so first, as the other tools do.
             let (text, files) = match query::find_target(index.connection(), &args.target) {
-                Ok(symbol) if queries::moved_note(index, &args.target, &symbol).is_some() => {
-                    let text = cut(&with_moved_note(index, &args.target, &symbol, text), budget)?;
-                    (text, vec![symbol.path])
-                }
-                Ok(symbol) => (text, vec![symbol.path]),
+                Ok(symbol) => (
+                    cut(&with_moved_note(index, &args.target, &symbol, text), budget)?,
+                    vec![symbol.path],
+                ),
                 Err(_) => (text, Vec::new()),
             };
             Ok((text, files))
